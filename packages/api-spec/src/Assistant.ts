@@ -1,0 +1,124 @@
+/**
+ * 4.9 Internal assistant interface (prefix /v1/internal/assistant; staff `X-API-Key`). Every
+ * operation is a GET for one tenant named by the required `client_id` query, and answers the same
+ * view the portal or the workspace computes for that tenant: one implementation, two doors.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { AnalysisStage, AnalysisStatus, CallAnalysis } from "./CallAnalysis.js"
+import { RequiredClientId, Timestamp, queryInt } from "./Common.js"
+import {
+  AccountCockpit,
+  CallsByStatus,
+  CustomerRoiDigest,
+  CustomerRoiReviewPack,
+  OnboardingActivation,
+  OperationalTrust
+} from "./ClientPortal.js"
+import { NotFound, NotImplemented } from "./Errors.js"
+import { ApiKeyHeaders, AssistantAuth } from "./Security.js"
+import { TeamHealth } from "./Workspace.js"
+
+export const CallQueueParams = Schema.Struct({
+  ...RequiredClientId.fields,
+  limit: queryInt({
+    min: 1,
+    max: 200,
+    default: 10,
+    description: "How many calls to list: 1 to 200 (the spec declares no bounds; these are the service's), default 10"
+  })
+})
+
+export const CallQueueItem = Schema.Struct({
+  call_id: Schema.String,
+  external_call_id: Schema.NullOr(Schema.String),
+  closer_email: Schema.NullOr(Schema.String),
+  status: AnalysisStatus,
+  stage: AnalysisStage,
+  progress: Schema.Number.annotations({ description: "0–1 within the whole analysis" }),
+  created_at: Timestamp,
+  started_at: Schema.NullOr(Timestamp),
+  completed_at: Schema.NullOr(Timestamp),
+  duration_s: Schema.NullOr(Schema.Number),
+  overall_score: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "CallQueueItem" })
+
+/** The tenant's analysis queue: waiting and running calls first (oldest first), then the latest finished. */
+export const CallQueue = Schema.Struct({
+  client_id: Schema.String,
+  counts: CallsByStatus,
+  oldest_queued_at: Schema.NullOr(Timestamp),
+  calls: Schema.Array(CallQueueItem),
+  limit: Schema.Number,
+  generated_at: Timestamp
+}).annotations({ identifier: "CallQueue" })
+
+const ClientIdParams = RequiredClientId
+
+export class AssistantApi extends HttpApiGroup.make("assistant")
+  .add(
+    HttpApiEndpoint.get("getAccountOverview", "/account-overview")
+      .setUrlParams(ClientIdParams)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(AccountCockpit)
+      .annotate(OpenApi.Summary, "The tenant's account overview (the portal's account-cockpit view)")
+  )
+  .add(
+    HttpApiEndpoint.get("getOnboardingStatus", "/onboarding-status")
+      .setUrlParams(ClientIdParams)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(OnboardingActivation)
+      .annotate(OpenApi.Summary, "The tenant's onboarding status (the portal's onboarding-activation view)")
+  )
+  .add(
+    HttpApiEndpoint.get("getOperationalTrust", "/operational-trust")
+      .setUrlParams(ClientIdParams)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(OperationalTrust)
+      .annotate(OpenApi.Summary, "The tenant's analysis pipeline over 7 days (the portal's operational-trust view)")
+  )
+  .add(
+    HttpApiEndpoint.get("getCallQueue", "/call-queue")
+      .setUrlParams(CallQueueParams)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(CallQueue)
+      .annotate(
+        OpenApi.Summary,
+        "The tenant's call queue: queued and processing calls oldest first, then the latest finished, up to `limit`"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getCallDetails", "/calls/:call_id")
+      .setPath(Schema.Struct({ call_id: Schema.String }))
+      .setUrlParams(ClientIdParams)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(CallAnalysis)
+      .annotate(OpenApi.Summary, "Full analysis details of one of the tenant's calls; 404 for a call of another tenant")
+  )
+  .add(
+    HttpApiEndpoint.get("getReviewPack", "/review-pack")
+      .setUrlParams(ClientIdParams)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(CustomerRoiReviewPack)
+      .annotate(OpenApi.Summary, "The tenant's quarterly review pack (the portal's customer-roi-review-pack view)")
+  )
+  .add(
+    HttpApiEndpoint.get("getRoiDigest", "/roi-digest")
+      .setUrlParams(ClientIdParams)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(CustomerRoiDigest)
+      .annotate(OpenApi.Summary, "The tenant's ROI digest (the portal's customer-roi-digest view)")
+  )
+  .add(
+    HttpApiEndpoint.get("getTeamHealth", "/team-health")
+      .setUrlParams(ClientIdParams)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(TeamHealth)
+      .annotate(OpenApi.Summary, "The tenant's team health (the workspace team-health view)")
+  )
+  .prefix("/v1/internal/assistant")
+  .middleware(AssistantAuth)
+  .addError(NotFound)
+  .addError(NotImplemented)
+  .annotate(OpenApi.Title, "Internal assistant interface")
+{}

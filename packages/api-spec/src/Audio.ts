@@ -1,0 +1,90 @@
+/** 4.10 Audio analysis for agents: upload, status, report. Tenant `X-API-Key`. */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { AnalysisError, AnalysisStage, AnalysisStatus, AnalysisSummary } from "./CallAnalysis.js"
+import { Timestamp } from "./Common.js"
+import {
+  Conflict,
+  NotFound,
+  NotImplemented,
+  PayloadTooLarge,
+  PaymentRequired,
+  UnsupportedMediaType
+} from "./Errors.js"
+import { ApiKeyHeaders, TenantAuth } from "./Security.js"
+
+export const CallIdPath = Schema.Struct({ call_id: Schema.String })
+
+/** The multipart form of an upload. The server streams it; the schema documents it. */
+export const AudioUploadForm = Schema.Struct({
+  audio: Multipart.SingleFileSchema.annotations({ description: "MP3, WAV or M4A; the format is sniffed from the bytes" }),
+  external_call_id: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
+  closer_email: Schema.optional(Schema.String)
+}).annotations({ identifier: "AudioUploadForm" })
+
+export const UploadHeaders = Schema.Struct({
+  ...ApiKeyHeaders.fields,
+  "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)))
+})
+
+export const UploadAccepted = Schema.Struct({
+  call_id: Schema.String,
+  status: Schema.Literal("queued"),
+  external_call_id: Schema.NullOr(Schema.String),
+  created_at: Timestamp,
+  status_url: Schema.String,
+  report_url: Schema.String
+}).annotations({ identifier: "UploadAccepted" })
+
+export const AnalysisStatusResponse = Schema.Struct({
+  call_id: Schema.String,
+  external_call_id: Schema.NullOr(Schema.String),
+  status: AnalysisStatus,
+  stage: AnalysisStage,
+  progress: Schema.Number.annotations({ description: "0–1 within the whole analysis" }),
+  created_at: Timestamp,
+  started_at: Schema.NullOr(Timestamp),
+  completed_at: Schema.NullOr(Timestamp),
+  duration_s: Schema.NullOr(Schema.Number),
+  credits_charged: Schema.Number,
+  error: Schema.NullOr(AnalysisError),
+  summary: Schema.NullOr(AnalysisSummary)
+}).annotations({ identifier: "AnalysisStatusResponse" })
+
+export class AudioApi extends HttpApiGroup.make("audio")
+  .add(
+    HttpApiEndpoint.post("uploadAudio", "/v1/teams/audio")
+      .setHeaders(UploadHeaders)
+      .setPayload(HttpApiSchema.MultipartStream(AudioUploadForm))
+      .addSuccess(UploadAccepted, { status: 202 })
+      .addError(PaymentRequired)
+      .addError(Conflict)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .annotate(
+        OpenApi.Summary,
+        "Upload a call recording; 202 with the call id before the analysis runs. " +
+          "`Idempotency-Key`: the same key and file within 24 h answer the same body; another file with the key is 409."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getAnalysis", "/analysis/:call_id")
+      .setPath(CallIdPath)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(AnalysisStatusResponse)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Status of an analysis: queued, processing, completed or failed")
+  )
+  .add(
+    HttpApiEndpoint.get("getReportHtml", "/reports/:call_id/html")
+      .setPath(CallIdPath)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "The HTML evidence report of a completed call; 409 with the status before")
+  )
+  .middleware(TenantAuth)
+  .addError(NotImplemented)
+  .annotate(OpenApi.Title, "Audio analysis for agents")
+{}

@@ -1,0 +1,143 @@
+/**
+ * The whole analysis of one call as JSON (ANALYSIS.md steps 3–8). One schema for
+ * every door that shows it: `GET /v1/teams/calls/{call_id}`, `GET /v1/workspace/calls/{call_id}`
+ * and the assistant's `calls/{call_id}`.
+ */
+import { Schema } from "effect"
+import { Timestamp } from "./Common.js"
+
+export const AnalysisStatus = Schema.Literal("queued", "processing", "completed", "failed")
+export type AnalysisStatus = typeof AnalysisStatus.Type
+
+export const AnalysisStage = Schema.Literal("queued", "decode", "diarize", "transcribe", "score", "report", "done")
+
+export const SpeakerRole = Schema.Literal("rep", "buyer", "unknown")
+
+export const AnalysisError = Schema.Struct({
+  code: Schema.String.annotations({ examples: ["undecodable_audio", "too_short", "transcription_failed"] }),
+  message: Schema.String
+}).annotations({ identifier: "AnalysisError" })
+
+export const SpeakerTurn = Schema.Struct({
+  speaker: Schema.String,
+  role: SpeakerRole,
+  start: Schema.Number,
+  end: Schema.Number
+}).annotations({ identifier: "SpeakerTurn" })
+
+export const Speaker = Schema.Struct({
+  speaker: Schema.String,
+  role: SpeakerRole,
+  role_confidence: Schema.Number,
+  talk_time_s: Schema.Number,
+  talk_share: Schema.Number
+}).annotations({ identifier: "Speaker" })
+
+export const CallMetrics = Schema.Struct({
+  talk_ratio: Schema.NullOr(Schema.Number),
+  longest_monologue_s: Schema.NullOr(Schema.Number),
+  longest_customer_story_s: Schema.NullOr(Schema.Number),
+  interactivity: Schema.NullOr(Schema.Number),
+  patience_s: Schema.NullOr(Schema.Number),
+  interruptions: Schema.NullOr(Schema.Number),
+  silence_ratio: Schema.NullOr(Schema.Number),
+  question_count: Schema.NullOr(Schema.Number),
+  question_rate: Schema.NullOr(Schema.Number),
+  words_per_minute: Schema.NullOr(Schema.Struct({ rep: Schema.NullOr(Schema.Number), buyer: Schema.NullOr(Schema.Number) })),
+  filler_rate: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "CallMetrics" })
+
+export const ScorecardDimensionName = Schema.Literal(
+  "discovery",
+  "listening",
+  "objection_handling",
+  "value",
+  "next_steps",
+  "conversation_flow"
+)
+
+export const Evidence = Schema.Struct({
+  dimension: Schema.String,
+  start: Schema.Number,
+  end: Schema.Number,
+  speaker: Schema.NullOr(Schema.String),
+  quote: Schema.NullOr(Schema.String),
+  effect: Schema.Number.annotations({ description: "points added (positive) or removed (negative)" })
+}).annotations({ identifier: "Evidence" })
+
+export const ScorecardDimension = Schema.Struct({
+  dimension: ScorecardDimensionName,
+  score: Schema.NullOr(Schema.Number).annotations({ description: "0–100; null when not assessed" }),
+  assessed: Schema.Boolean,
+  weight: Schema.Number,
+  reason: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ScorecardDimension" })
+
+export const Scorecard = Schema.Struct({
+  overall: Schema.NullOr(Schema.Number),
+  dimensions: Schema.Array(ScorecardDimension)
+}).annotations({ identifier: "Scorecard" })
+
+export const TranscriptSegment = Schema.Struct({
+  speaker: Schema.String,
+  start: Schema.Number,
+  end: Schema.Number,
+  text: Schema.String
+}).annotations({ identifier: "TranscriptSegment" })
+
+export const QualificationElement = Schema.Struct({
+  element: Schema.String,
+  score: Schema.Literal(0, 1, 2),
+  evidence: Schema.NullOr(Evidence)
+})
+
+export const Qualification = Schema.Struct({
+  framework: Schema.Literal("MEDDPICC", "BANT", "SPIN"),
+  elements: Schema.Array(QualificationElement)
+}).annotations({ identifier: "Qualification" })
+
+export const Objection = Schema.Struct({
+  kind: Schema.Literal("price", "budget", "timing", "authority", "need", "competitor"),
+  at: Schema.Number,
+  quote: Schema.String,
+  response: Schema.Literal("pause", "question_back", "long_pitch", "other"),
+  response_pause_s: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "Objection" })
+
+export const NextStep = Schema.Struct({
+  at: Schema.Number,
+  quote: Schema.String,
+  owner: Schema.NullOr(Schema.String),
+  due: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "NextStep" })
+
+export const AnalysisSummary = Schema.Struct({
+  overall_score: Schema.NullOr(Schema.Number),
+  talk_ratio: Schema.NullOr(Schema.Number),
+  speakers: Schema.Number,
+  transcript_available: Schema.Boolean
+}).annotations({ identifier: "AnalysisSummary" })
+
+/** The whole analysis of a call. Fields that need a finished analysis are null before it. */
+export const CallAnalysis = Schema.Struct({
+  call_id: Schema.String,
+  external_call_id: Schema.NullOr(Schema.String),
+  closer_email: Schema.NullOr(Schema.String),
+  status: AnalysisStatus,
+  created_at: Timestamp,
+  completed_at: Schema.NullOr(Timestamp),
+  duration_s: Schema.NullOr(Schema.Number),
+  method_version: Schema.NullOr(Schema.String),
+  channels: Schema.NullOr(Schema.Number),
+  speakers: Schema.Array(Speaker),
+  speaker_turns: Schema.Array(SpeakerTurn),
+  metrics: Schema.NullOr(CallMetrics),
+  scorecard: Schema.NullOr(Scorecard),
+  evidence: Schema.Array(Evidence),
+  qualification: Schema.NullOr(Qualification),
+  objections: Schema.Array(Objection),
+  next_steps: Schema.Array(NextStep),
+  transcript: Schema.NullOr(Schema.Array(TranscriptSegment)),
+  error: Schema.NullOr(AnalysisError)
+}).annotations({ identifier: "CallAnalysis" })
+export type CallAnalysis = typeof CallAnalysis.Type

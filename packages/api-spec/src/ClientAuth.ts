@@ -1,0 +1,117 @@
+/**
+ * 4.2 Client authentication: passwordless sign-in by an e-mailed magic link. Login, signup and
+ * verify are public; logout and me take the session cookie.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { EmailAddress, Role, Timestamp } from "./Common.js"
+import { Conflict, NotImplemented, TooManyRequests, Unauthorized } from "./Errors.js"
+import { SESSION_COOKIE, SessionAuth } from "./Security.js"
+
+
+const MagicLinkToken = Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(512)).annotations({
+  description: "The token of the magic link (single use, valid 15 minutes)"
+})
+
+export class LoginRequest extends Schema.Class<LoginRequest>("LoginRequest")({
+  email: EmailAddress
+}) {}
+
+export const LoginResponse = Schema.Struct({
+  magic_link_sent: Schema.Boolean.annotations({
+    description: "Always true: the answer is the same whether or not the e-mail has an account"
+  }),
+  message: Schema.String
+}).annotations({ identifier: "LoginResponse" })
+
+export class SignupRequest extends Schema.Class<SignupRequest>("SignupRequest")({
+  email: EmailAddress,
+  company_name: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200)),
+  full_name: Schema.optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200))),
+  industry: Schema.optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200)))
+}) {}
+
+export const SignupResponse = Schema.Struct({
+  client_id: Schema.String,
+  user_id: Schema.String,
+  email: Schema.String,
+  magic_link_sent: Schema.Boolean
+}).annotations({ identifier: "SignupResponse" })
+
+export class VerifyRequest extends Schema.Class<VerifyRequest>("VerifyRequest")({
+  token: MagicLinkToken
+}) {}
+
+/** The signed-in portal user (the spec's `ClientUser`). */
+export class ClientUser extends Schema.Class<ClientUser>("ClientUser")({
+  user_id: Schema.String,
+  client_id: Schema.String,
+  email: Schema.String,
+  full_name: Schema.NullOr(Schema.String),
+  role: Role,
+  company_name: Schema.String,
+  created_at: Timestamp,
+  last_login_at: Schema.NullOr(Timestamp)
+}) {}
+
+export const VerifyResponse = Schema.Struct({
+  user: ClientUser,
+  session_expires_at: Timestamp.annotations({ description: "The session slides: each use extends it by 14 days" })
+}).annotations({ identifier: "VerifyResponse" })
+
+export const LogoutResponse = Schema.Struct({
+  logged_out: Schema.Boolean
+}).annotations({ identifier: "LogoutResponse" })
+
+export class ClientAuthApi extends HttpApiGroup.make("clientAuth")
+  .add(
+    HttpApiEndpoint.post("login", "/login")
+      .setPayload(LoginRequest)
+      .addSuccess(LoginResponse)
+      .addError(TooManyRequests)
+      .annotate(
+        OpenApi.Summary,
+        "Requests a magic link by e-mail; answers the same whether or not the e-mail has an account. " +
+          "Rate limited per e-mail and per client address (429 with `Retry-After`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("signup", "/signup")
+      .setPayload(SignupRequest)
+      // One annotation call: re-annotating a schema drops its identifier, so `{ status: 201 }` alone would inline it.
+      .addSuccess(SignupResponse.annotations(HttpApiSchema.annotations({ identifier: "SignupResponse", status: 201 })))
+      .addError(Conflict)
+      .addError(TooManyRequests)
+      .annotate(
+        OpenApi.Summary,
+        "Creates a tenant and an owner user, then sends a magic link. 409 when the e-mail already has an account; " +
+          "rate limited per e-mail and per client address (429 with `Retry-After`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("verifyMagicLink", "/verify")
+      .setPayload(VerifyRequest)
+      .addSuccess(VerifyResponse)
+      .addError(Unauthorized)
+      .annotate(
+        OpenApi.Summary,
+        `Verifies the magic-link token; creates an HttpOnly session cookie \`${SESSION_COOKIE}\`. ` +
+          "401 for an unknown, used or expired token."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("logout", "/logout")
+      .addSuccess(LogoutResponse)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Destroys the session and clears the cookie")
+  )
+  .add(
+    HttpApiEndpoint.get("getCurrentUser", "/me")
+      .addSuccess(ClientUser)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Profile of the user identified by the cookie")
+  )
+  .prefix("/v1/client-auth")
+  .addError(NotImplemented)
+  .annotate(OpenApi.Title, "Client authentication")
+{}

@@ -1,0 +1,807 @@
+/**
+ * 4.3 Client portal (prefix /v1/client-portal): profiles, account views, outcome truth, the
+ * recording bot, closers and events. Every operation takes the session cookie except the public
+ * closer e-mail verification. The views here are also served by the assistant interface
+ * (Assistant.ts imports them: one implementation, two doors). `PlanUsage` lives in PlanUsage.ts,
+ * shared with the admin's plan-usage.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { AnalysisStage, AnalysisStatus, ScorecardDimensionName } from "./CallAnalysis.js"
+import { EmailAddress, IncludeTestData, Payload, Plan, Timestamp, queryInt } from "./Common.js"
+
+import { PlanUsage } from "./PlanUsage.js"
+import { Conflict, Forbidden, NotFound, NotImplemented, Unauthorized } from "./Errors.js"
+import { SessionAuth } from "./Security.js"
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+
+const ShortText = Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200))
+const LongText = Schema.String.pipe(Schema.maxLength(10_000))
+const CurrencyCode = Schema.String.pipe(
+  Schema.pattern(/^[A-Z]{3}$/, { message: () => "must be an ISO-4217 currency code such as USD" })
+).annotations({ description: "ISO-4217 currency code", examples: ["USD", "EUR"] })
+const ShareOfOne = Schema.Number.annotations({ description: "A share from 0 to 1" })
+const IsoDate = Schema.String.annotations({ description: "Calendar date (YYYY-MM-DD, UTC)", examples: ["2026-11-21"] })
+
+/** Fills an optional, nullable body field with null, so a PUT replaces the whole record. */
+const nullable = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.optionalWith(Schema.NullOr(schema), { default: () => null })
+/** An optional list of at most `max` items, empty when omitted. */
+const list = <A, I>(schema: Schema.Schema<A, I>, max: number) =>
+  Schema.optionalWith(Schema.Array(schema).pipe(Schema.maxItems(max)), { default: (): ReadonlyArray<A> => [] })
+
+/**
+ * Class annotations naming the encoded side too: a body with defaulted fields is a transformation,
+ * and without this its OpenAPI schema would be inlined instead of referenced by the spec's name.
+ */
+const namedBody = (identifier: string) => [undefined, undefined, { identifier }] as const
+
+const CallIdPath = Schema.Struct({ call_id: Schema.String })
+const CloserIdPath = Schema.Struct({ closer_id: Schema.String })
+
+/** Counts of a tenant's analyses by status. */
+export const CallsByStatus = Schema.Struct({
+  queued: Schema.Number,
+  processing: Schema.Number,
+  completed: Schema.Number,
+  failed: Schema.Number
+}).annotations({ identifier: "CallsByStatus" })
+
+/** One week of the score trend. */
+export const ScoreTrendPoint = Schema.Struct({
+  period_start: IsoDate,
+  calls: Schema.Number,
+  average_score: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "ScoreTrendPoint" })
+
+export const AlertSeverity = Schema.Literal("info", "warning", "critical")
+
+/** An open problem of the account, with a hint to fix it. */
+export const AccountAlert = Schema.Struct({
+  code: Schema.String.annotations({ examples: ["credits_low", "no_verified_closer", "token_expiring", "repeated_failures"] }),
+  severity: AlertSeverity,
+  message: Schema.String,
+  fix_hint: Schema.NullOr(Schema.String),
+  since: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "AccountAlert" })
+
+// ---------------------------------------------------------------------------------------------
+// Profiles
+
+/** One ICP as sent in `MarketProfileRequest` (omitted fields are null). */
+export const IdealCustomerProfileInput = Schema.Struct({
+  label: ShortText,
+  description: nullable(LongText),
+  company_size: nullable(Schema.String.pipe(Schema.maxLength(100))),
+  region: nullable(Schema.String.pipe(Schema.maxLength(100)))
+}).annotations({ identifier: "IdealCustomerProfileInput" })
+
+export const IdealCustomerProfile = Schema.Struct({
+  label: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  company_size: Schema.NullOr(Schema.String),
+  region: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "IdealCustomerProfile" })
+
+const marketProfileFields = {
+  industry: nullable(ShortText),
+  sub_industry: nullable(ShortText),
+  icps: list(IdealCustomerProfileInput, 50),
+  regions: list(ShortText, 50),
+  average_deal_size: nullable(Schema.Number.pipe(Schema.nonNegative())),
+  currency: Schema.optionalWith(CurrencyCode, { default: () => "USD" }),
+  sales_cycle_days: nullable(Schema.Int.pipe(Schema.between(0, 3650))),
+  competitors: list(ShortText, 50)
+}
+
+/** PUT replaces the whole profile: an omitted field is cleared. */
+export class MarketProfileRequest extends Schema.Class<MarketProfileRequest>("MarketProfileRequest")(
+  marketProfileFields,
+  namedBody("MarketProfileRequest")
+) {}
+
+export const MarketProfile = Schema.Struct({
+  client_id: Schema.String,
+  industry: Schema.NullOr(Schema.String),
+  sub_industry: Schema.NullOr(Schema.String),
+  icps: Schema.Array(IdealCustomerProfile),
+  regions: Schema.Array(Schema.String),
+  average_deal_size: Schema.NullOr(Schema.Number),
+  currency: Schema.String,
+  sales_cycle_days: Schema.NullOr(Schema.Number),
+  competitors: Schema.Array(Schema.String),
+  updated_at: Schema.NullOr(Timestamp).annotations({ description: "null until the profile is first saved" })
+}).annotations({ identifier: "MarketProfile" })
+
+export const QualificationFramework = Schema.Literal("MEDDPICC", "BANT", "SPIN")
+
+export const LeadSource = Schema.Struct({
+  label: ShortText,
+  channel: ShortText.annotations({ examples: ["inbound", "outbound", "referral", "partner", "event"] })
+}).annotations({ identifier: "LeadSource" })
+
+export class LeadContextProfileRequest extends Schema.Class<LeadContextProfileRequest>("LeadContextProfileRequest")({
+  lead_sources: list(LeadSource, 50),
+  qualification_framework: Schema.optionalWith(QualificationFramework, { default: () => "MEDDPICC" as const }),
+  ideal_customer_notes: nullable(LongText),
+  disqualifiers: list(ShortText, 50)
+}, namedBody("LeadContextProfileRequest")) {}
+
+export const LeadContextProfile = Schema.Struct({
+  client_id: Schema.String,
+  lead_sources: Schema.Array(LeadSource),
+  qualification_framework: QualificationFramework,
+  ideal_customer_notes: Schema.NullOr(Schema.String),
+  disqualifiers: Schema.Array(Schema.String),
+  updated_at: Schema.NullOr(Timestamp).annotations({ description: "null until the profile is first saved" })
+}).annotations({ identifier: "LeadContextProfile" })
+
+// ---------------------------------------------------------------------------------------------
+// Account views
+
+export const CloserStatus = Schema.Literal("pending_verification", "active", "paused", "removed")
+
+export const AccountCockpit = Schema.Struct({
+  client_id: Schema.String,
+  company_name: Schema.String,
+  plan: Plan,
+  is_test: Schema.Boolean,
+  credits_balance: Schema.Number,
+  month: Schema.Struct({
+    period_start: Timestamp,
+    period_end: Timestamp,
+    calls_by_status: CallsByStatus,
+    ingests_included: Schema.Number,
+    ingests_used: Schema.Number,
+    ingests_remaining: Schema.Number
+  }),
+  average_score: Schema.NullOr(Schema.Number).annotations({ description: "Average overall score of the last 4 weeks" }),
+  score_trend: Schema.Array(ScoreTrendPoint).annotations({ description: "The last 4 weeks, oldest first" }),
+  closers_by_status: Schema.Struct({
+    pending_verification: Schema.Number,
+    active: Schema.Number,
+    paused: Schema.Number,
+    removed: Schema.Number
+  }),
+  integrations: Schema.Struct({
+    calendar_connected: Schema.Number.annotations({ description: "Closers with the calendar connected" }),
+    video_connected: Schema.Number.annotations({ description: "Closers with the video-meeting tool connected" }),
+    crm: Schema.Array(Schema.String).annotations({ description: "Connected CRM providers" }),
+    llm: Schema.Array(Schema.String).annotations({ description: "Configured LLM / speech-to-text providers" }),
+    recorder_active: Schema.Boolean
+  }),
+  open_alerts: Schema.Array(AccountAlert),
+  generated_at: Timestamp
+}).annotations({ identifier: "AccountCockpit" })
+
+export const OnboardingStepKey = Schema.Literal(
+  "profile_saved",
+  "closer_added",
+  "closer_verified",
+  "recorder_connected",
+  "first_call_analysed",
+  "first_outcome_recorded",
+  "coaching_welcome_done"
+)
+
+export const OnboardingStep = Schema.Struct({
+  key: OnboardingStepKey,
+  label: Schema.String,
+  done: Schema.Boolean,
+  done_at: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "OnboardingStep" })
+
+export const OnboardingActivation = Schema.Struct({
+  client_id: Schema.String,
+  steps: Schema.Array(OnboardingStep).annotations({ description: "In the order a new tenant takes them" }),
+  steps_done: Schema.Number,
+  steps_total: Schema.Number,
+  activation_pct: Schema.Number.annotations({ description: "0–100" }),
+  next_step: Schema.NullOr(OnboardingStepKey),
+  generated_at: Timestamp
+}).annotations({ identifier: "OnboardingActivation" })
+
+export const AnalysisFailure = Schema.Struct({
+  call_id: Schema.String,
+  external_call_id: Schema.NullOr(Schema.String),
+  failed_at: Timestamp,
+  stage: Schema.NullOr(AnalysisStage),
+  code: Schema.String,
+  message: Schema.String
+}).annotations({ identifier: "AnalysisFailure" })
+
+export const OperationalTrust = Schema.Struct({
+  client_id: Schema.String,
+  window_days: Schema.Number.annotations({ description: "7" }),
+  since: Timestamp,
+  analyses_by_status: CallsByStatus,
+  analyses_total: Schema.Number,
+  success_rate: Schema.NullOr(ShareOfOne).annotations({ description: "completed / (completed + failed); null without finished analyses" }),
+  processing_time_s: Schema.Struct({
+    median: Schema.NullOr(Schema.Number),
+    p95: Schema.NullOr(Schema.Number),
+    sample: Schema.Number
+  }),
+  recent_failures: Schema.Array(AnalysisFailure),
+  last_completed_at: Schema.NullOr(Timestamp),
+  generated_at: Timestamp
+}).annotations({ identifier: "OperationalTrust" })
+
+/** Value delivered over a period: what the service did for the tenant. */
+export const ValueDelivered = Schema.Struct({
+  calls_analysed: Schema.Number,
+  hours_analysed: Schema.Number,
+  coaching_moments: Schema.Number.annotations({ description: "Evidence items that cost points: moments worth coaching" }),
+  average_score: Schema.NullOr(Schema.Number),
+  score_change: Schema.NullOr(Schema.Number).annotations({ description: "Average score of the period minus the one before" }),
+  score_trend: Schema.Array(ScoreTrendPoint),
+  outcomes_recorded: Schema.Number,
+  deals_won: Schema.Number,
+  deals_lost: Schema.Number,
+  win_rate: Schema.NullOr(ShareOfOne).annotations({ description: "won / (won + lost) from outcome truth" }),
+  win_rate_sample: Schema.Number
+}).annotations({ identifier: "ValueDelivered" })
+
+export const RoiAssumption = Schema.Struct({
+  key: Schema.String.annotations({ examples: ["review_minutes_per_call", "manager_hourly_cost", "average_deal_size"] }),
+  label: Schema.String,
+  value: Schema.Number,
+  unit: Schema.String,
+  source: Schema.Literal("default", "market_profile", "outcome_truth", "plan")
+}).annotations({ identifier: "RoiAssumption" })
+
+/** ROI with every assumption stated, so the customer can check the arithmetic. */
+export const RoiEstimate = Schema.Struct({
+  currency: Schema.String,
+  manager_hours_saved: Schema.Number,
+  manager_time_value: Schema.Number,
+  win_rate_change: Schema.NullOr(Schema.Number).annotations({ description: "Change of the win rate against the baseline, in points of share" }),
+  average_deal_size: Schema.NullOr(Schema.Number),
+  win_rate_value: Schema.NullOr(Schema.Number).annotations({ description: "win-rate change × deals × average deal size" }),
+  plan_cost: Schema.Number,
+  net_value: Schema.NullOr(Schema.Number),
+  roi_multiple: Schema.NullOr(Schema.Number).annotations({ description: "(value − plan cost) / plan cost" }),
+  assumptions: Schema.Array(RoiAssumption)
+}).annotations({ identifier: "RoiEstimate" })
+
+export const CustomerValue = Schema.Struct({
+  client_id: Schema.String,
+  period_start: Timestamp,
+  period_end: Timestamp,
+  value: ValueDelivered,
+  roi: RoiEstimate,
+  generated_at: Timestamp
+}).annotations({ identifier: "CustomerValue" })
+
+export const CustomerRoiDigest = Schema.Struct({
+  client_id: Schema.String,
+  period_start: Timestamp,
+  period_end: Timestamp,
+  headline: Schema.String,
+  highlights: Schema.Array(Schema.String),
+  value: ValueDelivered,
+  roi: RoiEstimate,
+  generated_at: Timestamp
+}).annotations({ identifier: "CustomerRoiDigest" })
+
+export const CloserProgress = Schema.Struct({
+  closer_id: Schema.NullOr(Schema.String),
+  email: Schema.String,
+  full_name: Schema.NullOr(Schema.String),
+  calls_analysed: Schema.Number,
+  average_score: Schema.NullOr(Schema.Number),
+  score_change: Schema.NullOr(Schema.Number),
+  weakest_dimension: Schema.NullOr(ScorecardDimensionName),
+  win_rate: Schema.NullOr(ShareOfOne),
+  win_rate_sample: Schema.Number
+}).annotations({ identifier: "CloserProgress" })
+
+export const DealOutcome = Schema.Literal("won", "lost", "no_decision", "open")
+
+export const CallWorthReviewing = Schema.Struct({
+  call_id: Schema.String,
+  external_call_id: Schema.NullOr(Schema.String),
+  closer_email: Schema.NullOr(Schema.String),
+  created_at: Timestamp,
+  overall_score: Schema.NullOr(Schema.Number),
+  outcome: Schema.NullOr(DealOutcome),
+  reason: Schema.String.annotations({ examples: ["lowest score of the quarter", "lost after a price objection"] })
+}).annotations({ identifier: "CallWorthReviewing" })
+
+/** The quarterly review: the digest plus per-closer progress and the calls worth reviewing. */
+export const CustomerRoiReviewPack = Schema.Struct({
+  ...CustomerRoiDigest.fields,
+  closers: Schema.Array(CloserProgress),
+  calls_to_review: Schema.Array(CallWorthReviewing)
+}).annotations({ identifier: "CustomerRoiReviewPack" })
+
+export const BriefCall = Schema.Struct({
+  call_id: Schema.String,
+  closer_email: Schema.NullOr(Schema.String),
+  status: AnalysisStatus,
+  created_at: Timestamp,
+  duration_s: Schema.NullOr(Schema.Number),
+  overall_score: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "BriefCall" })
+
+export const NotableMoment = Schema.Struct({
+  call_id: Schema.String,
+  closer_email: Schema.NullOr(Schema.String),
+  at: Schema.Number.annotations({ description: "Seconds into the call" }),
+  kind: Schema.String.annotations({ examples: ["objection", "next_step", "long_monologue", "customer_story"] }),
+  quote: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "NotableMoment" })
+
+export const DealAtRisk = Schema.Struct({
+  call_id: Schema.String,
+  closer_email: Schema.NullOr(Schema.String),
+  risk: Schema.Literal("low", "medium", "high"),
+  reasons: Schema.Array(Schema.String)
+}).annotations({ identifier: "DealAtRisk" })
+
+export const SuggestedAction = Schema.Struct({
+  action: Schema.String.annotations({ examples: ["review_call", "record_outcome", "verify_closer"] }),
+  label: Schema.String,
+  call_id: Schema.NullOr(Schema.String),
+  closer_id: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "SuggestedAction" })
+
+export const DailyBrief = Schema.Struct({
+  client_id: Schema.String,
+  date: IsoDate.annotations({ description: "The day the brief is for; its calls are from the day before" }),
+  calls: Schema.Array(BriefCall),
+  calls_analysed: Schema.Number,
+  average_score: Schema.NullOr(Schema.Number),
+  notable_moments: Schema.Array(NotableMoment),
+  deals_at_risk: Schema.Array(DealAtRisk),
+  suggested_actions: Schema.Array(SuggestedAction),
+  generated_at: Timestamp
+}).annotations({ identifier: "DailyBrief" })
+
+// ---------------------------------------------------------------------------------------------
+// Concierge
+
+export class ConciergeRequest extends Schema.Class<ConciergeRequest>("ConciergeRequest")({
+  message: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(4000)),
+  conversation_id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)))
+}) {}
+
+export const AnswerSource = Schema.Struct({
+  kind: Schema.String.annotations({ examples: ["call", "closer", "outcome_truth", "plan_usage", "article"] }),
+  id: Schema.NullOr(Schema.String),
+  label: Schema.String
+}).annotations({ identifier: "AnswerSource" })
+
+export const ConciergeReply = Schema.Struct({
+  conversation_id: Schema.String,
+  reply: Schema.String,
+  intent: Schema.NullOr(Schema.String).annotations({ description: "The recognised intent, null when none matched" }),
+  sources: Schema.Array(AnswerSource)
+}).annotations({ identifier: "ConciergeReply" })
+
+// ---------------------------------------------------------------------------------------------
+// Outcome truth
+
+export class OutcomeTruthRequest extends Schema.Class<OutcomeTruthRequest>("OutcomeTruthRequest")({
+  outcome: DealOutcome,
+  deal_value: Schema.optional(Schema.Number.pipe(Schema.nonNegative(), Schema.finite())),
+  currency: Schema.optional(CurrencyCode),
+  closed_at: Schema.optional(Timestamp),
+  stage: Schema.optional(ShortText),
+  reason: Schema.optional(Schema.String.pipe(Schema.maxLength(1000))),
+  notes: Schema.optional(LongText),
+  is_test_data: Schema.optionalWith(Schema.Boolean, { default: () => false })
+}, namedBody("OutcomeTruthRequest")) {}
+
+export const OutcomeTruth = Schema.Struct({
+  call_id: Schema.String,
+  outcome: DealOutcome,
+  deal_value: Schema.NullOr(Schema.Number),
+  currency: Schema.NullOr(Schema.String),
+  closed_at: Schema.NullOr(Timestamp),
+  stage: Schema.NullOr(Schema.String),
+  reason: Schema.NullOr(Schema.String),
+  notes: Schema.NullOr(Schema.String),
+  is_test_data: Schema.Boolean,
+  recorded_by: Schema.NullOr(Schema.String).annotations({ description: "user_id of the last writer" }),
+  created_at: Timestamp,
+  updated_at: Timestamp
+}).annotations({ identifier: "OutcomeTruth" })
+
+export const OutcomeTruthBacklogItem = Schema.Struct({
+  call_id: Schema.String,
+  external_call_id: Schema.NullOr(Schema.String),
+  closer_email: Schema.NullOr(Schema.String),
+  completed_at: Timestamp,
+  age_days: Schema.Number,
+  overall_score: Schema.NullOr(Schema.Number),
+  estimated_deal_value: Schema.NullOr(Schema.Number).annotations({ description: "From the market profile's average deal size" }),
+  currency: Schema.NullOr(Schema.String),
+  is_test_data: Schema.Boolean
+}).annotations({ identifier: "OutcomeTruthBacklogItem" })
+
+export const OutcomeTruthBacklog = Schema.Struct({
+  calls: Schema.Array(OutcomeTruthBacklogItem).annotations({ description: "Oldest and highest-value first" }),
+  total: Schema.Number.annotations({ description: "Completed calls without an outcome, before the limit" }),
+  limit: Schema.Number
+}).annotations({ identifier: "OutcomeTruthBacklog" })
+
+// ---------------------------------------------------------------------------------------------
+// Recall (the meeting-recording bot)
+
+export const RecallJoinMode = Schema.Literal("auto", "manual")
+
+export class ActivateRecallRequest extends Schema.Class<ActivateRecallRequest>("ActivateRecallRequest")({
+  join_mode: RecallJoinMode,
+  bot_name: Schema.optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(100))),
+  platforms: Schema.Array(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(50))).pipe(
+    Schema.minItems(1),
+    Schema.maxItems(10)
+  ).annotations({ description: "Meeting platforms the bot joins", examples: [["video"]] })
+}) {}
+
+export const RecallStatus = Schema.Struct({
+  active: Schema.Boolean,
+  join_mode: Schema.NullOr(RecallJoinMode),
+  bot_name: Schema.NullOr(Schema.String),
+  platforms: Schema.Array(Schema.String),
+  since: Schema.NullOr(Timestamp).annotations({ description: "When it was last activated; null when inactive" }),
+  meetings_recorded: Schema.Number,
+  last_recording_at: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "RecallStatus" })
+
+// ---------------------------------------------------------------------------------------------
+// Closers
+
+export const CloserIntegrationState = Schema.Struct({
+  connected: Schema.Boolean,
+  connected_at: Schema.NullOr(Timestamp),
+  token_expires_at: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "CloserIntegrationState" })
+
+export const Closer = Schema.Struct({
+  closer_id: Schema.String,
+  email: Schema.String,
+  full_name: Schema.String,
+  team: Schema.NullOr(Schema.String),
+  status: CloserStatus,
+  email_verified_at: Schema.NullOr(Timestamp),
+  calendar: CloserIntegrationState,
+  video: CloserIntegrationState,
+  created_at: Timestamp,
+  updated_at: Timestamp
+}).annotations({ identifier: "Closer" })
+
+export const CloserList = Schema.Struct({
+  closers: Schema.Array(Closer)
+}).annotations({ identifier: "CloserList" })
+
+export class AddCloserRequest extends Schema.Class<AddCloserRequest>("AddCloserRequest")({
+  email: EmailAddress,
+  full_name: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200)),
+  team: Schema.optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(100)))
+}) {}
+
+export class UpdateCloserStatusRequest extends Schema.Class<UpdateCloserStatusRequest>("UpdateCloserStatusRequest")({
+  status: Schema.Literal("active", "paused", "removed").annotations({
+    description: "`pending_verification` is set by the service only; `active` needs a verified e-mail"
+  })
+}) {}
+
+export const VerificationSent = Schema.Struct({
+  closer_id: Schema.String,
+  email: Schema.String,
+  verification_sent: Schema.Boolean,
+  expires_at: Timestamp
+}).annotations({ identifier: "VerificationSent" })
+
+export class VerifyEmailRequest extends Schema.Class<VerifyEmailRequest>("VerifyEmailRequest")({
+  token: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(512))
+}) {}
+
+export const CloserEmailVerified = Schema.Struct({
+  closer_id: Schema.String,
+  email: Schema.String,
+  status: CloserStatus,
+  email_verified_at: Timestamp
+}).annotations({ identifier: "CloserEmailVerified" })
+
+// ---------------------------------------------------------------------------------------------
+// Events, health KPIs, audit logs
+
+export const SalesCallEvent = Schema.Struct({
+  event_id: Schema.String,
+  type: Schema.String.annotations({
+    examples: ["upload.accepted", "recording.received", "analysis.completed", "analysis.failed", "integration.webhook"]
+  }),
+  platform: Schema.NullOr(Schema.String).annotations({ examples: ["api", "recorder", "calendar", "video", "crm-a"] }),
+  status: Schema.String.annotations({ examples: ["received", "processed", "failed", "ignored"] }),
+  closer_email: Schema.NullOr(Schema.String),
+  call_id: Schema.NullOr(Schema.String),
+  received_at: Timestamp,
+  error: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "SalesCallEvent" })
+
+export const SalesCallEventList = Schema.Struct({
+  events: Schema.Array(SalesCallEvent).annotations({ description: "Newest first" })
+}).annotations({ identifier: "SalesCallEventList" })
+
+export const IntegrationHealth = Schema.Struct({
+  integration: Schema.String.annotations({ examples: ["calendar", "video", "crm-a", "llm", "recorder", "messenger-a"] }),
+  provider: Schema.NullOr(Schema.String),
+  connected: Schema.Boolean,
+  last_success_at: Schema.NullOr(Timestamp),
+  last_error_at: Schema.NullOr(Timestamp),
+  last_error: Schema.NullOr(Schema.String),
+  events_7d: Schema.Number,
+  error_rate_7d: Schema.NullOr(ShareOfOne),
+  token_expires_at: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "IntegrationHealth" })
+
+export const HealthKpis = Schema.Struct({
+  integrations: Schema.Array(IntegrationHealth),
+  generated_at: Timestamp
+}).annotations({ identifier: "HealthKpis" })
+
+export const AuditLogEntry = Schema.Struct({
+  log_id: Schema.String,
+  at: Timestamp,
+  actor: Schema.String.annotations({ description: "user_id, key id, `staff` or `system`" }),
+  actor_type: Schema.Literal("user", "api_key", "staff", "system"),
+  action: Schema.String.annotations({ examples: ["closer.added", "market_profile.saved", "api_key.revoked"] }),
+  target_type: Schema.String,
+  target_id: Schema.NullOr(Schema.String),
+  ip: Schema.NullOr(Schema.String),
+  metadata: Payload
+}).annotations({ identifier: "AuditLogEntry" })
+
+export const AuditLogPage = Schema.Struct({
+  entries: Schema.Array(AuditLogEntry).annotations({ description: "Newest first" }),
+  total: Schema.Number
+}).annotations({ identifier: "AuditLogPage" })
+
+// ---------------------------------------------------------------------------------------------
+// The group
+
+export const OutcomeTruthBacklogParams = Schema.Struct({
+  limit: queryInt({
+    min: 1,
+    max: 200,
+    default: 25,
+    description: "How many calls to list: 1 to 200 (the spec declares no bounds; these are the service's), default 25"
+  }),
+  include_test_data: IncludeTestData
+})
+
+export const SalesCallEventFilter = Schema.Struct({
+  status: Schema.optional(Schema.String),
+  closer_email: Schema.optional(Schema.String),
+  platform: Schema.optional(Schema.String)
+})
+
+export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
+  .add(
+    HttpApiEndpoint.get("getMarketProfile", "/market-profile")
+      .addSuccess(MarketProfile)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Read the tenant's market profile")
+  )
+  .add(
+    HttpApiEndpoint.put("saveMarketProfile", "/market-profile")
+      .setPayload(MarketProfileRequest)
+      .addSuccess(MarketProfile)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Save the tenant's market profile; replaces it whole")
+  )
+  .add(
+    HttpApiEndpoint.get("getLeadContextProfile", "/lead-context-profile")
+      .addSuccess(LeadContextProfile)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Read the tenant's lead-context profile")
+  )
+  .add(
+    HttpApiEndpoint.put("saveLeadContextProfile", "/lead-context-profile")
+      .setPayload(LeadContextProfileRequest)
+      .addSuccess(LeadContextProfile)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Save the tenant's lead-context profile; replaces it whole")
+  )
+  .add(
+    HttpApiEndpoint.get("getAccountCockpit", "/account-cockpit")
+      .addSuccess(AccountCockpit)
+      .middleware(SessionAuth)
+      .annotate(
+        OpenApi.Summary,
+        "One screen of the account: plan, credits, this month's calls by status, average score and its 4-week trend, " +
+          "closers by status, integrations connected, open alerts"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getPlanUsage", "/plan-usage")
+      .addSuccess(PlanUsage)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Monthly ingest usage and payment-platform upgrade links")
+  )
+  .add(
+    HttpApiEndpoint.get("getOnboardingActivation", "/onboarding-activation")
+      .addSuccess(OnboardingActivation)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Onboarding steps with their completion, and the activation percentage")
+  )
+  .add(
+    HttpApiEndpoint.get("getOperationalTrust", "/operational-trust")
+      .addSuccess(OperationalTrust)
+      .middleware(SessionAuth)
+      .annotate(
+        OpenApi.Summary,
+        "The tenant's analysis pipeline over 7 days: analyses by status, success rate, processing times, recent failures"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getCustomerValue", "/customer-value")
+      .addSuccess(CustomerValue)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Value delivered to the tenant and the ROI with its assumptions stated")
+  )
+  .add(
+    HttpApiEndpoint.get("getCustomerRoiDigest", "/customer-roi-digest")
+      .addSuccess(CustomerRoiDigest)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "A short ROI digest: headline, highlights, value delivered and ROI")
+  )
+  .add(
+    HttpApiEndpoint.get("getCustomerRoiReviewPack", "/customer-roi-review-pack")
+      .addSuccess(CustomerRoiReviewPack)
+      .middleware(SessionAuth)
+      .annotate(
+        OpenApi.Summary,
+        "The quarterly review pack: the ROI digest plus per-closer progress and the calls worth reviewing"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getDailyBrief", "/daily-brief")
+      .addSuccess(DailyBrief)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Yesterday's calls, notable moments, deals at risk and today's suggested actions")
+  )
+  .add(
+    HttpApiEndpoint.post("chatWithConcierge", "/concierge/chat")
+      .setPayload(ConciergeRequest)
+      .addSuccess(ConciergeReply)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Ask the concierge; it answers from the tenant's own data")
+  )
+  .add(
+    HttpApiEndpoint.get("getOutcomeTruth", "/calls/:call_id/outcome-truth")
+      .setPath(CallIdPath)
+      .addSuccess(Schema.NullOr(OutcomeTruth))
+      .addError(NotFound)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "The outcome-truth record of a call; null when none is recorded yet")
+  )
+  .add(
+    HttpApiEndpoint.put("recordOutcomeTruth", "/calls/:call_id/outcome-truth")
+      .setPath(CallIdPath)
+      .setPayload(OutcomeTruthRequest)
+      .addSuccess(OutcomeTruth)
+      .addError(NotFound)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Record or replace the outcome truth of a call")
+  )
+  .add(
+    HttpApiEndpoint.get("listOutcomeTruthBacklog", "/outcome-truth-backlog")
+      .setUrlParams(OutcomeTruthBacklogParams)
+      .addSuccess(OutcomeTruthBacklog)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Completed calls without an outcome-truth record, oldest and highest-value first")
+  )
+  .add(
+    HttpApiEndpoint.get("getRecallStatus", "/recall/status")
+      .addSuccess(RecallStatus)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Whether the call-recording bot is active, since when, and meetings recorded")
+  )
+  .add(
+    HttpApiEndpoint.post("activateRecall", "/recall/activate")
+      .setPayload(ActivateRecallRequest)
+      .addSuccess(RecallStatus)
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Activate the call-recording bot (owners and admins)")
+  )
+  .add(
+    HttpApiEndpoint.post("deactivateRecall", "/recall/deactivate")
+      .addSuccess(RecallStatus)
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Deactivate the call-recording bot (owners and admins)")
+  )
+  .add(
+    HttpApiEndpoint.get("listClosers", "/closers")
+      .addSuccess(CloserList)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "List closers")
+  )
+  .add(
+    HttpApiEndpoint.post("addCloser", "/closers")
+      .setPayload(AddCloserRequest)
+      .addSuccess(Closer)
+      .addError(Forbidden)
+      .addError(Conflict)
+      .middleware(SessionAuth)
+      .annotate(
+        OpenApi.Summary,
+        "Add a closer and send the verification e-mail (owners and admins); 409 when the e-mail is already a closer"
+      )
+  )
+  .add(
+    HttpApiEndpoint.patch("updateCloserStatus", "/closers/:closer_id")
+      .setPath(CloserIdPath)
+      .setPayload(UpdateCloserStatusRequest)
+      .addSuccess(Closer)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(SessionAuth)
+      .annotate(
+        OpenApi.Summary,
+        "Update a closer's status (owners and admins); 409 when activating a closer whose e-mail is not verified"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("sendCloserVerification", "/closers/:closer_id/send-verification")
+      .setPath(CloserIdPath)
+      .addSuccess(VerificationSent)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(SessionAuth)
+      .annotate(
+        OpenApi.Summary,
+        "Resend the verification e-mail (owners and admins); 409 when the e-mail is already verified"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("verifyCloserEmail", "/closers/verify-email")
+      .setPayload(VerifyEmailRequest)
+      .addSuccess(CloserEmailVerified)
+      .addError(Unauthorized)
+      .annotate(
+        OpenApi.Summary,
+        "Public; verifies a closer's e-mail from a magic-link token. 401 for an unknown, used or expired token"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listRecentEvents", "/events/recent")
+      .addSuccess(SalesCallEventList)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Recent sales-call webhook events, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("listEvents", "/events")
+      .setUrlParams(SalesCallEventFilter)
+      .addSuccess(SalesCallEventList)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Sales-call events filtered by status, closer e-mail and platform, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("getHealthKpis", "/health-kpis")
+      .addSuccess(HealthKpis)
+      .middleware(SessionAuth)
+      .annotate(
+        OpenApi.Summary,
+        "Integration health KPIs: per integration, connected, last success, error rate over 7 days, token expiry"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listAuditLogs", "/audit-logs")
+      .addSuccess(AuditLogPage)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Internal audit logs: every change made through the service, newest first")
+  )
+  .prefix("/v1/client-portal")
+  .addError(NotImplemented)
+  .annotate(OpenApi.Title, "Client portal")
+{}

@@ -1,0 +1,282 @@
+/**
+ * 4.5 Coaching (prefix /v1/coaching): onboarding steps (welcome, oath), a per-closer dashboard,
+ * manual audits scored beside the automated scorecard, and a wiki of seeded articles with read
+ * progress. Every operation takes the portal session cookie; progress is kept per signed-in user.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { ScorecardDimensionName } from "./CallAnalysis.js"
+import { CallWorthReviewing, ScoreTrendPoint } from "./ClientPortal.js"
+import { Timestamp } from "./Common.js"
+import { Conflict, NotFound, NotImplemented } from "./Errors.js"
+import { SessionAuth } from "./Security.js"
+
+const Percent = Schema.Number.pipe(Schema.between(0, 100))
+
+const dimensionNames: ReadonlyArray<string> = ScorecardDimensionName.literals
+
+// ---------------------------------------------------------------------------------------------
+// Onboarding status, welcome and oath
+// ---------------------------------------------------------------------------------------------
+
+export const CoachingStep = Schema.Literal("welcome", "oath", "wiki", "manual_audit")
+
+export class OathCompleteRequest extends Schema.Class<OathCompleteRequest>("OathCompleteRequest")({
+  signature_name: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)).annotations({
+    description: "The name the user signs with"
+  }),
+  commitments: Schema.Array(
+    Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(500))
+  ).pipe(Schema.minItems(1), Schema.maxItems(20)).annotations({
+    description: "What the user commits to, one sentence each"
+  })
+}) {}
+
+export const CoachingOath = Schema.Struct({
+  signature_name: Schema.String,
+  commitments: Schema.Array(Schema.String),
+  signed_at: Timestamp
+}).annotations({ identifier: "CoachingOath" })
+
+export const CoachingStatus = Schema.Struct({
+  user_id: Schema.String,
+  welcome_completed: Schema.Boolean,
+  welcome_completed_at: Schema.NullOr(Timestamp),
+  oath_signed: Schema.Boolean,
+  oath: Schema.NullOr(CoachingOath),
+  articles_read: Schema.Number.annotations({ description: "Articles read to 100%" }),
+  articles_total: Schema.Number,
+  manual_audits: Schema.Number.annotations({ description: "Manual audits made by this user" }),
+  completion_pct: Percent,
+  next_step: Schema.NullOr(CoachingStep).annotations({ description: "null when every step is done" })
+}).annotations({ identifier: "CoachingStatus" })
+
+// ---------------------------------------------------------------------------------------------
+// Dashboard
+// ---------------------------------------------------------------------------------------------
+
+export const CoachingFocus = Schema.Struct({
+  dimension: ScorecardDimensionName,
+  average_score: Schema.Number,
+  team_average_score: Schema.NullOr(Schema.Number),
+  article_slug: Schema.NullOr(Schema.String).annotations({ description: "A wiki article on this dimension" })
+}).annotations({ identifier: "CoachingFocus" })
+
+export const CloserCoaching = Schema.Struct({
+  closer_id: Schema.String,
+  full_name: Schema.String,
+  email: Schema.String,
+  calls_this_week: Schema.Number,
+  average_score: Schema.NullOr(Schema.Number).annotations({ description: "Over the weeks of `score_trend`" }),
+  score_trend: Schema.Array(ScoreTrendPoint).annotations({ description: "The last 8 weeks, oldest first" }),
+  focus: Schema.NullOr(CoachingFocus).annotations({ description: "The weakest dimension: this week's focus" }),
+  calls_to_review: Schema.Array(CallWorthReviewing)
+}).annotations({ identifier: "CloserCoaching" })
+
+export const CoachingDashboard = Schema.Struct({
+  generated_at: Timestamp,
+  week_start: Schema.String.annotations({ description: "Calendar date of this week's Monday (YYYY-MM-DD, UTC)" }),
+  team: Schema.Struct({
+    closers: Schema.Number,
+    calls_this_week: Schema.Number,
+    average_score: Schema.NullOr(Schema.Number),
+    score_trend: Schema.Array(ScoreTrendPoint)
+  }),
+  closers: Schema.Array(CloserCoaching)
+}).annotations({ identifier: "CoachingDashboard" })
+
+// ---------------------------------------------------------------------------------------------
+// Manual audits
+// ---------------------------------------------------------------------------------------------
+
+export const ManualScores = Schema.Record({ key: Schema.String, value: Percent }).pipe(
+  Schema.filter((scores) => {
+    const keys = Object.keys(scores)
+    if (keys.length === 0) return "must score at least one dimension"
+    const unknown = keys.filter((k) => !dimensionNames.includes(k))
+    return unknown.length === 0 || `unknown dimension(s): ${unknown.join(", ")}; expected ${dimensionNames.join(", ")}`
+  })
+).annotations({
+  description: `Score 0–100 by scorecard dimension (${dimensionNames.join(", ")}); at least one`,
+  jsonSchema: {
+    description: `Score 0–100 by scorecard dimension (${dimensionNames.join(", ")}); at least one`,
+    propertyNames: { enum: dimensionNames },
+    minProperties: 1
+  }
+})
+
+export class ManualAuditRequest extends Schema.Class<ManualAuditRequest>("ManualAuditRequest")({
+  call_id: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100)),
+  scores: ManualScores,
+  notes: Schema.String.pipe(Schema.maxLength(10_000))
+}) {}
+
+export const ManualAuditDimension = Schema.Struct({
+  dimension: ScorecardDimensionName,
+  manual_score: Schema.Number,
+  automated_score: Schema.NullOr(Schema.Number).annotations({ description: "null when the analysis did not assess it" }),
+  gap: Schema.NullOr(Schema.Number).annotations({ description: "manual minus automated" })
+}).annotations({ identifier: "ManualAuditDimension" })
+
+export const ManualAudit = Schema.Struct({
+  audit_id: Schema.String,
+  call_id: Schema.String,
+  closer_id: Schema.NullOr(Schema.String),
+  closer_email: Schema.NullOr(Schema.String),
+  auditor_user_id: Schema.String,
+  auditor_name: Schema.NullOr(Schema.String),
+  scores: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  dimensions: Schema.Array(ManualAuditDimension),
+  manual_overall: Schema.NullOr(Schema.Number).annotations({ description: "Mean of the manual scores" }),
+  automated_overall: Schema.NullOr(Schema.Number),
+  mean_absolute_gap: Schema.NullOr(Schema.Number),
+  notes: Schema.String,
+  created_at: Timestamp
+}).annotations({ identifier: "ManualAudit" })
+
+export const ManualAuditList = Schema.Struct({
+  audits: Schema.Array(ManualAudit)
+}).annotations({ identifier: "ManualAuditList" })
+
+// ---------------------------------------------------------------------------------------------
+// Wiki
+// ---------------------------------------------------------------------------------------------
+
+export const WikiArticleSummary = Schema.Struct({
+  slug: Schema.String,
+  title: Schema.String,
+  summary: Schema.String,
+  reading_minutes: Schema.Number,
+  progress_pct: Percent,
+  completed: Schema.Boolean
+}).annotations({ identifier: "WikiArticleSummary" })
+
+export const WikiSection = Schema.Struct({
+  section_id: Schema.String,
+  title: Schema.String,
+  description: Schema.String,
+  position: Schema.Number,
+  articles: Schema.Array(WikiArticleSummary)
+}).annotations({ identifier: "WikiSection" })
+
+export const WikiSectionList = Schema.Struct({
+  sections: Schema.Array(WikiSection),
+  articles_read: Schema.Number,
+  articles_total: Schema.Number
+}).annotations({ identifier: "WikiSectionList" })
+
+export const WikiArticle = Schema.Struct({
+  slug: Schema.String,
+  title: Schema.String,
+  section_id: Schema.String,
+  section_title: Schema.String,
+  summary: Schema.String,
+  body_markdown: Schema.String,
+  reading_minutes: Schema.Number,
+  dimensions: Schema.Array(ScorecardDimensionName).annotations({ description: "Scorecard dimensions it teaches" }),
+  progress_pct: Percent,
+  completed_at: Schema.NullOr(Timestamp),
+  previous_slug: Schema.NullOr(Schema.String),
+  next_slug: Schema.NullOr(Schema.String),
+  updated_at: Timestamp
+}).annotations({ identifier: "WikiArticle" })
+
+export class ArticleProgressRequest extends Schema.Class<ArticleProgressRequest>("ArticleProgressRequest")({
+  slug: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)),
+  progress_pct: Percent
+}) {}
+
+export const ArticleProgress = Schema.Struct({
+  slug: Schema.String,
+  progress_pct: Percent.annotations({ description: "The highest progress recorded; it never goes down" }),
+  completed: Schema.Boolean,
+  completed_at: Schema.NullOr(Timestamp),
+  updated_at: Timestamp,
+  articles_read: Schema.Number,
+  articles_total: Schema.Number
+}).annotations({ identifier: "ArticleProgress" })
+
+// ---------------------------------------------------------------------------------------------
+// The group
+// ---------------------------------------------------------------------------------------------
+
+export class CoachingApi extends HttpApiGroup.make("coaching")
+  .add(
+    HttpApiEndpoint.get("getCoachingStatus", "/status")
+      .addSuccess(CoachingStatus)
+      .annotate(OpenApi.Summary, "Coaching status: welcome done, oath signed, articles read of total, next step")
+  )
+  .add(
+    HttpApiEndpoint.post("completeWelcome", "/welcome/complete")
+      .addSuccess(CoachingStatus)
+      .annotate(OpenApi.Summary, "Mark the coaching welcome done")
+      .annotate(OpenApi.Description, "Idempotent: the first completion time is kept. Answers the updated status.")
+  )
+  .add(
+    HttpApiEndpoint.post("completeOath", "/oath/complete")
+      .setPayload(OathCompleteRequest)
+      .addSuccess(CoachingStatus)
+      .annotate(OpenApi.Summary, "Sign the coaching oath")
+      .annotate(OpenApi.Description, "Signing again replaces the signature and the commitments. Answers the updated status.")
+  )
+  .add(
+    HttpApiEndpoint.get("getCoachingDashboard", "/dashboard")
+      .addSuccess(CoachingDashboard)
+      .annotate(
+        OpenApi.Summary,
+        "Coaching dashboard: per closer the score trend, the weakest dimension as this week's focus, and calls to review"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listManualAudits", "/manual-audits")
+      .addSuccess(ManualAuditList)
+      .annotate(OpenApi.Summary, "List the tenant's manual audits, newest first")
+  )
+  .add(
+    HttpApiEndpoint.post("createManualAudit", "/manual-audits")
+      .setPayload(ManualAuditRequest)
+      .addSuccess(ManualAudit)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Create a manual audit of a call")
+      .annotate(
+        OpenApi.Description,
+        "Stored with the automated scores beside the manual ones and the gap per dimension. " +
+          "404 for an unknown call; 409 when the call's analysis is not completed."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getManualAudit", "/manual-audits/:audit_id")
+      .setPath(Schema.Struct({ audit_id: Schema.String }))
+      .addSuccess(ManualAudit)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Read a manual audit")
+  )
+  .add(
+    HttpApiEndpoint.get("listWikiSections", "/wiki/sections")
+      .addSuccess(WikiSectionList)
+      .annotate(OpenApi.Summary, "Wiki sections with their articles and the user's read progress")
+  )
+  .add(
+    HttpApiEndpoint.get("getWikiArticle", "/wiki/articles/:slug")
+      .setPath(Schema.Struct({ slug: Schema.String }))
+      .addSuccess(WikiArticle)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Read a wiki article (Markdown body) with the user's progress")
+  )
+  .add(
+    HttpApiEndpoint.post("recordArticleProgress", "/wiki/articles/progress")
+      .setPayload(ArticleProgressRequest)
+      .addSuccess(ArticleProgress)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Record read progress of a wiki article")
+      .annotate(
+        OpenApi.Description,
+        "Keeps the highest progress reported; 100 marks the article read. 404 for an unknown slug."
+      )
+  )
+  .prefix("/v1/coaching")
+  .middleware(SessionAuth)
+  .addError(NotImplemented)
+  .annotate(OpenApi.Title, "Coaching")
+{}

@@ -1,0 +1,86 @@
+/**
+ * Typed errors of the interface. Each carries its HTTP status, so the server
+ * encodes it and the client decodes it back into the same class.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+  "Unauthorized",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 401, description: "Missing or invalid credentials" })
+) {}
+
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 403, description: "Valid credentials without the right to this operation" })
+) {}
+
+export class NotFound extends Schema.TaggedError<NotFound>()(
+  "NotFound",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 404, description: "No such resource for this caller" })
+) {}
+
+export class Conflict extends Schema.TaggedError<Conflict>()(
+  "Conflict",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 409, description: "The request conflicts with the resource's state" })
+) {}
+
+export class PaymentRequired extends Schema.TaggedError<PaymentRequired>()(
+  "PaymentRequired",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 402, description: "No credit or monthly ingest left" })
+) {}
+
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 413, description: "The upload is over the size limit" })
+) {}
+
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 415, description: "The file is not in a supported format" })
+) {}
+
+/** One validation problem: where (`["query", "limit"]`), what, and its kind. */
+export const ValidationIssue = Schema.Struct({
+  loc: Schema.Array(Schema.Union(Schema.String, Schema.Number)),
+  msg: Schema.String,
+  type: Schema.String
+})
+export type ValidationIssue = typeof ValidationIssue.Type
+
+export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()(
+  "ValidationFailed",
+  { detail: Schema.Array(ValidationIssue) },
+  HttpApiSchema.annotations({ status: 422, description: "The request failed validation" })
+) {}
+
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
+  "TooManyRequests",
+  { message: Schema.String, retry_after_s: Schema.Number },
+  HttpApiSchema.annotations({ status: 429, description: "Rate limited; retry after `Retry-After` seconds" })
+) {}
+
+export class InternalError extends Schema.TaggedError<InternalError>()(
+  "InternalError",
+  { message: Schema.String, trace_id: Schema.String },
+  HttpApiSchema.annotations({ status: 500, description: "An unexpected failure; the trace id finds it in the logs" })
+) {}
+
+export class NotImplemented extends Schema.TaggedError<NotImplemented>()(
+  "NotImplemented",
+  { message: Schema.String, operation: Schema.String },
+  HttpApiSchema.annotations({ status: 501, description: "This operation is declared but not built yet" })
+) {}
+
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
+  "ServiceUnavailable",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 503, description: "A dependency (the database) is unavailable" })
+) {}

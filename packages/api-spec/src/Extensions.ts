@@ -1,0 +1,144 @@
+/**
+ * Operations beyond the spec (DOMAIN.md, "Extensions"). `GET /openapi.json` and `GET /docs` are
+ * served from this declaration by the platform's own OpenAPI and Scalar layers.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { CallAnalysis, AnalysisStatus } from "./CallAnalysis.js"
+import { EmailAddress, queryInt, Plan, Timestamp } from "./Common.js"
+import { Conflict, Forbidden, NotFound, NotImplemented } from "./Errors.js"
+import { AdminAuth, ApiKeyHeaders, SessionAuth, TenantAuth } from "./Security.js"
+
+export class CreateClientRequest extends Schema.Class<CreateClientRequest>("CreateClientRequest")({
+  company_name: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)),
+  owner_email: Schema.optional(EmailAddress),
+  owner_name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
+  industry: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
+  plan: Schema.optionalWith(Plan, { default: () => "trial" as const }),
+  credits: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 1_000_000)), { default: () => 0 }),
+  is_test: Schema.optionalWith(Schema.Boolean, { default: () => false })
+}) {}
+
+export const CreatedClient = Schema.Struct({
+  client_id: Schema.String,
+  company_name: Schema.String,
+  plan: Plan,
+  owner_user_id: Schema.NullOr(Schema.String),
+  key_id: Schema.String,
+  api_key: Schema.String.annotations({ description: "The tenant key (`csk_...`); shown once, stored only as a hash" }),
+  credits_balance: Schema.Number,
+  created_at: Timestamp
+}).annotations({ identifier: "CreatedClient" })
+
+export class GrantCreditsRequest extends Schema.Class<GrantCreditsRequest>("GrantCreditsRequest")({
+  amount: Schema.Int.pipe(Schema.between(-1_000_000, 1_000_000), Schema.filter((n) => n !== 0 || "must not be 0")),
+  reason: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(500))
+}) {}
+
+export const CreditBalance = Schema.Struct({
+  client_id: Schema.String,
+  balance: Schema.Number
+}).annotations({ identifier: "CreditBalance" })
+
+export const ApiKeyInfo = Schema.Struct({
+  key_id: Schema.String,
+  name: Schema.String,
+  prefix: Schema.String,
+  created_at: Timestamp,
+  last_used_at: Schema.NullOr(Timestamp),
+  revoked_at: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "ApiKeyInfo" })
+
+export class CreateApiKeyRequest extends Schema.Class<CreateApiKeyRequest>("CreateApiKeyRequest")({
+  name: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
+}) {}
+
+export const CreatedApiKey = Schema.Struct({
+  ...ApiKeyInfo.fields,
+  api_key: Schema.String.annotations({ description: "Shown once" })
+}).annotations({ identifier: "CreatedApiKey" })
+
+export const CallListItem = Schema.Struct({
+  call_id: Schema.String,
+  external_call_id: Schema.NullOr(Schema.String),
+  status: AnalysisStatus,
+  created_at: Timestamp,
+  completed_at: Schema.NullOr(Timestamp),
+  duration_s: Schema.NullOr(Schema.Number),
+  overall_score: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "CallListItem" })
+
+const ClientIdPath = Schema.Struct({ client_id: Schema.String })
+
+export class ExtensionsApi extends HttpApiGroup.make("extensions")
+  .add(
+    HttpApiEndpoint.post("createClient", "/v1/internal/admin/clients")
+      .setHeaders(ApiKeyHeaders)
+      .setPayload(CreateClientRequest)
+      .addSuccess(CreatedClient, { status: 201 })
+      .addError(Conflict)
+      .middleware(AdminAuth)
+      .annotate(OpenApi.Summary, "Create a tenant, its owner user when an e-mail is given, and a tenant API key (shown once); 409 if the e-mail has an account")
+  )
+  .add(
+    HttpApiEndpoint.post("grantCredits", "/v1/internal/admin/clients/:client_id/credits")
+      .setPath(ClientIdPath)
+      .setHeaders(ApiKeyHeaders)
+      .setPayload(GrantCreditsRequest)
+      .addSuccess(CreditBalance)
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(AdminAuth)
+      .annotate(OpenApi.Summary, "Add (or, with a negative amount, withdraw) prepaid analysis credits; 409 if the balance would go below 0")
+  )
+  .add(
+    HttpApiEndpoint.get("listApiKeys", "/v1/client-portal/api-keys")
+      .addSuccess(Schema.Struct({ keys: Schema.Array(ApiKeyInfo) }))
+      .addError(Forbidden)
+      .addError(NotImplemented)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "The tenant's API keys, by prefix")
+  )
+  .add(
+    HttpApiEndpoint.post("createApiKey", "/v1/client-portal/api-keys")
+      .setPayload(CreateApiKeyRequest)
+      .addSuccess(CreatedApiKey, { status: 201 })
+      .addError(Forbidden)
+      .addError(NotImplemented)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Create a tenant API key; the key is shown once")
+  )
+  .add(
+    HttpApiEndpoint.del("revokeApiKey", "/v1/client-portal/api-keys/:key_id")
+      .setPath(Schema.Struct({ key_id: Schema.String }))
+      .addSuccess(ApiKeyInfo)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(NotImplemented)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Revoke a tenant API key")
+  )
+  .add(
+    HttpApiEndpoint.get("listCalls", "/v1/teams/calls")
+      .setHeaders(ApiKeyHeaders)
+      .setUrlParams(Schema.Struct({
+        limit: queryInt({ min: 1, max: 200, default: 50 }),
+        cursor: Schema.optional(Schema.String)
+      }))
+      .addSuccess(Schema.Struct({ calls: Schema.Array(CallListItem), next_cursor: Schema.NullOr(Schema.String) }))
+      .addError(NotImplemented)
+      .middleware(TenantAuth)
+      .annotate(OpenApi.Summary, "The tenant's analysis calls, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("getCall", "/v1/teams/calls/:call_id")
+      .setPath(Schema.Struct({ call_id: Schema.String }))
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(CallAnalysis)
+      .addError(NotFound)
+      .addError(NotImplemented)
+      .middleware(TenantAuth)
+      .annotate(OpenApi.Summary, "The whole analysis of a call as JSON")
+  )
+  .annotate(OpenApi.Title, "Extensions")
+{}

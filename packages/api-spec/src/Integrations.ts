@@ -1,0 +1,351 @@
+/**
+ * 4.4 Client integrations (prefix /v1/client-portal): the calendar and video-meeting connections of
+ * a closer (OAuth 2 authorization code with PKCE), the crm-a integration, the tenant's LLM and
+ * speech-to-text providers, and the generic CRM connections.
+ *
+ * Every operation takes the portal session cookie except the two OAuth callbacks, which the
+ * provider's redirect reaches without one: their `state` binds them to the session and closer that
+ * started the flow. Secrets are write-only: reads show only their last four characters.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Closer } from "./ClientPortal.js"
+import { Timestamp } from "./Common.js"
+import { Conflict, Forbidden, NotFound, NotImplemented, Unauthorized } from "./Errors.js"
+import { SessionAuth } from "./Security.js"
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+// ---------------------------------------------------------------------------------------------
+
+const HttpUrl = Schema.String.pipe(
+  Schema.trimmed(),
+  Schema.maxLength(2048),
+  Schema.pattern(/^https?:\/\/[^\s]+$/, { message: () => "must be an http(s) URL" })
+)
+
+const Secret = (description: string) =>
+  Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(4096)).annotations({ description })
+
+const Last4 = Schema.NullOr(Schema.String.pipe(Schema.maxLength(4))).annotations({
+  description: "The last four characters of the stored secret; the secret itself is never returned"
+})
+
+const CloserIdPath = Schema.Struct({ closer_id: Schema.String })
+
+const ProviderPath = Schema.Struct({ provider: Schema.String })
+
+/** The two meeting-tool connections a closer may have. */
+export const MeetingIntegrationKind = Schema.Literal("calendar", "video")
+export type MeetingIntegrationKind = typeof MeetingIntegrationKind.Type
+
+export const AuthorizationStart = Schema.Struct({
+  authorization_url: HttpUrl.annotations({
+    description: "Open this URL in the browser: the provider's consent screen, with `state` and the PKCE challenge"
+  }),
+  closer_id: Schema.String,
+  kind: MeetingIntegrationKind,
+  expires_at: Timestamp.annotations({ description: "The `state` of this flow is refused after this instant" })
+}).annotations({ identifier: "AuthorizationStart" })
+
+/** The query an OAuth provider appends when it sends the browser back. */
+export const OAuthCallbackParams = Schema.Struct({
+  code: Schema.String,
+  state: Schema.String
+})
+
+/** The success of a callback: a redirect to the portal, no body. */
+export const PortalRedirect = HttpApiSchema.Empty(302).annotations({
+  description:
+    "Found: the `Location` header points to the portal's integrations page, e.g. " +
+    "`{PUBLIC_BASE_URL}/portal/closers/{closer_id}?integration=calendar&status=connected`"
+})
+
+/** The answer of a removal. */
+export const RemovedIntegration = Schema.Struct({
+  provider: Schema.String,
+  removed: Schema.Literal(true),
+  removed_at: Timestamp
+}).annotations({ identifier: "RemovedIntegration" })
+
+// ---------------------------------------------------------------------------------------------
+// crm-a
+// ---------------------------------------------------------------------------------------------
+
+export class UpsertCrmARequest extends Schema.Class<UpsertCrmARequest>("UpsertCrmARequest")({
+  access_token: Secret("The crm-a private-app access token; stored encrypted, never returned"),
+  account_id: Schema.optional(Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200))),
+  sync_outcomes: Schema.Boolean.annotations({
+    description: "Write recorded call outcomes back to the matching deals in crm-a"
+  })
+}) {}
+
+export const CrmAIntegrationStatus = Schema.Literal("not_configured", "connected", "error")
+
+export const CrmAIntegration = Schema.Struct({
+  provider: Schema.Literal("crm-a"),
+  configured: Schema.Boolean,
+  status: CrmAIntegrationStatus,
+  account_id: Schema.NullOr(Schema.String),
+  sync_outcomes: Schema.Boolean,
+  token_last4: Last4,
+  last_sync_at: Schema.NullOr(Timestamp),
+  last_error: Schema.NullOr(Schema.String),
+  created_at: Schema.NullOr(Timestamp),
+  updated_at: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "CrmAIntegration" })
+
+// ---------------------------------------------------------------------------------------------
+// LLM and speech-to-text providers
+// ---------------------------------------------------------------------------------------------
+
+export const LlmProvider = Schema.Literal("openai", "anthropic", "deepgram", "assemblyai", "openai-compatible")
+export type LlmProvider = typeof LlmProvider.Type
+
+export const LlmCapability = Schema.Literal("llm", "speech_to_text")
+
+export class UpsertLlmRequest extends Schema.Class<UpsertLlmRequest>("UpsertLlmRequest")({
+  provider: LlmProvider,
+  api_key: Secret("The provider's API key; stored encrypted, never returned"),
+  model: Schema.optional(Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200))),
+  base_url: Schema.optional(HttpUrl.annotations({
+    description: "The API base URL; needed for `openai-compatible`, optional for the others"
+  }))
+}) {}
+
+export const LlmIntegration = Schema.Struct({
+  provider: LlmProvider,
+  capabilities: Schema.Array(LlmCapability),
+  model: Schema.NullOr(Schema.String),
+  base_url: Schema.NullOr(Schema.String),
+  key_last4: Last4,
+  last_used_at: Schema.NullOr(Timestamp),
+  last_error: Schema.NullOr(Schema.String),
+  created_at: Timestamp,
+  updated_at: Timestamp
+}).annotations({ identifier: "LlmIntegration" })
+
+export const LlmIntegrationList = Schema.Struct({
+  integrations: Schema.Array(LlmIntegration)
+}).annotations({ identifier: "LlmIntegrationList" })
+
+// ---------------------------------------------------------------------------------------------
+// Generic CRM connections
+// ---------------------------------------------------------------------------------------------
+
+export const CrmProviderField = Schema.Struct({
+  name: Schema.String.annotations({ description: "The key to use in `ConnectCrmRequest.credentials`" }),
+  label: Schema.String,
+  type: Schema.Literal("string", "secret", "url"),
+  required: Schema.Boolean,
+  description: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "CrmProviderField" })
+
+export const CrmProvider = Schema.Struct({
+  provider: Schema.String.annotations({ description: "The provider id used by connect and disconnect" }),
+  name: Schema.String,
+  description: Schema.String,
+  auth_type: Schema.Literal("api_key", "access_token", "oauth"),
+  fields: Schema.Array(CrmProviderField),
+  supports_outcome_sync: Schema.Boolean,
+  docs_url: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "CrmProvider" })
+
+export const CrmProviderList = Schema.Struct({
+  providers: Schema.Array(CrmProvider)
+}).annotations({ identifier: "CrmProviderList" })
+
+export class ConnectCrmRequest extends Schema.Class<ConnectCrmRequest>("ConnectCrmRequest")({
+  provider: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(64)),
+  credentials: Schema.Record({
+    key: Schema.String.pipe(Schema.maxLength(64)),
+    value: Schema.String.pipe(Schema.maxLength(4096))
+  }).annotations({
+    description: "The provider's required fields by name (see `GET /crm/providers`); secrets are stored encrypted"
+  })
+}) {}
+
+export const CrmConnectionStatus = Schema.Literal("connected", "error")
+
+export const CrmConnection = Schema.Struct({
+  provider: Schema.String,
+  name: Schema.String,
+  status: CrmConnectionStatus,
+  fields: Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
+    description: "The non-secret fields as given; secret fields as their last four characters"
+  }),
+  connected_at: Timestamp,
+  updated_at: Timestamp,
+  last_sync_at: Schema.NullOr(Timestamp),
+  last_error: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "CrmConnection" })
+
+export const CrmStatus = Schema.Struct({
+  connected: Schema.Boolean.annotations({ description: "At least one CRM is connected" }),
+  connections: Schema.Array(CrmConnection)
+}).annotations({ identifier: "CrmStatus" })
+
+// ---------------------------------------------------------------------------------------------
+// The group
+// ---------------------------------------------------------------------------------------------
+
+const startMeetingConnection = <Name extends string, Kind extends MeetingIntegrationKind>(
+  name: Name,
+  kind: Kind,
+  tool: string
+) =>
+  HttpApiEndpoint.post(name, `/closers/:closer_id/integrations/${kind}/start`)
+    .setPath(CloserIdPath)
+    .addSuccess(AuthorizationStart)
+    .addError(NotFound)
+    .addError(Forbidden)
+    .addError(Conflict)
+    .middleware(SessionAuth)
+    .annotate(OpenApi.Summary, `Start the ${tool} connection of a closer`)
+    .annotate(
+      OpenApi.Description,
+      `Starts an OAuth 2 authorization-code flow with PKCE and answers the provider's \`authorization_url\`; ` +
+        `its \`state\` is bound to the session and the closer. 404 for an unknown closer, ` +
+        `409 when the closer is removed, 403 for members.`
+    )
+
+const disconnectMeetingConnection = <Name extends string, Kind extends MeetingIntegrationKind>(
+  name: Name,
+  kind: Kind,
+  tool: string
+) =>
+  HttpApiEndpoint.del(name, `/closers/:closer_id/integrations/${kind}`)
+    .setPath(CloserIdPath)
+    .addSuccess(Closer)
+    .addError(NotFound)
+    .addError(Forbidden)
+    .middleware(SessionAuth)
+    .annotate(OpenApi.Summary, `Disconnect the ${tool} of a closer`)
+    .annotate(
+      OpenApi.Description,
+      `Deletes the stored tokens and answers the closer, its \`${kind}\` now disconnected. ` +
+        `404 for an unknown closer or when it is not connected.`
+    )
+
+const completeMeetingConnection = <Name extends string, Kind extends MeetingIntegrationKind>(name: Name, kind: Kind) =>
+  HttpApiEndpoint.get(name, `/integrations/${kind}/callback`)
+    .setUrlParams(OAuthCallbackParams)
+    .addSuccess(PortalRedirect)
+    .addError(Unauthorized)
+    .addError(Conflict)
+    .annotate(OpenApi.Summary, "OAuth-style return")
+    .annotate(
+      OpenApi.Description,
+      `The provider's redirect after consent (public: the \`state\` identifies the flow). Exchanges \`code\` at the ` +
+        `provider's token endpoint, stores the tokens encrypted, marks the closer's ${kind} connected and answers ` +
+        `302 with \`Location\` pointing to the portal. 401 for an unknown or expired \`state\` or a code the ` +
+        `provider refuses; 409 for a \`state\` already used.`
+    )
+
+export class IntegrationsApi extends HttpApiGroup.make("integrations")
+  .add(startMeetingConnection("startCalendarConnection", "calendar", "calendar"))
+  .add(disconnectMeetingConnection("disconnectCalendar", "calendar", "calendar"))
+  .add(startMeetingConnection("startVideoConnection", "video", "video-meeting"))
+  .add(disconnectMeetingConnection("disconnectVideo", "video", "video-meeting tool"))
+  .add(completeMeetingConnection("completeCalendarConnection", "calendar"))
+  .add(completeMeetingConnection("completeVideoConnection", "video"))
+  .add(
+    HttpApiEndpoint.get("getCrmAIntegration", "/integrations/crm-a")
+      .addSuccess(CrmAIntegration)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Read the crm-a integration")
+      .annotate(
+        OpenApi.Description,
+        "Never returns the token, only `token_last4`; `configured: false` with `status: not_configured` when none is saved."
+      )
+  )
+  .add(
+    HttpApiEndpoint.put("upsertCrmAIntegration", "/integrations/crm-a")
+      .setPayload(UpsertCrmARequest)
+      .addSuccess(CrmAIntegration)
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Create or update the crm-a integration")
+      .annotate(OpenApi.Description, "The token is stored encrypted; the answer shows only its last four characters.")
+  )
+  .add(
+    HttpApiEndpoint.del("deleteCrmAIntegration", "/integrations/crm-a")
+      .addSuccess(RemovedIntegration)
+      .addError(NotFound)
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Remove the crm-a integration")
+      .annotate(OpenApi.Description, "Deletes the stored token. 404 when none is configured.")
+  )
+  .add(
+    HttpApiEndpoint.get("listLlmIntegrations", "/integrations/llm")
+      .addSuccess(LlmIntegrationList)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "List the LLM and speech-to-text providers")
+      .annotate(OpenApi.Description, "Listed without secrets: only `key_last4`.")
+  )
+  .add(
+    HttpApiEndpoint.put("upsertLlmIntegration", "/integrations/llm")
+      .setPayload(UpsertLlmRequest)
+      .addSuccess(LlmIntegration)
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Create or update an LLM or speech-to-text provider")
+      .annotate(
+        OpenApi.Description,
+        "One integration per provider and tenant; saving a provider again replaces its key, model and base URL. " +
+          "The key is stored encrypted and never returned."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("deleteLlmIntegration", "/integrations/llm/:provider")
+      .setPath(ProviderPath)
+      .addSuccess(RemovedIntegration)
+      .addError(NotFound)
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Remove an LLM or speech-to-text provider")
+      .annotate(OpenApi.Description, "404 when the tenant has no integration of that provider.")
+  )
+  .add(
+    HttpApiEndpoint.get("listCrmProviders", "/crm/providers")
+      .addSuccess(CrmProviderList)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Available CRM providers and their required fields")
+  )
+  .add(
+    HttpApiEndpoint.get("getCrmStatus", "/crm/status")
+      .addSuccess(CrmStatus)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "CRM integration status of the tenant")
+      .annotate(OpenApi.Description, "Every connected CRM with its last sync and last error; secrets only as their last four characters.")
+  )
+  .add(
+    HttpApiEndpoint.post("connectCrm", "/crm/connect")
+      .setPayload(ConnectCrmRequest)
+      .addSuccess(CrmConnection)
+      .addError(NotFound)
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Connect a CRM")
+      .annotate(
+        OpenApi.Description,
+        "Stores the provider's credentials (secrets encrypted) and answers the connection. 404 for an unknown " +
+          "provider; 422 when a required field is missing or the provider refuses the credentials. Connecting a " +
+          "provider again replaces its credentials."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("disconnectCrm", "/crm/disconnect/:provider")
+      .setPath(ProviderPath)
+      .addSuccess(RemovedIntegration)
+      .addError(NotFound)
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Disconnect a CRM")
+      .annotate(OpenApi.Description, "Deletes its stored credentials. 404 when that provider is not connected.")
+  )
+  .prefix("/v1/client-portal")
+  .addError(NotImplemented)
+  .annotate(OpenApi.Title, "Client integrations")
+{}

@@ -1,0 +1,282 @@
+/**
+ * 4.8 Workspace (prefix /v1/workspace): the signed-in user's working surface. Every operation
+ * takes the session cookie. The dashboard briefs answer `null` (200) when the assistant component
+ * is switched off for the tenant. `TeamHealth` is also the assistant interface's team-health view.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { CallAnalysis, ScorecardDimensionName } from "./CallAnalysis.js"
+import { Payload, Timestamp } from "./Common.js"
+import { AccountAlert, AnswerSource, DealOutcome, SuggestedAction } from "./ClientPortal.js"
+import { Conflict, NotFound, NotImplemented, PaymentRequired } from "./Errors.js"
+import { SessionAuth } from "./Security.js"
+
+// ---------------------------------------------------------------------------------------------
+// Session and state
+
+export const WorkspaceSession = Schema.Struct({
+  session_id: Schema.String,
+  user_id: Schema.String,
+  client_id: Schema.String,
+  created_at: Timestamp,
+  expires_at: Timestamp
+}).annotations({ identifier: "WorkspaceSession" })
+
+export const PinnedCall = Schema.Struct({
+  call_id: Schema.String,
+  title: Schema.NullOr(Schema.String),
+  pinned_at: Timestamp
+}).annotations({ identifier: "PinnedCall" })
+
+export const RecentSearch = Schema.Struct({
+  q: Schema.String,
+  at: Timestamp,
+  results: Schema.Number
+}).annotations({ identifier: "RecentSearch" })
+
+export const WorkspaceState = Schema.Struct({
+  session: Schema.NullOr(WorkspaceSession).annotations({ description: "null before `POST /session`" }),
+  pinned_calls: Schema.Array(PinnedCall),
+  recent_searches: Schema.Array(RecentSearch).annotations({ description: "Newest first" }),
+  alerts: Schema.Array(AccountAlert),
+  updated_at: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "WorkspaceState" })
+
+// ---------------------------------------------------------------------------------------------
+// Search
+
+export const SearchParams = Schema.Struct({
+  q: Schema.String.pipe(Schema.minLength(2)).annotations({ description: "Search text, at least 2 characters" })
+})
+
+export const SearchHitKind = Schema.Literal("call", "transcript", "closer", "note")
+
+export const SearchHit = Schema.Struct({
+  kind: SearchHitKind,
+  id: Schema.String.annotations({ description: "call_id, closer_id or note id" }),
+  call_id: Schema.NullOr(Schema.String),
+  title: Schema.String,
+  snippet: Schema.String.annotations({ description: "Matched text, the matches wrapped in `<b>…</b>`" }),
+  rank: Schema.Number,
+  at: Schema.NullOr(Timestamp).annotations({ description: "When the call happened or the record changed" }),
+  start: Schema.NullOr(Schema.Number).annotations({ description: "Transcript hits: seconds into the call" })
+}).annotations({ identifier: "SearchHit" })
+
+export const SearchResults = Schema.Struct({
+  q: Schema.String,
+  results: Schema.Array(SearchHit).annotations({ description: "Best rank first" }),
+  total: Schema.Number
+}).annotations({ identifier: "SearchResults" })
+
+// ---------------------------------------------------------------------------------------------
+// Chat, actions, channels
+
+export class WorkspaceChatRequest extends Schema.Class<WorkspaceChatRequest>("WorkspaceChatRequest")({
+  message: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(4000)),
+  conversation_id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
+  call_id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
+    description: "Ask about this call"
+  })
+}) {}
+
+export const WorkspaceChatReply = Schema.Struct({
+  conversation_id: Schema.String,
+  reply: Schema.String,
+  intent: Schema.NullOr(Schema.String),
+  sources: Schema.Array(AnswerSource),
+  suggested_actions: Schema.Array(SuggestedAction)
+}).annotations({ identifier: "WorkspaceChatReply" })
+
+export const WorkspaceActionName = Schema.Literal(
+  "reanalyze_call",
+  "record_outcome",
+  "send_brief",
+  "pin_call",
+  "unpin_call"
+)
+
+export class WorkspaceActionRequest extends Schema.Class<WorkspaceActionRequest>("WorkspaceActionRequest")({
+  action: WorkspaceActionName,
+  params: Schema.optionalWith(Payload, { default: () => ({}) }).annotations({
+    description:
+      "Arguments of the action: `call_id` for call actions; `record_outcome` also takes the fields of " +
+      "`OutcomeTruthRequest`; `send_brief` takes `channel`"
+  })
+}, [undefined, undefined, { identifier: "WorkspaceActionRequest" }]) {} // names the encoded side in OpenAPI
+
+export const WorkspaceActionResult = Schema.Struct({
+  action: WorkspaceActionName,
+  status: Schema.Literal("done", "queued"),
+  message: Schema.String,
+  result: Payload
+}).annotations({ identifier: "WorkspaceActionResult" })
+
+export const WorkspaceChannel = Schema.Literal("messenger-a", "messenger-b", "email")
+
+export class WorkspaceChannelRequest extends Schema.Class<WorkspaceChannelRequest>("WorkspaceChannelRequest")({
+  channel: WorkspaceChannel,
+  text: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(4000)),
+  to: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(254))).annotations({
+    description: "E-mail recipient (channel `email`; default the signed-in user); messengers send to the tenant's linked chats"
+  })
+}) {}
+
+export const ChannelDelivery = Schema.Struct({
+  channel: WorkspaceChannel,
+  delivered: Schema.Number.annotations({ description: "Chats or recipients reached" }),
+  message_ids: Schema.Array(Schema.String),
+  sent_at: Timestamp
+}).annotations({ identifier: "ChannelDelivery" })
+
+// ---------------------------------------------------------------------------------------------
+// Dashboard briefs
+
+export const RiskLevel = Schema.Literal("low", "medium", "high")
+
+export const MeetingPrep = Schema.Struct({
+  title: Schema.String,
+  starts_at: Schema.NullOr(Timestamp),
+  closer_email: Schema.NullOr(Schema.String),
+  attendees: Schema.Array(Schema.String),
+  previous_call_id: Schema.NullOr(Schema.String),
+  talking_points: Schema.Array(Schema.String),
+  open_questions: Schema.Array(Schema.String),
+  risks: Schema.Array(Schema.String)
+}).annotations({ identifier: "MeetingPrep" })
+
+export const MeetingPrepBrief = Schema.Struct({
+  client_id: Schema.String,
+  meetings: Schema.Array(MeetingPrep).annotations({ description: "Upcoming meetings, soonest first" }),
+  generated_at: Timestamp
+}).annotations({ identifier: "MeetingPrepBrief" })
+
+export const DealInsight = Schema.Struct({
+  call_id: Schema.String,
+  closer_email: Schema.NullOr(Schema.String),
+  stage: Schema.NullOr(Schema.String),
+  outcome: Schema.NullOr(DealOutcome),
+  deal_value: Schema.NullOr(Schema.Number),
+  currency: Schema.NullOr(Schema.String),
+  risk: RiskLevel,
+  signals: Schema.Array(Schema.String).annotations({ examples: [["price objection unanswered", "no next step agreed"]] }),
+  next_step: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "DealInsight" })
+
+export const DealIntelligence = Schema.Struct({
+  client_id: Schema.String,
+  deals: Schema.Array(DealInsight).annotations({ description: "Highest risk first" }),
+  generated_at: Timestamp
+}).annotations({ identifier: "DealIntelligence" })
+
+export const CloserHealth = Schema.Struct({
+  closer_id: Schema.NullOr(Schema.String),
+  email: Schema.String,
+  full_name: Schema.NullOr(Schema.String),
+  calls_analysed: Schema.Number,
+  average_score: Schema.NullOr(Schema.Number),
+  score_change: Schema.NullOr(Schema.Number),
+  talk_ratio: Schema.NullOr(Schema.Number),
+  weakest_dimension: Schema.NullOr(ScorecardDimensionName),
+  health: Schema.Literal("healthy", "watch", "at_risk")
+}).annotations({ identifier: "CloserHealth" })
+
+export const TeamHealth = Schema.Struct({
+  client_id: Schema.String,
+  period_start: Timestamp,
+  period_end: Timestamp,
+  team: Schema.Struct({
+    closers: Schema.Number,
+    calls_analysed: Schema.Number,
+    average_score: Schema.NullOr(Schema.Number),
+    score_change: Schema.NullOr(Schema.Number),
+    talk_ratio: Schema.NullOr(Schema.Number)
+  }),
+  closers: Schema.Array(CloserHealth),
+  generated_at: Timestamp
+}).annotations({ identifier: "TeamHealth" })
+
+// ---------------------------------------------------------------------------------------------
+// The group
+
+const nullWhenAssistantOff = "; null (200) when the assistant component is switched off for the tenant"
+
+export class WorkspaceApi extends HttpApiGroup.make("workspace")
+  .add(
+    HttpApiEndpoint.post("createSession", "/session")
+      .addSuccess(WorkspaceSession)
+      .annotate(OpenApi.Summary, "Creates a workspace session for the signed-in user")
+  )
+  .add(
+    HttpApiEndpoint.get("getState", "/state")
+      .addSuccess(WorkspaceState)
+      .annotate(OpenApi.Summary, "The workspace state: pinned calls, recent searches, alerts")
+  )
+  .add(
+    HttpApiEndpoint.get("search", "/search")
+      .setUrlParams(SearchParams)
+      .addSuccess(SearchResults)
+      .annotate(
+        OpenApi.Summary,
+        "Full-text search over the tenant's calls, transcripts, closers and notes, with ranked snippets"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("chat", "/chat")
+      .setPayload(WorkspaceChatRequest)
+      .addSuccess(WorkspaceChatReply)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Chat about the tenant's calls and deals; 404 for an unknown `call_id`")
+  )
+  .add(
+    HttpApiEndpoint.post("runAction", "/actions/run")
+      .setPayload(WorkspaceActionRequest)
+      .addSuccess(WorkspaceActionResult)
+      .addError(NotFound)
+      .addError(Conflict)
+      .addError(PaymentRequired)
+      .annotate(
+        OpenApi.Summary,
+        "Run a workspace action (reanalyze_call, record_outcome, send_brief, pin_call, unpin_call); " +
+          "404 for an unknown call, 409 when the call's state does not allow it, 402 when a reanalysis has no credit"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("sendToChannel", "/channel/send")
+      .setPayload(WorkspaceChannelRequest)
+      .addSuccess(ChannelDelivery)
+      .addError(Conflict)
+      .annotate(
+        OpenApi.Summary,
+        "Send a message through a companion channel or e-mail; 409 when the channel has no linked chat"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getMeetingPrepBrief", "/meeting-prep-brief")
+      .addSuccess(Schema.NullOr(MeetingPrepBrief))
+      .annotate(OpenApi.Summary, "Dashboard brief: preparation for upcoming meetings" + nullWhenAssistantOff)
+  )
+  .add(
+    HttpApiEndpoint.get("getDealIntelligence", "/deal-intelligence")
+      .addSuccess(Schema.NullOr(DealIntelligence))
+      .annotate(OpenApi.Summary, "Dashboard brief: deals with their risk and signals" + nullWhenAssistantOff)
+  )
+  .add(
+    HttpApiEndpoint.get("getTeamHealth", "/team-health")
+      .addSuccess(Schema.NullOr(TeamHealth))
+      .annotate(OpenApi.Summary, "Dashboard brief: the team's and each closer's health" + nullWhenAssistantOff)
+  )
+  .add(
+    HttpApiEndpoint.get("getCall", "/calls/:call_id")
+      .setPath(Schema.Struct({ call_id: Schema.String }))
+      .addSuccess(CallAnalysis)
+      .addError(NotFound)
+      .annotate(
+        OpenApi.Summary,
+        "Full call analysis details including scores and profiling: metrics, scorecard, evidence, speaker turns, transcript"
+      )
+  )
+  .prefix("/v1/workspace")
+  .middleware(SessionAuth)
+  .addError(NotImplemented)
+  .annotate(OpenApi.Title, "Workspace")
+{}

@@ -1,0 +1,498 @@
+/**
+ * The typed client of the Callsight API, derived from the declaration (`CallsightApi`) with
+ * `HttpApiClient`: every operation, its parameters, its success and its typed errors come from
+ * `@callsight/api-spec`, so the client cannot drift from the server.
+ *
+ * `CallsightClient` is the Effect service. Its value is the derived client with the API key
+ * filled in: operations that declare the `x-api-key` header take it from the layer, so
+ *
+ * ```ts
+ * const callsight = yield* CallsightClient
+ * const created = yield* callsight.extensions.createClient({ payload: new CreateClientRequest({ company_name: "Acme" }) })
+ * ```
+ *
+ * needs no `headers`. `callsight.withApiKey(key)` is the same client with another key (a tenant
+ * key next to the admin key), `callsight.raw` the client exactly as `HttpApiClient.make` derives it.
+ */
+import {
+  CallsightApi,
+  type CreateClientRequest,
+  type CreatedClient,
+  type CreditBalance,
+  type DbHealthResponse,
+  type GrantCreditsRequest,
+  type HealthResponse,
+  type MetricsResponse,
+  type ReadyResponse
+} from "@callsight/api-spec"
+import {
+  FetchHttpClient,
+  HttpApiClient,
+  type HttpApi,
+  type HttpApiEndpoint,
+  type HttpApiGroup,
+  HttpApiSchema,
+  HttpClient,
+  HttpClientError as HttpClientErrors,
+  type HttpClientError,
+  HttpClientResponse,
+  type OpenApi
+} from "@effect/platform"
+import { Cause, Context, Effect, Either, Exit, Layer, Option, ParseResult, Redacted, Schema } from "effect"
+import type { Brand } from "effect/Brand"
+import type { Simplify } from "effect/Types"
+
+// ---------------------------------------------------------------------------------------------
+// Types: the derived client with the key filled in
+// ---------------------------------------------------------------------------------------------
+
+/** The header every keyed operation declares (`ApiKeyHeaders` in api-spec). */
+export const API_KEY_HEADER = "x-api-key"
+
+type ApiKeyHeader = { readonly "x-api-key": string }
+
+type ApiGroups = typeof CallsightApi extends HttpApi.HttpApi<infer _Id, infer Groups, infer _E, infer _R> ? Groups : never
+type ApiErrors = typeof CallsightApi extends HttpApi.HttpApi<infer _Id, infer _Groups, infer E, infer _R> ? E : never
+
+type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T]
+
+/** `headers`: without `x-api-key` (the client fills it), optional when nothing else is required. */
+type HeadersField<H> = [H] extends [never] ? {}
+  : H extends ApiKeyHeader ? (
+      [RequiredKeys<Omit<H, "x-api-key">>] extends [never]
+        ? { readonly headers?: Simplify<Omit<H, "x-api-key"> & { readonly "x-api-key"?: string }> }
+        : { readonly headers: Simplify<Omit<H, "x-api-key"> & { readonly "x-api-key"?: string }> }
+    )
+  : { readonly headers: H }
+
+/** `urlParams`: optional when every parameter is. */
+type UrlParamsField<U> = [U] extends [never] ? {}
+  : [RequiredKeys<U>] extends [never] ? { readonly urlParams?: U }
+  : { readonly urlParams: U }
+
+type PayloadField<Payload> = [Payload] extends [never] ? {}
+  : Payload extends infer P ? P extends Brand<HttpApiSchema.MultipartTypeId> | Brand<HttpApiSchema.MultipartStreamTypeId>
+      ? { readonly payload: FormData }
+    : { readonly payload: P }
+  : { readonly payload: Payload }
+
+/** What a keyed method takes: the platform's `ClientRequest`, minus the key, with optional parts optional. */
+export type KeyedRequest<Path, UrlParams, Payload, Headers, WithResponse extends boolean> = (
+  & ([Path] extends [void] ? {} : { readonly path: Path })
+  & UrlParamsField<UrlParams>
+  & HeadersField<Headers>
+  & PayloadField<Payload>
+) extends infer Req ? [RequiredKeys<Req>] extends [never] ? void | (Req & { readonly withResponse?: WithResponse })
+  : Req & { readonly withResponse?: WithResponse }
+  : never
+
+export type KeyedMethod<Endpoint, E, GroupError, R> = [Endpoint] extends [
+  HttpApiEndpoint.HttpApiEndpoint<
+    infer _Name,
+    infer _Method,
+    infer _Path,
+    infer _UrlParams,
+    infer _Payload,
+    infer _Headers,
+    infer _Success,
+    infer _Error,
+    infer _R,
+    infer _RE
+  >
+] ? <WithResponse extends boolean = false>(
+    request: Simplify<KeyedRequest<_Path, _UrlParams, _Payload, _Headers, WithResponse>>
+  ) => Effect.Effect<
+    WithResponse extends true ? [_Success, HttpClientResponse.HttpClientResponse] : _Success,
+    _Error | GroupError | E | HttpClientError.HttpClientError | ParseResult.ParseError
+  > :
+  never
+
+export type KeyedGroup<Groups extends HttpApiGroup.HttpApiGroup.Any, GroupName extends Groups["identifier"], E, R> =
+  [HttpApiGroup.HttpApiGroup.WithName<Groups, GroupName>] extends
+    [HttpApiGroup.HttpApiGroup<infer _GroupName, infer _Endpoints, infer _GroupError, infer _GroupErrorR>] ? {
+      readonly [Endpoint in _Endpoints as HttpApiEndpoint.HttpApiEndpoint.Name<Endpoint>]: KeyedMethod<
+        Endpoint,
+        E,
+        _GroupError,
+        R
+      >
+    } :
+    never
+
+/** `HttpApiClient.Client` of an API whose keyed operations take their key from the client. */
+export type KeyedClient<Groups extends HttpApiGroup.HttpApiGroup.Any, E, R> = Simplify<
+  & {
+    readonly [Group in Extract<Groups, { readonly topLevel: false }> as HttpApiGroup.HttpApiGroup.Name<Group>]:
+      KeyedGroup<Group, Group["identifier"], E, R>
+  }
+  & {
+    readonly [Method in TopLevelMethods<Groups, E, R> as Method[0]]: Method[1]
+  }
+>
+
+type TopLevelMethods<Groups extends HttpApiGroup.HttpApiGroup.Any, E, R> =
+  Extract<Groups, { readonly topLevel: true }> extends
+    HttpApiGroup.HttpApiGroup<infer _Id, infer _Endpoints, infer _Error, infer _ErrorR, infer _TopLevel> ?
+    _Endpoints extends infer Endpoint ? [HttpApiEndpoint.HttpApiEndpoint.Name<Endpoint>, KeyedMethod<Endpoint, E, _Error, R>]
+    : never :
+    never
+
+/** The Callsight API, every operation, with the key of the layer filled in. */
+export type CallsightApiClient = KeyedClient<ApiGroups, ApiErrors, never>
+
+const makeRaw = (baseUrl: string) => HttpApiClient.make(CallsightApi, { baseUrl })
+
+/** The client exactly as `HttpApiClient.make(CallsightApi)` derives it (keyed operations need `headers`). */
+export type CallsightRawClient = Effect.Effect.Success<ReturnType<typeof makeRaw>>
+
+// ---------------------------------------------------------------------------------------------
+// The service
+// ---------------------------------------------------------------------------------------------
+
+export interface CallsightClientOptions {
+  /** Where the service answers, e.g. `http://localhost:8080` (a path prefix such as `/reporting` is kept). */
+  readonly baseUrl: string | URL
+  /** `X-API-Key` for keyed operations: a tenant key (`csk_...`) or a staff key. */
+  readonly apiKey?: string | Redacted.Redacted<string> | undefined
+}
+
+export interface CallsightClientService extends CallsightApiClient {
+  /** The base URL, without a trailing slash. */
+  readonly baseUrl: string
+  /** The same client with another key. */
+  readonly withApiKey: (apiKey: string | Redacted.Redacted<string>) => CallsightApiClient
+  /** `{ "x-api-key": key }` for the raw client (empty without a key). */
+  readonly headers: { readonly "x-api-key"?: string }
+  /** The derived client as the platform makes it. */
+  readonly raw: CallsightRawClient
+  /** `GET /openapi.json`: the OpenAPI 3.1 document the server publishes. */
+  readonly openapi: Effect.Effect<OpenApi.OpenAPISpec, HttpClientError.HttpClientError>
+}
+
+export class CallsightClient extends Context.Tag("@callsight/client/CallsightClient")<
+  CallsightClient,
+  CallsightClientService
+>() {
+  /** Builds the client over the `HttpClient` in context. */
+  static readonly make = (options: CallsightClientOptions) => make(options)
+
+  /** The client as a layer; needs an `HttpClient` (`FetchHttpClient.layer`, `NodeHttpClient.layer`, ...). */
+  static readonly layer = (options: CallsightClientOptions): Layer.Layer<CallsightClient, never, HttpClient.HttpClient> =>
+    Layer.effect(CallsightClient, make(options))
+
+  /** The client over the global `fetch` (Node 20+, browsers, Deno, Bun). */
+  static readonly layerFetch = (options: CallsightClientOptions): Layer.Layer<CallsightClient> =>
+    CallsightClient.layer(options).pipe(Layer.provide(FetchHttpClient.layer))
+}
+
+/** The base URL as the client uses it: a URL, without a trailing slash. */
+export const normalizeBaseUrl = (baseUrl: string | URL): string => {
+  const url = new URL(baseUrl.toString())
+  return url.toString().replace(/\/+$/, "")
+}
+
+const keyValue = (apiKey: string | Redacted.Redacted<string> | undefined): string | undefined =>
+  apiKey === undefined ? undefined : Redacted.isRedacted(apiKey) ? Redacted.value(apiKey) : apiKey
+
+/**
+ * Fills what a keyed request leaves out: the `x-api-key` header (a header the caller gives wins)
+ * and empty `urlParams` when every parameter is optional.
+ */
+const completeRequest = (apiKey: string | undefined) => (request: any) => {
+  const given = request ?? {}
+  const headers = Object.fromEntries(Object.entries(given.headers ?? {}).filter(([, v]) => v !== undefined))
+  return {
+    ...given,
+    urlParams: given.urlParams ?? {},
+    headers: apiKey === undefined ? headers : { [API_KEY_HEADER]: apiKey, ...headers }
+  }
+}
+
+/** Wraps every method of a derived client (groups and top-level methods) with `completeRequest`. */
+export const keyed = (raw: object, apiKey: string | undefined): any => {
+  const fill = completeRequest(apiKey)
+  const wrap = (method: (request: unknown) => unknown) => (request?: unknown) => method(fill(request))
+  return Object.fromEntries(
+    Object.entries(raw).map(([name, value]) => [
+      name,
+      typeof value === "function"
+        ? wrap(value)
+        : Object.fromEntries(Object.entries(value as object).map(([endpoint, method]) => [endpoint, wrap(method)]))
+    ])
+  )
+}
+
+/**
+ * The client over an already derived one (the facade derives its own from the wire declaration).
+ * @internal
+ */
+export const makeFrom = (
+  raw: object,
+  httpClient: HttpClient.HttpClient,
+  options: CallsightClientOptions
+): CallsightClientService => {
+  const baseUrl = normalizeBaseUrl(options.baseUrl)
+  const apiKey = keyValue(options.apiKey)
+  const openapi = httpClient.get(`${baseUrl}/openapi.json`, { acceptJson: true }).pipe(
+    Effect.flatMap(HttpClientResponse.filterStatusOk),
+    Effect.flatMap((response) => response.json),
+    Effect.map((json) => json as OpenApi.OpenAPISpec)
+  )
+  return {
+    ...keyed(raw, apiKey),
+    baseUrl,
+    withApiKey: (key) => keyed(raw, keyValue(key)),
+    headers: apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey },
+    raw: raw as CallsightRawClient,
+    openapi
+  }
+}
+
+const make = (options: CallsightClientOptions): Effect.Effect<CallsightClientService, never, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
+    const baseUrl = normalizeBaseUrl(options.baseUrl)
+    const raw = yield* makeRaw(baseUrl)
+    const httpClient = yield* HttpClient.HttpClient
+    return makeFrom(raw, httpClient, options)
+  })
+
+// ---------------------------------------------------------------------------------------------
+// The wire declaration: payloads as JSON, validated by the server only
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * `CallsightApi` with every payload schema replaced by its encoded side without refinements
+ * (`Schema.encodedSchema`): the client sends the JSON it is given and the server, which owns
+ * validation, answers 422 `ValidationFailed` with its `detail`. The Promise facade uses it: its
+ * callers pass wire JSON (`snake_case`, defaults omitted), not schema class instances.
+ */
+export const wireApi: typeof CallsightApi = (() => {
+  let api: any = CallsightApi
+  for (const group of Object.values(CallsightApi.groups) as unknown as Array<HttpApiGroup.HttpApiGroup.AnyWithProps>) {
+    let wireGroup: any = group
+    for (const endpoint of Object.values(group.endpoints)) {
+      if (endpoint.payloadSchema._tag === "Some") {
+        wireGroup = wireGroup.add(endpoint.setPayload(Schema.encodedSchema(endpoint.payloadSchema.value)))
+      }
+    }
+    if (wireGroup !== group) api = api.add(wireGroup)
+  }
+  return api
+})()
+
+/** The client of `wireApi`. @internal */
+export const makeWire = (options: CallsightClientOptions): Effect.Effect<CallsightClientService, never, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
+    const baseUrl = normalizeBaseUrl(options.baseUrl)
+    const raw = yield* HttpApiClient.make(wireApi, { baseUrl })
+    const httpClient = yield* HttpClient.HttpClient
+    return makeFrom(raw, httpClient, options)
+  })
+
+// ---------------------------------------------------------------------------------------------
+// The Promise facade
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Every failure of the Promise facade. `tag` is the typed error's `_tag` when the service answered
+ * with a declared error (`"Unauthorized"`, `"ValidationFailed"`, `"NotFound"`, ...), and otherwise:
+ * - `"TransportError"`: no answer (connection refused, DNS, reset, aborted);
+ * - `"UnexpectedStatus"`: an answer with a status the declaration does not list for the operation;
+ * - `"DecodeError"`: an answer whose body does not match the declaration;
+ * - `"RequestError"`: the request could not be encoded (e.g. a missing path parameter);
+ * - `"Defect"`: a bug in the client.
+ */
+export class CallsightError extends Error {
+  override readonly name = "CallsightError"
+  /** The typed error's `_tag`, or one of the client's own tags above. */
+  readonly tag: string
+  /** The HTTP status of the answer; `undefined` when there was none. */
+  readonly status: number | undefined
+  /** The decoded body of the answer (`{ _tag, message }`, `{ _tag, detail }`, ...) or its text. */
+  readonly body: unknown
+
+  constructor(options: {
+    readonly tag: string
+    readonly status: number | undefined
+    readonly body: unknown
+    readonly message: string
+    readonly cause?: unknown
+  }) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.tag = options.tag
+    this.status = options.status
+    this.body = options.body
+  }
+}
+
+export const isCallsightError = (u: unknown): u is CallsightError => u instanceof CallsightError
+
+const describeBody = (body: unknown): string => {
+  if (typeof body !== "object" || body === null) return typeof body === "string" && body !== "" ? body : ""
+  const b = body as { message?: unknown; detail?: unknown }
+  if (typeof b.message === "string") return b.message
+  if (Array.isArray(b.detail)) {
+    return b.detail
+      .map((d: { loc?: Array<unknown>; msg?: unknown }) => `${(d.loc ?? []).join(".")}: ${String(d.msg)}`)
+      .join("; ")
+  }
+  return ""
+}
+
+/** The HTTP status an error class of the declaration is answered with. */
+const declaredStatus = (error: object): number | undefined => {
+  const ctor = (error as { constructor?: unknown }).constructor
+  return Schema.isSchema(ctor) ? HttpApiSchema.getStatusError(ctor) : undefined
+}
+
+const encodedError = (error: object): unknown => {
+  const ctor = (error as { constructor?: unknown }).constructor
+  if (Schema.isSchema(ctor)) {
+    const encoded = Schema.encodeUnknownEither(ctor as Schema.Schema<unknown, unknown, never>)(error)
+    if (Either.isRight(encoded)) return encoded.right
+  }
+  return { ...error }
+}
+
+const readBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<unknown> =>
+  response.text.pipe(
+    Effect.map((text) => {
+      try {
+        return JSON.parse(text) as unknown
+      } catch {
+        return text
+      }
+    }),
+    Effect.orElseSucceed(() => undefined)
+  )
+
+/** Any failure of a client Effect as a `CallsightError`. */
+export const toCallsightError = (error: unknown): Effect.Effect<CallsightError> => {
+  if (error instanceof CallsightError) return Effect.succeed(error)
+  if (ParseResult.isParseError(error)) {
+    return Effect.succeed(
+      new CallsightError({ tag: "DecodeError", status: undefined, body: undefined, message: error.message, cause: error })
+    )
+  }
+  if (HttpClientErrors.isHttpClientError(error)) {
+    if (error._tag === "RequestError") {
+      const tag = error.reason === "Transport" ? "TransportError" : "RequestError"
+      const detail = error.cause instanceof Error ? `: ${error.cause.message}` : ""
+      return Effect.succeed(
+        new CallsightError({
+          tag,
+          status: undefined,
+          body: undefined,
+          message: `${error.request.method} ${error.request.url}: ${error.description ?? error.reason}${detail}`,
+          cause: error
+        })
+      )
+    }
+    const response = error.response
+    return Effect.map(readBody(response), (body) => {
+      const tag = error.reason === "StatusCode" ? "UnexpectedStatus" : "DecodeError"
+      const text = describeBody(body)
+      return new CallsightError({
+        tag,
+        status: response.status,
+        body,
+        message: `${response.status} ${error.request.method} ${error.request.url}${text === "" ? "" : `: ${text}`}`,
+        cause: error
+      })
+    })
+  }
+  if (typeof error === "object" && error !== null && typeof (error as { _tag?: unknown })._tag === "string") {
+    const tag = (error as { _tag: string })._tag
+    const body = encodedError(error)
+    const text = describeBody(body)
+    return Effect.succeed(
+      new CallsightError({
+        tag,
+        status: declaredStatus(error),
+        body,
+        message: `${tag}${text === "" ? "" : `: ${text}`}`,
+        cause: error
+      })
+    )
+  }
+  return Effect.succeed(
+    new CallsightError({ tag: "Defect", status: undefined, body: undefined, message: String(error), cause: error })
+  )
+}
+
+/** Runs a client Effect to a Promise that rejects with a `CallsightError`. */
+const runPromise = <A>(effect: Effect.Effect<A, unknown>): Promise<A> =>
+  Effect.runPromiseExit(
+    effect.pipe(Effect.catchAll((error) => Effect.flatMap(toCallsightError(error), Effect.fail)))
+  ).then((exit) => {
+    if (Exit.isSuccess(exit)) return exit.value
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isSome(failure)) throw failure.value
+    throw new CallsightError({
+      tag: Cause.isInterruptedOnly(exit.cause) ? "Interrupted" : "Defect",
+      status: undefined,
+      body: undefined,
+      message: Cause.pretty(exit.cause),
+      cause: Cause.squash(exit.cause)
+    })
+  })
+
+export interface CreateCallsightClientOptions {
+  /** Where the service answers, e.g. `http://localhost:8080`. */
+  readonly baseUrl: string | URL
+  /** `X-API-Key` for keyed operations (a tenant key `csk_...`, or the admin key for `admin.*`). */
+  readonly apiKey?: string | undefined
+  /** The `fetch` to use (default: the global one). */
+  readonly fetch?: typeof globalThis.fetch | undefined
+}
+
+/** Wire JSON of a request body (`snake_case`, defaults may be omitted). */
+export type Body<S extends Schema.Schema.Any> = Schema.Schema.Encoded<S>
+/** A decoded answer. */
+export type Answer<S extends Schema.Schema.Any> = Schema.Schema.Type<S>
+
+/** Hands a wire body to the wire client, whose payload types are the declaration's decoded types. */
+const wire = <A>(body: unknown): A => body as A
+
+/**
+ * The Promise facade for callers who do not use Effect. Each method resolves with the decoded
+ * success and rejects with a `CallsightError`. Bodies are wire JSON, validated by the server.
+ */
+export const createCallsightClient = (options: CreateCallsightClientOptions) => {
+  const fetch = options.fetch ?? globalThis.fetch
+  const client = Effect.runSync(
+    makeWire({ baseUrl: options.baseUrl, apiKey: options.apiKey }).pipe(
+      Effect.provide(FetchHttpClient.layer),
+      Effect.provideService(FetchHttpClient.Fetch, fetch)
+    )
+  )
+  /** One operation: runs `f` on the client (with this client's `fetch`) and maps its failures. */
+  const call = <A>(f: (client: CallsightClientService) => Effect.Effect<A, unknown>): Promise<A> =>
+    runPromise(Effect.provideService(f(client), FetchHttpClient.Fetch, fetch))
+
+  return {
+    /** The base URL, without a trailing slash. */
+    baseUrl: client.baseUrl,
+    /** `GET /health`: liveness, version and database connectivity. */
+    health: (): Promise<Answer<typeof HealthResponse>> => call((c) => c.probes.health()),
+    /** `GET /ready`: 503 (`ServiceUnavailable`) until the database is reachable and migrated. */
+    ready: (): Promise<Answer<typeof ReadyResponse>> => call((c) => c.probes.ready()),
+    /** `GET /metrics`: request counts and latencies per route. */
+    metrics: (): Promise<Answer<typeof MetricsResponse>> => call((c) => c.probes.metrics()),
+    /** `GET /health/db`: pool, connections, cap and headroom. */
+    dbHealth: (): Promise<Answer<typeof DbHealthResponse>> => call((c) => c.probes.dbHealth()),
+    /** `GET /openapi.json`: the OpenAPI 3.1 document. */
+    openapi: (): Promise<OpenApi.OpenAPISpec> => call((c) => c.openapi),
+    /** Internal administration: needs the admin key (`ADMIN_API_KEY`) as `apiKey`. */
+    admin: {
+      /** `POST /v1/internal/admin/clients`: a tenant, its owner and its first API key (shown once). */
+      createClient: (body: Body<typeof CreateClientRequest>): Promise<Answer<typeof CreatedClient>> =>
+        call((c) => c.extensions.createClient({ payload: wire(body) })),
+      /** `POST /v1/internal/admin/clients/{client_id}/credits`: add (or withdraw) credits. */
+      grantCredits: (clientId: string, body: Body<typeof GrantCreditsRequest>): Promise<Answer<typeof CreditBalance>> =>
+        call((c) => c.extensions.grantCredits({ path: { client_id: clientId }, payload: wire(body) }))
+    }
+  }
+}
+
+export type CallsightPromiseClient = ReturnType<typeof createCallsightClient>

@@ -1,0 +1,118 @@
+/**
+ * The implementations of the security middlewares declared in api-spec. A missing `X-API-Key`
+ * is a 422 (the spec makes it a required header); a key that is not known is 401; a known key
+ * of the wrong kind is 403.
+ */
+import {
+  AdminAuth,
+  AssistantAuth,
+  Forbidden,
+  NotImplemented,
+  SessionAuth,
+  TenantAuth,
+  Unauthorized,
+  ValidationFailed
+} from "@callsight/api-spec"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { sha256Hex } from "../lib/Ids.js"
+import { ApiKeysRepo } from "./ApiKeysRepo.js"
+import { StaffKeys } from "./StaffKeys.js"
+
+const missingKey = new ValidationFailed({
+  detail: [{ loc: ["header", "x-api-key"], msg: "Field required", type: "missing" }]
+})
+const unknownKey = new Unauthorized({ message: "invalid API key" })
+
+const presentedKey = (value: Redacted.Redacted<string>) => {
+  const key = Redacted.value(value).trim()
+  return key === "" ? Effect.fail(missingKey) : Effect.succeed(key)
+}
+
+/** Credentials of every kind: which caller a presented key belongs to. */
+export class Credentials extends Effect.Service<Credentials>()("Credentials", {
+  effect: Effect.gen(function* () {
+    const staff = yield* StaffKeys
+    const keys = yield* ApiKeysRepo
+
+    const tenantKey = Effect.fn("Credentials.tenantKey")(function* (key: string) {
+      const row = yield* Effect.orDie(keys.findActiveByHash(sha256Hex(key)))
+      if (Option.isSome(row)) yield* Effect.orDie(keys.touch(row.value.key_id))
+      return row
+    })
+
+    return { staff: staff.identify, tenantKey } as const
+  }),
+  dependencies: [StaffKeys.Default, ApiKeysRepo.Default]
+}) {}
+
+export const AdminAuthLive = Layer.effect(
+  AdminAuth,
+  Effect.map(Credentials, (credentials) =>
+    AdminAuth.of({
+      adminKey: (value) =>
+        Effect.gen(function* () {
+          const key = yield* presentedKey(value)
+          const kind = credentials.staff(key)
+          if (Option.isSome(kind) && kind.value === "admin") return { kind: "admin" as const }
+          if (Option.isSome(kind) || Option.isSome(yield* credentials.tenantKey(key))) {
+            return yield* new Forbidden({ message: "this operation needs the admin key" })
+          }
+          return yield* unknownKey
+        })
+    })
+  )
+)
+
+export const AssistantAuthLive = Layer.effect(
+  AssistantAuth,
+  Effect.map(Credentials, (credentials) =>
+    AssistantAuth.of({
+      assistantKey: (value) =>
+        Effect.gen(function* () {
+          const key = yield* presentedKey(value)
+          const kind = credentials.staff(key)
+          if (Option.isSome(kind)) return { kind: kind.value }
+          if (Option.isSome(yield* credentials.tenantKey(key))) {
+            return yield* new Forbidden({ message: "this operation needs the assistant key" })
+          }
+          return yield* unknownKey
+        })
+    })
+  )
+)
+
+export const TenantAuthLive = Layer.effect(
+  TenantAuth,
+  Effect.map(Credentials, (credentials) =>
+    TenantAuth.of({
+      tenantKey: (value) =>
+        Effect.gen(function* () {
+          const key = yield* presentedKey(value)
+          const row = yield* credentials.tenantKey(key)
+          if (Option.isSome(row)) return { clientId: row.value.client_id, keyId: row.value.key_id }
+          if (Option.isSome(credentials.staff(key))) {
+            return yield* new Forbidden({ message: "staff keys cannot act as a tenant: use a tenant key" })
+          }
+          return yield* unknownKey
+        })
+    })
+  )
+)
+
+/** Portal sessions arrive with the sign-in issue; until then every session operation is 501. */
+export const SessionAuthLive = Layer.succeed(
+  SessionAuth,
+  SessionAuth.of({
+    session: () =>
+      Effect.fail(
+        new NotImplemented({
+          operation: "portal sign-in",
+          message: "portal sessions (magic-link sign-in) are not built yet"
+        })
+      )
+  })
+)
+
+export const SecurityLive = Layer.mergeAll(AdminAuthLive, AssistantAuthLive, TenantAuthLive, SessionAuthLive).pipe(
+  Layer.provide(Credentials.Default)
+)

@@ -1,0 +1,81 @@
+/**
+ * The whole configuration, from the environment only (ARCHITECTURE.md, "Configuration").
+ * Nothing else reads `process.env`. Every value is validated at start-up; a bad one stops the
+ * server with a message that names the variable.
+ */
+import { Config, ConfigError, ConfigProvider, Context, Data, Effect, Layer, Option } from "effect"
+
+const LogFormat = Config.literal("json", "pretty")("LOG_FORMAT")
+
+const positiveInt = (name: string) =>
+  Config.integer(name).pipe(Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }))
+
+export const appConfig = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(8080)),
+  host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
+  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  dataDir: Config.string("DATA_DIR").pipe(Config.withDefault("./.callsight")),
+  dbPoolMax: positiveInt("DB_POOL_MAX").pipe(Config.withDefault(10)),
+  dbConnectionCap: positiveInt("DB_CONNECTION_CAP").pipe(Config.withDefault(200)),
+  adminApiKey: Config.option(Config.redacted("ADMIN_API_KEY")),
+  assistantApiKey: Config.option(Config.redacted("ASSISTANT_API_KEY")),
+  secretsKey: Config.option(Config.redacted("SECRETS_KEY")),
+  publicBaseUrl: Config.url("PUBLIC_BASE_URL").pipe(Config.option),
+  smtpUrl: Config.option(Config.redacted("SMTP_URL")),
+  cookieSecure: Config.option(Config.boolean("COOKIE_SECURE")),
+  blobDir: Config.option(Config.string("BLOB_DIR")),
+  maxUploadMb: positiveInt("MAX_UPLOAD_MB").pipe(Config.withDefault(500)),
+  workerConcurrency: positiveInt("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),
+  transcriber: Config.literal("none", "deepgram", "assemblyai", "openai")("TRANSCRIBER").pipe(Config.withDefault("none" as const)),
+  otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT")),
+  logFormat: LogFormat.pipe(Config.withDefault("json" as const))
+}).pipe(
+  Config.validate({
+    message: "DB_POOL_MAX must not be above DB_CONNECTION_CAP",
+    validation: (c) => c.dbPoolMax <= c.dbConnectionCap
+  }),
+  Config.map((c) => {
+    const publicBaseUrl = Option.match(c.publicBaseUrl, {
+      onNone: () => `http://localhost:${c.port}`,
+      onSome: (url) => url.toString().replace(/\/$/, "")
+    })
+    const localHttp = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(publicBaseUrl)
+    return {
+      ...c,
+      publicBaseUrl,
+      cookieSecure: Option.getOrElse(c.cookieSecure, () => !localHttp),
+      blobDir: Option.getOrElse(c.blobDir, () => `${c.dataDir}/blobs`)
+    }
+  })
+)
+
+export type AppConfigShape = Config.Config.Success<typeof appConfig>
+
+export class AppConfig extends Context.Tag("@callsight/AppConfig")<AppConfig, AppConfigShape>() {
+  /** Reads and validates the environment; fails with a readable message naming the variable. */
+  static readonly layer = Layer.effect(
+    AppConfig,
+    Effect.mapError(appConfig, (error) => new InvalidConfig({ message: formatConfigError(error) }))
+  )
+
+  /** A fixed configuration for tests, over the defaults. */
+  static readonly layerWith = (overrides: Partial<AppConfigShape>) =>
+    Layer.effect(
+      AppConfig,
+      Effect.map(Effect.orDie(appConfig.pipe(Effect.withConfigProvider(emptyProvider))), (c) => ({ ...c, ...overrides }))
+    )
+}
+
+export class InvalidConfig extends Data.TaggedError("InvalidConfig")<{ readonly message: string }> {}
+
+const emptyProvider = ConfigProvider.fromMap(new Map())
+
+const formatConfigError = (error: ConfigError.ConfigError): string =>
+  ConfigError.reduceWithContext(error, undefined, {
+    andCase: (_, l: string, r: string) => `${l}; ${r}`,
+    orCase: (_, l: string, r: string) => `${l}; ${r}`,
+    invalidDataCase: (_, path, message) => `${path.join(".")}: ${message}`,
+    missingDataCase: (_, path, message) => `${path.join(".")}: ${message}`,
+    sourceUnavailableCase: (_, path, message) => `${path.join(".")}: ${message}`,
+    unsupportedCase: (_, path, message) => `${path.join(".")}: ${message}`
+  })

@@ -1,0 +1,25 @@
+/**
+ * One set of migrations for PostgreSQL and PGlite, statically imported so the bundle carries
+ * them. Runs at start-up, before the server listens.
+ */
+import { Migrator } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import core from "./migrations/0001_core.js"
+
+export const migrations = {
+  "0001_core": core
+}
+
+export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(
+  Effect.tap((applied) =>
+    applied.length > 0
+      ? Effect.logInfo("migrations applied").pipe(
+        Effect.annotateLogs("migrations", applied.map(([id, name]) => `${id}_${name}`).join(","))
+      )
+      : Effect.void
+  ),
+  Effect.withSpan("Migrations.run")
+)
+
+/** A layer that has run the migrations: everything that serves requests depends on it. */
+export const MigrationsLive = Layer.effectDiscard(runMigrations)

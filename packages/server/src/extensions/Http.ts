@@ -1,0 +1,20 @@
+/** Handlers of the `extensions` group (DOMAIN.md, "Extensions"). */
+import { CallsightApi } from "@callsight/api-spec"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Tenants } from "../admin/Tenants.js"
+import { notImplemented } from "../http/NotImplemented.js"
+
+export const ExtensionsHttpLive = HttpApiBuilder.group(CallsightApi, "extensions", (handlers) =>
+  Effect.gen(function* () {
+    const tenants = yield* Tenants
+    return handlers
+      .handle("createClient", ({ payload }) => tenants.create(payload))
+      .handle("grantCredits", ({ path, payload }) => tenants.grantCredits(path.client_id, payload))
+      .handle("listApiKeys", notImplemented("GET /v1/client-portal/api-keys"))
+      .handle("createApiKey", notImplemented("POST /v1/client-portal/api-keys"))
+      .handle("revokeApiKey", notImplemented("DELETE /v1/client-portal/api-keys/{key_id}"))
+      .handle("listCalls", notImplemented("GET /v1/teams/calls"))
+      .handle("getCall", notImplemented("GET /v1/teams/calls/{call_id}"))
+  })
+).pipe(Layer.provide(Tenants.Default))

@@ -1,0 +1,49 @@
+/**
+ * Which declared operation a request is for, found from the API declaration itself. The 422
+ * middleware uses it to say where a bad value was (`path`, `query`, `header` or `body`), and the
+ * metrics use its route pattern (`GET /analysis/{call_id}`) so ids do not explode the label set.
+ */
+import { HttpApi } from "@effect/platform"
+import { CallsightApi } from "@callsight/api-spec"
+import { Option, SchemaAST } from "effect"
+import * as FindMyWay from "find-my-way-ts"
+
+export type Location = "path" | "query" | "header" | "body"
+
+export interface EndpointInfo {
+  /** `METHOD /path/{param}`, as in the OpenAPI document. */
+  readonly route: string
+  readonly fields: ReadonlyMap<string, Location>
+}
+
+const fieldNames = (schema: Option.Option<{ readonly ast: SchemaAST.AST }>): ReadonlyArray<string> =>
+  Option.match(schema, {
+    onNone: () => [],
+    onSome: (s) => SchemaAST.getPropertySignatures(s.ast).map((ps) => String(ps.name))
+  })
+
+const build = (api: HttpApi.HttpApi.Any) => {
+  const router = FindMyWay.make<EndpointInfo>({ ignoreTrailingSlash: true })
+  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      const fields = new Map<string, Location>()
+      for (const name of fieldNames(endpoint.pathSchema)) fields.set(name, "path")
+      for (const name of fieldNames(endpoint.urlParamsSchema)) fields.set(name, "query")
+      for (const name of fieldNames(endpoint.headersSchema)) fields.set(name, "header")
+      const route = `${endpoint.method} ${endpoint.path.replace(/:(\w+)/g, "{$1}")}`
+      router.on(endpoint.method, endpoint.path as FindMyWay.PathInput, { route, fields })
+    }
+  })
+  return router
+}
+
+const index = build(CallsightApi)
+
+/** The operation for a method and URL, if the declaration has one. */
+export const findEndpoint = (method: string, url: string): EndpointInfo | undefined =>
+  index.find(method, url.split("?")[0])?.handler
+
+/** Where a field of a failed decode lives; anything not in path, query or headers is the body. */
+export const locate = (endpoint: EndpointInfo | undefined, field: PropertyKey | undefined): Location =>
+  (field !== undefined && endpoint?.fields.get(String(field))) || "body"

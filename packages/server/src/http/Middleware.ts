@@ -1,0 +1,130 @@
+/**
+ * Request handling around every operation:
+ * - `ApiErrorsLive` (inside the API): decode failures become 422 `ValidationFailed` with a
+ *   `detail` body; over-limit multipart bodies become 413; defects become a 500 whose body holds
+ *   only a trace id (the log line has the cause).
+ * - `serverMiddleware` (outermost): the `/reporting` prefix alias, request metrics and one JSON
+ *   log line per request.
+ */
+import { InternalError, PayloadTooLarge, ValidationFailed, type ValidationIssue } from "@callsight/api-spec"
+import {
+  HttpApiBuilder,
+  HttpApiError,
+  type HttpApp,
+  HttpMiddleware,
+  HttpServerRequest,
+  Multipart
+} from "@effect/platform"
+import { Cause, Effect } from "effect"
+import { findEndpoint, locate } from "./EndpointIndex.js"
+import { RequestMetrics } from "./RequestMetrics.js"
+
+const issueType: Record<string, string> = {
+  Missing: "missing",
+  Type: "type_error",
+  Refinement: "value_error",
+  Unexpected: "extra_forbidden",
+  Forbidden: "forbidden",
+  Pointer: "value_error",
+  Composite: "value_error",
+  Transformation: "value_error"
+}
+
+export const toValidationFailed = (
+  error: HttpApiError.HttpApiDecodeError,
+  request: HttpServerRequest.HttpServerRequest
+): ValidationFailed => {
+  const endpoint = findEndpoint(request.method, request.url)
+  const detail = error.issues.map((issue): ValidationIssue => {
+    const where = locate(endpoint, issue.path[0])
+    return {
+      loc: [where, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))],
+      msg: issue._tag === "Missing" ? "Field required" : issue.message,
+      type: issueType[issue._tag] ?? "value_error"
+    }
+  })
+  return new ValidationFailed({
+    detail: detail.length > 0 ? detail : [{ loc: ["body"], msg: error.message, type: "value_error" }]
+  })
+}
+
+const isTooLarge = (error: unknown): error is Multipart.MultipartError =>
+  error instanceof Multipart.MultipartError &&
+  (error.reason === "FileTooLarge" || error.reason === "FieldTooLarge" || error.reason === "BodyTooLarge")
+
+const traceId = Effect.map(Effect.currentSpan, (span) => span.traceId).pipe(
+  Effect.orElseSucceed(() => crypto.randomUUID().replace(/-/g, ""))
+)
+
+/** The failure a cause is answered with, or the cause itself when it is already a declared error. */
+const translate = (cause: Cause.Cause<unknown>): Effect.Effect<Cause.Cause<unknown>, never, HttpServerRequest.HttpServerRequest> =>
+  Effect.gen(function* () {
+    const failure = Cause.failureOption(cause)
+    if (failure._tag === "Some") {
+      const error = failure.value
+      if (error instanceof HttpApiError.HttpApiDecodeError) {
+        return Cause.fail(toValidationFailed(error, yield* HttpServerRequest.HttpServerRequest))
+      }
+      if (isTooLarge(error)) return Cause.fail(new PayloadTooLarge({ message: `upload too large (${error.reason})` }))
+      return cause
+    }
+    const defect = Cause.dieOption(cause)
+    if (defect._tag === "None") return cause // interruption: the client went away
+    if (isTooLarge(defect.value)) {
+      return Cause.fail(new PayloadTooLarge({ message: `upload too large (${defect.value.reason})` }))
+    }
+    const trace_id = yield* traceId
+    yield* Effect.logError("unhandled defect", Cause.pretty(cause)).pipe(Effect.annotateLogs({ trace_id }))
+    return Cause.fail(new InternalError({ message: "internal error", trace_id }))
+  })
+
+// The platform types an API middleware's app as failing with `never`; its real failures are the
+// declared errors, which it encodes after this middleware, so the translated cause is re-raised.
+export const ApiErrorsLive = HttpApiBuilder.middleware((app) =>
+  Effect.catchAllCause(app, (cause) => Effect.flatMap(translate(cause), (c) => Effect.failCause(c as Cause.Cause<never>)))
+)
+
+const REPORTING = "/reporting"
+
+/** Answers the whole API under `/reporting` too, by rewriting the URL before routing. */
+const reportingAlias = HttpMiddleware.make((app) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const url = request.url
+    if (url === REPORTING || url.startsWith(`${REPORTING}/`) || url.startsWith(`${REPORTING}?`)) {
+      const rest = url.slice(REPORTING.length)
+      return Effect.provideService(
+        app,
+        HttpServerRequest.HttpServerRequest,
+        request.modify({ url: rest.startsWith("/") ? rest : `/${rest}` })
+      )
+    }
+    return app
+  })
+)
+
+/** Per-route metrics and one log line per request, with the route pattern, not the raw path. */
+const observe = HttpMiddleware.make((app) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const metrics = yield* RequestMetrics
+    const started = performance.now()
+    const exit = yield* Effect.exit(app)
+    const ms = performance.now() - started
+    const status = exit._tag === "Success" ? exit.value.status : 500
+    const route = findEndpoint(request.method, request.url)?.route ?? `${request.method} (unmatched)`
+    yield* metrics.record(route, status, ms)
+    yield* Effect.logInfo("request").pipe(
+      Effect.annotateLogs({
+        method: request.method,
+        path: request.url.split("?")[0],
+        route,
+        status,
+        duration_ms: Math.round(ms * 100) / 100
+      })
+    )
+    return yield* exit
+  })
+)
+
+export const serverMiddleware = (app: HttpApp.Default): HttpApp.Default<never, RequestMetrics> =>
+  reportingAlias(observe(app))

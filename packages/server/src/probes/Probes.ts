@@ -1,0 +1,79 @@
+/** The operations probes: liveness, readiness and the database's deep health. */
+import { ServiceUnavailable } from "@callsight/api-spec"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { AppConfig } from "../config.js"
+import { Database } from "../db/Database.js"
+import { VERSION } from "../version.js"
+
+export class Probes extends Effect.Service<Probes>()("Probes", {
+  effect: Effect.gen(function* () {
+    const db = yield* Database
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* AppConfig
+    const startedAt = Date.now()
+
+    const health = Effect.fn("Probes.health")(function* () {
+      const ping = yield* Effect.either(db.ping)
+      return {
+        status: ping._tag === "Right" ? ("ok" as const) : ("degraded" as const),
+        version: VERSION,
+        uptime_s: Math.round((Date.now() - startedAt) / 1000),
+        database: {
+          backend: db.backend,
+          connected: ping._tag === "Right",
+          latency_ms: ping._tag === "Right" ? ping.right : null,
+          error: ping._tag === "Left" ? ping.left.message : null
+        }
+      }
+    })
+
+    // Migrations run before the server listens, so a server that answers has run them.
+    const ready = Effect.fn("Probes.ready")(function* () {
+      yield* db.ping.pipe(
+        Effect.mapError(() => new ServiceUnavailable({ message: "the database is unreachable" }))
+      )
+      return { status: "ready" as const, database: "ok" as const, migrations: "ok" as const }
+    })
+
+    /** Connections of the whole server by state: the cap applies to all of them, not one database's. */
+    const connectionsByState = sql<{ state: string | null; n: number }>`
+      SELECT state, count(*)::int AS n FROM pg_stat_activity
+      WHERE backend_type = 'client backend' GROUP BY state`
+
+    const dbHealth = Effect.fn("Probes.dbHealth")(function* () {
+      const pool = yield* db.poolStats
+      const rows = yield* Effect.either(Effect.timeout(connectionsByState, "2 seconds"))
+      const connections = { active: 0, idle: 0, idle_in_transaction: 0, other: 0, total: 0 }
+      if (rows._tag === "Right") {
+        for (const { state, n } of rows.right) {
+          if (state === "active") connections.active += n
+          else if (state === "idle") connections.idle += n
+          else if (state === "idle in transaction" || state === "idle in transaction (aborted)") {
+            connections.idle_in_transaction += n
+          } else connections.other += n
+          connections.total += n
+        }
+      }
+      // The embedded database is one in-process connection: pg_stat_activity does not see it.
+      if (db.backend === "pglite") {
+        connections.total = Math.max(connections.total, pool.size)
+        connections.active = Math.max(connections.active, pool.busy)
+        connections.idle = connections.total - connections.active - connections.idle_in_transaction - connections.other
+      }
+      const cap = config.dbConnectionCap
+      const headroom = Math.max(cap - connections.total, 0)
+      return {
+        status: rows._tag === "Left" ? ("unavailable" as const) : headroom < cap * 0.1 ? ("degraded" as const) : ("ok" as const),
+        backend: db.backend,
+        pool,
+        connections,
+        cap,
+        headroom,
+        headroom_pct: Math.round((headroom / cap) * 1000) / 10
+      }
+    })
+
+    return { health, ready, dbHealth } as const
+  })
+}) {}
