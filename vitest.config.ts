@@ -1,10 +1,12 @@
 import { defineConfig } from "vitest/config"
 
+// Workspace packages resolve to their TypeScript sources (the "source" export condition),
+// so tests never run stale builds.
+const conditions = ["source", "node", "development|production"]
+
 export default defineConfig({
-  resolve: {
-    // Workspace packages resolve to their TypeScript sources (the "source" export condition).
-    conditions: ["source"]
-  },
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 60_000,

@@ -1,4 +1,5 @@
 export { AppConfig, InvalidConfig } from "./config.js"
-export { DatabaseLive, makeServerLayer, ServeLive } from "./main.js"
+export { Database } from "./db/Database.js"
 export { HttpAppLive } from "./http/Server.js"
+export { DatabaseLive, makeServerLayer, ServeLive } from "./main.js"
 export { VERSION } from "./version.js"

@@ -4,12 +4,13 @@
  * fiber: the server stops accepting, in-flight requests finish, then the pool closes.
  */
 import { HttpServer } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { join } from "node:path"
 import { AppConfig } from "./config.js"
-import { layerPglite, layerPostgres } from "./db/Database.js"
+import { Database, layerPglite, layerPostgres } from "./db/Database.js"
 import { MigrationsLive } from "./db/Migrations.js"
 import { HttpAppLive } from "./http/Server.js"
 import { LoggerLive, TracingLive } from "./Observability.js"
@@ -28,17 +29,23 @@ const NodeServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
 )
 
-/** The HTTP service on a given server layer; the database is already migrated when it listens. */
-export const makeServerLayer = <E, R>(server: Layer.Layer<HttpServer.HttpServer, E, R>) =>
+/**
+ * The HTTP service on a given server and database; the database is migrated before it listens.
+ * Tests pass the test server and a fresh database.
+ */
+export const makeServerLayer = <E1, R1, E2, R2>(
+  server: Layer.Layer<HttpServer.HttpServer, E1, R1>,
+  database: Layer.Layer<Database | SqlClient.SqlClient, E2, R2>
+) =>
   HttpAppLive.pipe(
     HttpServer.withLogAddress,
-    Layer.provide(server),
+    Layer.provideMerge(server),
     Layer.provide(MigrationsLive),
-    Layer.provideMerge(DatabaseLive)
+    Layer.provideMerge(database)
   )
 
 /** `callsight serve`: everything, from the environment. */
-export const ServeLive = makeServerLayer(NodeServerLive).pipe(
+export const ServeLive = makeServerLayer(NodeServerLive, DatabaseLive).pipe(
   Layer.provide(TracingLive),
   Layer.provide(LoggerLive),
   Layer.provide(AppConfig.layer)

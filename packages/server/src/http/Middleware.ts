@@ -35,7 +35,14 @@ export const toValidationFailed = (
   request: HttpServerRequest.HttpServerRequest
 ): ValidationFailed => {
   const endpoint = findEndpoint(request.method, request.url)
-  const detail = error.issues.map((issue): ValidationIssue => {
+  // An optional field decodes as `X | undefined`: its failure also reports the `undefined`
+  // branch, which only restates that the value was present.
+  const issues = error.issues.filter(
+    (issue, _, all) =>
+      !(issue._tag === "Type" && issue.message.startsWith("Expected undefined") &&
+        all.some((other) => other !== issue && other.path.join("\0") === issue.path.join("\0")))
+  )
+  const detail = issues.map((issue): ValidationIssue => {
     const where = locate(endpoint, issue.path[0])
     return {
       loc: [where, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))],

@@ -1,0 +1,112 @@
+/**
+ * `callsight admin ...`: internal administration with the staff admin key.
+ * - `create-tenant --name NAME [--owner-email E] [--owner-name N] [--industry I] [--credits N] [--plan P] [--test] [--json]`
+ * - `grant-credits CLIENT_ID N [--reason R] [--json]`
+ */
+import { CallsightClient } from "@callsight/client"
+import { CreateClientRequest, GrantCreditsRequest, Plan } from "@callsight/api-spec"
+import { Args, Command, Options } from "@effect/cli"
+import { Console, Effect, Option, ParseResult } from "effect"
+import { adminClient, adminKeyOption, jsonOption, urlOption } from "./Connection.js"
+import { type Described, fromClientError, showHelp, UsageError } from "./Errors.js"
+
+const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+/** Builds a request body; a value the declaration rejects is a usage error (exit 2) before any request. */
+const body = <A>(make: () => A): Effect.Effect<A, UsageError> =>
+  Effect.try({
+    try: make,
+    catch: (e) =>
+      new UsageError({
+        message: ParseResult.isParseError(e)
+          ? ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
+          : String(e)
+      })
+  })
+
+const createTenant = Command.make(
+  "create-tenant",
+  {
+    name: Options.text("name").pipe(Options.withDescription("Company name of the tenant")),
+    ownerEmail: Options.text("owner-email").pipe(
+      Options.optional,
+      Options.withDescription("E-mail of the owner user to create (none: no user)")
+    ),
+    ownerName: Options.text("owner-name").pipe(Options.optional, Options.withDescription("Name of the owner user")),
+    industry: Options.text("industry").pipe(Options.optional, Options.withDescription("Industry label")),
+    credits: Options.integer("credits").pipe(
+      Options.optional,
+      Options.withDescription("Prepaid analysis credits to start with (default 0)")
+    ),
+    plan: Options.choice("plan", Plan.literals).pipe(Options.optional, Options.withDescription("Plan (default trial)")),
+    test: Options.boolean("test").pipe(Options.withDescription("Mark the tenant as test data")),
+    json: jsonOption,
+    url: urlOption,
+    adminKey: adminKeyOption
+  },
+  (args) =>
+    Effect.gen(function* () {
+      const layer = yield* adminClient(args.url, args.adminKey)
+      const payload = yield* body(() =>
+        new CreateClientRequest({
+          company_name: args.name,
+          owner_email: Option.getOrUndefined(args.ownerEmail),
+          owner_name: Option.getOrUndefined(args.ownerName),
+          industry: Option.getOrUndefined(args.industry),
+          plan: Option.getOrUndefined(args.plan),
+          credits: Option.getOrUndefined(args.credits),
+          is_test: args.test
+        })
+      )
+      const created = yield* Effect.flatMap(CallsightClient, (c) => c.extensions.createClient({ payload })).pipe(
+        Effect.catchAll(fromClientError),
+        Effect.provide(layer)
+      )
+      if (args.json) return yield* printJson(created)
+      const owner = Option.match(args.ownerEmail, { onNone: () => "", onSome: (email) => ` (${email})` })
+      yield* Console.log(
+        [
+          `Created tenant "${created.company_name}": plan ${created.plan}, ${created.credits_balance} credits.`,
+          `  client id:  ${created.client_id}`,
+          ...(created.owner_user_id === null ? [] : [`  owner user: ${created.owner_user_id}${owner}`]),
+          `  API key:    ${created.api_key}`,
+          "The API key is shown once: store it now (the service keeps only its hash)."
+        ].join("\n")
+      )
+    })
+).pipe(Command.withDescription("Create a tenant, its owner user (with --owner-email) and its first API key"))
+
+const DEFAULT_REASON = "granted with the callsight CLI"
+
+const grantCredits = Command.make(
+  "grant-credits",
+  {
+    clientId: Args.text({ name: "CLIENT_ID" }).pipe(Args.withDescription("The tenant (cli_...)")),
+    amount: Args.integer({ name: "N" }).pipe(
+      Args.withDescription("Credits to add (negative: to withdraw; write `-- -5`)")
+    ),
+    reason: Options.text("reason").pipe(
+      Options.withDefault(DEFAULT_REASON),
+      Options.withDescription("Why, for the ledger")
+    ),
+    json: jsonOption,
+    url: urlOption,
+    adminKey: adminKeyOption
+  },
+  (args) =>
+    Effect.gen(function* () {
+      const layer = yield* adminClient(args.url, args.adminKey)
+      const payload = yield* body(() => new GrantCreditsRequest({ amount: args.amount, reason: args.reason }))
+      const balance = yield* Effect.flatMap(CallsightClient, (c) =>
+        c.extensions.grantCredits({ path: { client_id: args.clientId }, payload })
+      ).pipe(Effect.catchAll(fromClientError), Effect.provide(layer))
+      if (args.json) return yield* printJson(balance)
+      const verb = args.amount >= 0 ? `Granted ${args.amount} credits to` : `Withdrew ${-args.amount} credits from`
+      yield* Console.log(`${verb} ${balance.client_id}: balance ${balance.balance}.`)
+    })
+).pipe(Command.withDescription("Add prepaid analysis credits to a tenant (or withdraw them)"))
+
+export const admin = Command.make("admin", {}, () => showHelp((): Described => admin)).pipe(
+  Command.withDescription("Internal administration (needs the admin key)"),
+  Command.withSubcommands([createTenant, grantCredits])
+)

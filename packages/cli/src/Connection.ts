@@ -1,0 +1,67 @@
+/**
+ * Where the service is and which keys to present: flags first, then the environment
+ * (`CALLSIGHT_URL`, default http://localhost:8080; `CALLSIGHT_API_KEY`; `CALLSIGHT_ADMIN_KEY`).
+ */
+import { CallsightClient, normalizeBaseUrl } from "@callsight/client"
+import { Options } from "@effect/cli"
+import { FetchHttpClient } from "@effect/platform"
+import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { UsageError } from "./Errors.js"
+
+export const DEFAULT_URL = "http://localhost:8080"
+
+export const urlOption = Options.text("url").pipe(
+  Options.withFallbackConfig(Config.string("CALLSIGHT_URL")),
+  Options.withDefault(DEFAULT_URL),
+  Options.withDescription(`Base URL of the service (env CALLSIGHT_URL; default ${DEFAULT_URL})`)
+)
+
+export const adminKeyOption = Options.redacted("admin-key").pipe(
+  Options.withFallbackConfig(Config.redacted("CALLSIGHT_ADMIN_KEY")),
+  Options.optional,
+  Options.withDescription("The staff admin key, ADMIN_API_KEY of the server (env CALLSIGHT_ADMIN_KEY)")
+)
+
+export const apiKeyOption = Options.redacted("api-key").pipe(
+  Options.withFallbackConfig(Config.redacted("CALLSIGHT_API_KEY")),
+  Options.optional,
+  Options.withDescription("A tenant API key, csk_... (env CALLSIGHT_API_KEY)")
+)
+
+/** The JSON switch of every command that prints a result: then stdout holds only JSON. */
+export const jsonOption = Options.boolean("json").pipe(
+  Options.withDescription("Print the result as JSON on stdout (and nothing else there)")
+)
+
+const baseUrl = (url: string): Effect.Effect<string, UsageError> =>
+  Effect.try({
+    try: () => {
+      const normalized = normalizeBaseUrl(url)
+      if (!/^https?:$/.test(new URL(normalized).protocol)) throw new Error("not http(s)")
+      return normalized
+    },
+    catch: () => new UsageError({ message: `not an http(s) URL: ${JSON.stringify(url)} (--url or CALLSIGHT_URL)` })
+  })
+
+const requireKey = (
+  key: Option.Option<Redacted.Redacted<string>>,
+  what: string
+): Effect.Effect<Redacted.Redacted<string>, UsageError> =>
+  Option.match(Option.filter(key, (k) => Redacted.value(k).trim() !== ""), {
+    onNone: () => Effect.fail(new UsageError({ message: `no ${what}` })),
+    onSome: Effect.succeed
+  })
+
+/** The client of the service at `url` presenting the admin key; a usage error when there is none. */
+export const adminClient = (url: string, adminKey: Option.Option<Redacted.Redacted<string>>) =>
+  Effect.gen(function* () {
+    const key = yield* requireKey(adminKey, "admin key: pass --admin-key or set CALLSIGHT_ADMIN_KEY")
+    return CallsightClient.layer({ baseUrl: yield* baseUrl(url), apiKey: key }).pipe(Layer.provide(FetchHttpClient.layer))
+  })
+
+/** The client of the service at `url` presenting a tenant key; a usage error when there is none. */
+export const tenantClient = (url: string, apiKey: Option.Option<Redacted.Redacted<string>>) =>
+  Effect.gen(function* () {
+    const key = yield* requireKey(apiKey, "API key: pass --api-key or set CALLSIGHT_API_KEY")
+    return CallsightClient.layer({ baseUrl: yield* baseUrl(url), apiKey: key }).pipe(Layer.provide(FetchHttpClient.layer))
+  })

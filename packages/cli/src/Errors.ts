@@ -1,0 +1,92 @@
+/**
+ * How `callsight` fails: every failure is reported once on stderr and mapped to an exit code.
+ * 0 success, 1 analysis failed (a later issue), 2 usage error, 3 service error.
+ */
+import { toCallsightError, type CallsightError } from "@callsight/client"
+import { ValidationError } from "@effect/cli"
+import { Cause, Console, Data, Effect, Exit, Option } from "effect"
+
+export const ExitCode = {
+  Success: 0,
+  /** Reserved: an analysis the command waited for failed (a later issue). */
+  AnalysisFailed: 1,
+  Usage: 2,
+  Service: 3
+} as const
+
+/** The command line is wrong: a missing key, a bad URL, a value the service rejected (422). */
+export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
+
+/** The service failed or could not be reached. */
+export class ServiceError extends Data.TaggedError("ServiceError")<{
+  readonly message: string
+  readonly status?: number | undefined
+}> {}
+
+/** What a client call failed with, in the CLI's terms: 422 is the caller's mistake, the rest the service's. */
+export const fromClientError = (error: unknown): Effect.Effect<never, UsageError | ServiceError> =>
+  Effect.flatMap(toCallsightError(error), (e) => Effect.fail(classify(e)))
+
+const classify = (e: CallsightError): UsageError | ServiceError => {
+  if (e.tag === "ValidationFailed") return new UsageError({ message: `the service rejected the request (422): ${details(e)}` })
+  if (e.tag === "TransportError") return new ServiceError({ message: `could not reach the service: ${e.message}` })
+  const status = e.status === undefined ? "" : `${e.status} `
+  return new ServiceError({ message: `${status}${e.tag}${reason(e)}`, status: e.status })
+}
+
+const reason = (e: CallsightError): string => {
+  const body = e.body as { message?: unknown } | undefined
+  if (body && typeof body.message === "string") return `: ${body.message}`
+  const text = e.message.startsWith(e.tag) ? e.message.slice(e.tag.length) : `: ${e.message}`
+  return text
+}
+
+const details = (e: CallsightError): string => {
+  const detail = (e.body as { detail?: ReadonlyArray<{ loc?: ReadonlyArray<unknown>; msg?: unknown }> } | undefined)?.detail
+  return Array.isArray(detail) && detail.length > 0
+    ? detail.map((d) => `${(d.loc ?? []).join(".")}: ${String(d.msg)}`).join("; ")
+    : e.message
+}
+
+/**
+ * Reports a failure of the whole program on stderr (the command-line parser has already printed
+ * its own) and gives its exit code.
+ */
+export const report = (error: unknown): Effect.Effect<number> => {
+  if (ValidationError.isValidationError(error)) return Effect.succeed(ExitCode.Usage)
+  if (error instanceof UsageError) return Effect.as(Console.error(`callsight: ${error.message}`), ExitCode.Usage)
+  if (error instanceof ServiceError) return Effect.as(Console.error(`callsight: ${error.message}`), ExitCode.Service)
+  return Effect.as(
+    Console.error(`callsight: unexpected failure: ${error instanceof Error ? error.message : String(error)}`),
+    ExitCode.Service
+  )
+}
+
+/** Runs the program to an exit code: failures are reported, defects are printed with their cause. */
+export const toExitCode = <R>(program: Effect.Effect<void, unknown, R>): Effect.Effect<number, never, R> =>
+  program.pipe(
+    Effect.as(ExitCode.Success as number),
+    Effect.catchAll(report),
+    Effect.catchAllDefect((defect) =>
+      Effect.as(Console.error(`callsight: internal error: ${Cause.pretty(Cause.die(defect))}`), ExitCode.Service)
+    )
+  )
+
+/** `NodeRuntime.runMain` teardown: the exit code the program computed; 0 after SIGINT/SIGTERM. */
+export const teardown = <E, A>(exit: Exit.Exit<E, A>, onExit: (code: number) => void): void => {
+  if (Exit.isSuccess(exit)) return onExit(typeof exit.value === "number" ? exit.value : ExitCode.Success)
+  if (Cause.isInterruptedOnly(exit.cause)) return onExit(ExitCode.Success)
+  const failure = Cause.failureOption(exit.cause)
+  onExit(Option.isSome(failure) && ValidationError.isValidationError(failure.value) ? ExitCode.Usage : ExitCode.Service)
+}
+
+/** The handler of a command that only groups others: `callsight admin` alone prints its help. */
+export const showHelp = (
+  command: () => { readonly descriptor: unknown }
+): Effect.Effect<never, ValidationError.ValidationError> =>
+  Effect.suspend(() => Effect.fail(ValidationError.helpRequested(command().descriptor as never)))
+
+/** What `showHelp` needs of a command. */
+export interface Described {
+  readonly descriptor: unknown
+}

@@ -1,0 +1,15 @@
+/**
+ * The `callsight` executable (bin/callsight.js imports the built file). `NodeRuntime.runMain`
+ * semantics: SIGINT/SIGTERM interrupt the command (for `serve`: a graceful shutdown) and the
+ * process exits with the code the command computed (see Errors.ts).
+ */
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Effect } from "effect"
+import { run } from "./Cli.js"
+import { teardown, toExitCode } from "./Errors.js"
+
+Effect.suspend(() => run(process.argv)).pipe(
+  toExitCode,
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain({ disableErrorReporting: true, teardown })
+)

@@ -1,0 +1,25 @@
+/**
+ * The real HTTP service in-process on Node's test server (a random local port), on a fresh
+ * database (PostgreSQL when TEST_DATABASE_URL is set, embedded PGlite otherwise). Its HttpClient
+ * talks to that server.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import { AppConfig, type AppConfigShape } from "../../src/config.js"
+import { makeServerLayer } from "../../src/main.js"
+import { TestDatabase } from "./TestDatabase.js"
+
+export const ADMIN_KEY = `csa_test_admin_${crypto.randomUUID()}`
+export const ASSISTANT_KEY = `csa_test_assistant_${crypto.randomUUID()}`
+
+export const testServerLayer = (overrides: Partial<AppConfigShape> = {}) =>
+  makeServerLayer(NodeHttpServer.layerTest, TestDatabase.layer).pipe(
+    Layer.provide(
+      AppConfig.layerWith({
+        adminApiKey: Option.some(Redacted.make(ADMIN_KEY)),
+        assistantApiKey: Option.some(Redacted.make(ASSISTANT_KEY)),
+        ...overrides
+      })
+    ),
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+  )
