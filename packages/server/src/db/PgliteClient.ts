@@ -165,7 +165,7 @@ const open = (options: PgliteOptions) =>
           message: `PgliteClient: failed to open ${options.dataDir ?? "an in-memory database"}`
         })
     }),
-    (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+    (db) => (db.closed ? Effect.void : Effect.tryPromise(() => db.close()).pipe(Effect.ignore))
   )
 
 // The JSON parameter of PgClient's compiler (`PgClient.makeCompiler` compiles the kind "PgJson").
