@@ -4,13 +4,12 @@
  * fiber: the server stops accepting, in-flight requests finish, then the pool closes.
  */
 import { HttpServer } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { join } from "node:path"
 import { AppConfig } from "./config.js"
-import { Database, layerPglite, layerPostgres } from "./db/Database.js"
+import { layerPglite, layerPostgres } from "./db/Database.js"
 import { MigrationsLive } from "./db/Migrations.js"
 import { HttpAppLive } from "./http/Server.js"
 import { LoggerLive, TracingLive } from "./Observability.js"
@@ -33,9 +32,9 @@ const NodeServerLive = Layer.unwrapEffect(
  * The HTTP service on a given server and database; the database is migrated before it listens.
  * Tests pass the test server and a fresh database.
  */
-export const makeServerLayer = <E1, R1, E2, R2>(
-  server: Layer.Layer<HttpServer.HttpServer, E1, R1>,
-  database: Layer.Layer<Database | SqlClient.SqlClient, E2, R2>
+export const makeServerLayer = <S, E1, R1, D, E2, R2>(
+  server: Layer.Layer<S, E1, R1>,
+  database: Layer.Layer<D, E2, R2>
 ) =>
   HttpAppLive.pipe(
     HttpServer.withLogAddress,
