@@ -5,7 +5,8 @@ export default defineConfig({
   entry: ["src/index.ts", "src/main.ts"],
   format: ["esm"],
   target: "node20",
-  dts: true,
+  // composite (for `tsc -b`) would make the declaration build ask for every file of the project
+  dts: { compilerOptions: { composite: false } },
   clean: true,
   sourcemap: true
 })

@@ -4,7 +4,8 @@ export default defineConfig({
   entry: ["src/index.ts"],
   format: ["esm"],
   target: "node20",
-  dts: true,
+  // composite (for `tsc -b`) would make the declaration build ask for every file of the project
+  dts: { compilerOptions: { composite: false } },
   clean: true,
   sourcemap: true
 })

@@ -19,10 +19,20 @@ const body = <A>(make: () => A): Effect.Effect<A, UsageError> =>
     catch: (e) =>
       new UsageError({
         message: ParseResult.isParseError(e)
-          ? ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
+          ? firstIssuePerField(ParseResult.ArrayFormatter.formatErrorSync(e)).join("; ")
           : String(e)
       })
   })
+
+/** One message per field (an optional field's union also reports "Expected undefined"). */
+const firstIssuePerField = (issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>): Array<string> => {
+  const byField = new Map<string, string>()
+  for (const issue of issues) {
+    const field = issue.path.join(".")
+    if (!byField.has(field)) byField.set(field, `${field === "" ? "" : `${field}: `}${issue.message}`)
+  }
+  return [...byField.values()]
+}
 
 const createTenant = Command.make(
   "create-tenant",

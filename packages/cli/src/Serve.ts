@@ -6,16 +6,10 @@
  * There is no analysis worker yet (a later issue adds it and runs it in this process by default);
  * `--no-worker` is accepted now so deployments can already say "HTTP only".
  */
+import { ServeLive } from "@callsight/server"
 import { Command, Options } from "@effect/cli"
 import { Effect, Layer } from "effect"
 import { ServiceError, UsageError } from "./Errors.js"
-
-/**
- * `ServeLive` reads everything from the environment and needs nothing else; its emitted
- * declaration widens the requirements to `unknown`, so they are stated here.
- */
-const launch = <A>(layer: Layer.Layer<A, unknown, unknown>): Effect.Effect<never, unknown> =>
-  Layer.launch(layer as Layer.Layer<A, unknown, never>)
 
 export const serve = Command.make(
   "serve",
@@ -27,21 +21,13 @@ export const serve = Command.make(
     )
   },
   () =>
-    Effect.gen(function* () {
-      // Imported here so that the other commands do not load the server (database drivers, ...).
-      const { ServeLive } = yield* Effect.promise(() => import("@callsight/server"))
-      return yield* launch(ServeLive).pipe(
-        Effect.catchAll((error: unknown): Effect.Effect<never, UsageError | ServiceError> => {
-          const tag = (error as { _tag?: unknown })?._tag
-          const message = error instanceof Error || typeof (error as { message?: unknown })?.message === "string"
-            ? (error as { message: string }).message
-            : String(error)
-          return tag === "InvalidConfig"
-            ? Effect.fail(new UsageError({ message: `invalid configuration: ${message}` }))
-            : Effect.fail(new ServiceError({ message: `the server stopped: ${typeof tag === "string" ? `${tag}: ` : ""}${message}` }))
-        })
+    Layer.launch(ServeLive).pipe(
+      Effect.catchAll((error): Effect.Effect<never, UsageError | ServiceError> =>
+        error._tag === "InvalidConfig"
+          ? Effect.fail(new UsageError({ message: `invalid configuration: ${error.message}` }))
+          : Effect.fail(new ServiceError({ message: `the server stopped: ${error._tag}: ${error.message}` }))
       )
-    })
+    )
 ).pipe(
   Command.withDescription(
     "Start the HTTP service (configured from the environment). The analysis worker joins it in a later release; --no-worker is accepted already."

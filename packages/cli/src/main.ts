@@ -11,5 +11,6 @@ import { teardown, toExitCode } from "./Errors.js"
 Effect.suspend(() => run(process.argv)).pipe(
   toExitCode,
   Effect.provide(NodeContext.layer),
-  NodeRuntime.runMain({ disableErrorReporting: true, teardown })
+  // failures are reported by toExitCode; the server chooses its own log format (LOG_FORMAT)
+  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true, teardown })
 )

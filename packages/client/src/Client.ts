@@ -140,10 +140,11 @@ type TopLevelMethods<Groups extends HttpApiGroup.HttpApiGroup.Any, E, R> =
 /** The Callsight API, every operation, with the key of the layer filled in. */
 export type CallsightApiClient = KeyedClient<ApiGroups, ApiErrors, never>
 
-const makeRaw = (baseUrl: string) => HttpApiClient.make(CallsightApi, { baseUrl })
-
 /** The client exactly as `HttpApiClient.make(CallsightApi)` derives it (keyed operations need `headers`). */
-export type CallsightRawClient = Effect.Effect.Success<ReturnType<typeof makeRaw>>
+export type CallsightRawClient = HttpApiClient.Client<ApiGroups, ApiErrors, never>
+
+const makeRaw = (baseUrl: string): Effect.Effect<CallsightRawClient, never, HttpClient.HttpClient> =>
+  HttpApiClient.make(CallsightApi, { baseUrl })
 
 // ---------------------------------------------------------------------------------------------
 // The service
@@ -366,6 +367,15 @@ const readBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effec
     Effect.orElseSucceed(() => undefined)
   )
 
+/** The messages of an error and its causes: `fetch failed: connect ECONNREFUSED 127.0.0.1:8080`. */
+const causes = (error: unknown): string => {
+  const messages: Array<string> = []
+  for (let e = error; e instanceof Error && messages.length < 4; e = e.cause) {
+    if (e.message !== "" && !messages.includes(e.message)) messages.push(e.message)
+  }
+  return messages.join(": ")
+}
+
 /** Any failure of a client Effect as a `CallsightError`. */
 export const toCallsightError = (error: unknown): Effect.Effect<CallsightError> => {
   if (error instanceof CallsightError) return Effect.succeed(error)
@@ -377,13 +387,12 @@ export const toCallsightError = (error: unknown): Effect.Effect<CallsightError> 
   if (HttpClientErrors.isHttpClientError(error)) {
     if (error._tag === "RequestError") {
       const tag = error.reason === "Transport" ? "TransportError" : "RequestError"
-      const detail = error.cause instanceof Error ? `: ${error.cause.message}` : ""
       return Effect.succeed(
         new CallsightError({
           tag,
           status: undefined,
           body: undefined,
-          message: `${error.request.method} ${error.request.url}: ${error.description ?? error.reason}${detail}`,
+          message: `${error.request.method} ${error.request.url}: ${causes(error.cause) || error.description || error.reason}`,
           cause: error
         })
       )
