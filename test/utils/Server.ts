@@ -65,6 +65,10 @@ export interface RunningServer {
   readonly url: string
   /** The `ADMIN_API_KEY` it was started with (random). */
   readonly adminKey: string
+  /** The process id (to send it a signal without waiting for its exit). */
+  readonly pid: number
+  /** Resolves when the process exits. */
+  readonly exited: Promise<ServeExit>
   /** What it printed so far (stdout and stderr interleaved). */
   readonly output: () => string
   /** SIGTERM, then waits for the exit (SIGKILL after `timeoutMs`); removes its data and database. */
@@ -146,7 +150,7 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Run
     await sleep(200)
   }
 
-  return { url, adminKey, output: () => output, stop }
+  return { url, adminKey, pid: child.pid!, exited, output: () => output, stop }
 }
 
 export interface CliResult {
