@@ -1,0 +1,43 @@
+/**
+ * The shapes the analysis engine works with. It has no HTTP and no SQL: the worker hands it a
+ * file, it answers these values, and the same values are stored and shown (api-spec's
+ * `CallAnalysis` is their wire form).
+ */
+import type { CallMetrics, Evidence, Scorecard, Speaker, SpeakerTurn } from "@callsight/api-spec"
+import { Data } from "effect"
+
+/** The formats the service accepts, as sniffed from the bytes. */
+export type AudioFormat = "mp3" | "wav" | "m4a"
+
+export type Turn = typeof SpeakerTurn.Type
+export type SpeakerSummary = typeof Speaker.Type
+export type Metrics = typeof CallMetrics.Type
+export type ScorecardResult = typeof Scorecard.Type
+export type EvidenceItem = typeof Evidence.Type
+
+/** What the acoustic pipeline finds: who spoke when, and the metrics that need no words. */
+export interface AcousticAnalysis {
+  readonly duration_s: number
+  /** Channels of the file (1 or 2); stereo files with separable channels are diarized by channel. */
+  readonly channels: number
+  readonly diarization: "channel" | "clustering"
+  readonly speakers: ReadonlyArray<SpeakerSummary>
+  readonly speaker_turns: ReadonlyArray<Turn>
+  /** Content metrics (question_count, words_per_minute, filler_rate...) are null without a transcript. */
+  readonly metrics: Metrics
+}
+
+/** The scorecard and the evidence behind every point. */
+export interface ScoredCall {
+  readonly scorecard: ScorecardResult
+  readonly evidence: ReadonlyArray<EvidenceItem>
+}
+
+/** Stages reported while a call is processed (`GET /analysis/{call_id}`). */
+export type AnalysisStage = "decode" | "diarize" | "transcribe" | "score" | "report"
+
+/** Why an analysis could not be done: the call ends `failed` with this code, and no credit is used. */
+export class AnalysisFailed extends Data.TaggedError("AnalysisFailed")<{
+  readonly code: "undecodable_audio" | "unsupported_format" | "too_short" | "no_speech"
+  readonly message: string
+}> {}
