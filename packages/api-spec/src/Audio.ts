@@ -6,7 +6,6 @@ import { Timestamp } from "./Common.js"
 import {
   Conflict,
   NotFound,
-  NotImplemented,
   PayloadTooLarge,
   PaymentRequired,
   UnsupportedMediaType
@@ -85,6 +84,5 @@ export class AudioApi extends HttpApiGroup.make("audio")
       .annotate(OpenApi.Summary, "The HTML evidence report of a completed call; 409 with the status before")
   )
   .middleware(TenantAuth)
-  .addError(NotImplemented)
   .annotate(OpenApi.Title, "Audio analysis for agents")
 {}

@@ -2,24 +2,32 @@
  * The `callsight` command tree:
  *
  *   callsight serve [--no-worker]
+ *   callsight worker
+ *   callsight upload FILE [--external-id ID] [--closer-email E] [--idempotency-key K] [--wait]
+ *                         [--report OUT.html] [--timeout S] [--json] [--url URL] [--api-key K]
+ *   callsight status CALL_ID [--wait] [--timeout S] [--json] [--url URL] [--api-key K]
+ *   callsight report CALL_ID [-o FILE] [--url URL] [--api-key K]
+ *   callsight result CALL_ID [--json] [--url URL] [--api-key K]
  *   callsight admin create-tenant --name NAME [--owner-email E] [--owner-name N] [--industry I]
  *                                 [--credits N] [--plan P] [--test] [--json] [--url URL] [--admin-key K]
  *   callsight admin grant-credits CLIENT_ID N [--reason R] [--json] [--url URL] [--admin-key K]
  *   callsight openapi [-o FILE]
  *   callsight --version | --help
  *
- * Exit codes: 0 success, 2 usage error, 3 service error (1 is kept for "analysis failed").
+ * Exit codes: 0 success, 1 analysis failed, 2 usage error, 3 service error.
  */
 import { VERSION } from "@callsight/server"
 import { Command } from "@effect/cli"
 import { admin } from "./Admin.js"
+import { audioCommands } from "./Audio.js"
 import { type Described, showHelp } from "./Errors.js"
 import { openapi } from "./OpenApi.js"
 import { serve } from "./Serve.js"
+import { worker } from "./Worker.js"
 
 export const callsight = Command.make("callsight", {}, () => showHelp((): Described => callsight)).pipe(
-  Command.withDescription("Callsight: sales-call intelligence service and its admin tools"),
-  Command.withSubcommands([serve, admin, openapi])
+  Command.withDescription("Callsight: sales-call intelligence service, its analysis workers, and its command-line client"),
+  Command.withSubcommands([serve, worker, ...audioCommands, admin, openapi])
 )
 
 /** Runs the command line `argv` (`process.argv`: the runtime and the script come first). */

@@ -1,6 +1,6 @@
 /**
  * How `callsight` fails: every failure is reported once on stderr and mapped to an exit code.
- * 0 success, 1 analysis failed (a later issue), 2 usage error, 3 service error.
+ * 0 success, 1 analysis failed, 2 usage error, 3 service error.
  */
 import { toCallsightError, type CallsightError } from "@callsight/client"
 import { ValidationError } from "@effect/cli"
@@ -8,7 +8,7 @@ import { Cause, Console, Data, Effect, Exit, Option } from "effect"
 
 export const ExitCode = {
   Success: 0,
-  /** Reserved: an analysis the command waited for failed (a later issue). */
+  /** The analysis the command waited for, or looked at, ended `failed`. */
   AnalysisFailed: 1,
   Usage: 2,
   Service: 3
@@ -16,6 +16,9 @@ export const ExitCode = {
 
 /** The command line is wrong: a missing key, a bad URL, a value the service rejected (422). */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
+
+/** The analysis ended `failed` (the command has printed what it has to print already). */
+export class AnalysisFailed extends Data.TaggedError("AnalysisFailed")<{ readonly message: string }> {}
 
 /** The service failed or could not be reached. */
 export class ServiceError extends Data.TaggedError("ServiceError")<{
@@ -30,6 +33,9 @@ export const fromClientError = (error: unknown): Effect.Effect<never, UsageError
 const classify = (e: CallsightError): UsageError | ServiceError => {
   if (e.tag === "ValidationFailed") return new UsageError({ message: `the service rejected the request (422): ${details(e)}` })
   if (e.tag === "TransportError") return new ServiceError({ message: `could not reach the service: ${e.message}` })
+  // the file to upload cannot be read: the command line names a wrong file
+  if (e.tag === "AudioSourceError") return new UsageError({ message: e.message.replace(/^AudioSourceError: /, "") })
+  if (e.tag === "WaitTimeout") return new ServiceError({ message: e.message.replace(/^WaitTimeout: /, "") })
   const status = e.status === undefined ? "" : `${e.status} `
   return new ServiceError({ message: `${status}${e.tag}${reason(e)}`, status: e.status })
 }
@@ -55,6 +61,9 @@ const details = (e: CallsightError): string => {
 export const report = (error: unknown): Effect.Effect<number> => {
   if (ValidationError.isValidationError(error)) return Effect.succeed(ExitCode.Usage)
   if (error instanceof UsageError) return Effect.as(Console.error(`callsight: ${error.message}`), ExitCode.Usage)
+  if (error instanceof AnalysisFailed) {
+    return Effect.as(Console.error(`callsight: ${error.message}`), ExitCode.AnalysisFailed)
+  }
   if (error instanceof ServiceError) return Effect.as(Console.error(`callsight: ${error.message}`), ExitCode.Service)
   return Effect.as(
     Console.error(`callsight: unexpected failure: ${error instanceof Error ? error.message : String(error)}`),

@@ -1,35 +1,42 @@
 /**
- * `callsight serve [--no-worker]`: the HTTP service, configured from the environment (PORT, HOST,
- * DATABASE_URL, DATA_DIR, ADMIN_API_KEY, ...; see the README). SIGINT/SIGTERM interrupt it: the
- * server stops accepting, in-flight requests finish, the database pool closes, the exit code is 0.
- *
- * There is no analysis worker yet (a later issue adds it and runs it in this process by default);
- * `--no-worker` is accepted now so deployments can already say "HTTP only".
+ * `callsight serve [--no-worker]`: the HTTP service and, in the same process, the analysis
+ * workers (`WORKER_CONCURRENCY` of them), configured from the environment (PORT, HOST,
+ * DATABASE_URL, DATA_DIR, ADMIN_API_KEY, ...; see the README). `--no-worker` serves HTTP only:
+ * uploads are queued for `callsight worker` processes (on the same database) to analyse.
+ * SIGINT/SIGTERM interrupt it: the server stops accepting, in-flight requests finish, the workers
+ * stop (a job cut short is taken up again when its lease expires), the database pool closes, the
+ * exit code is 0.
  */
-import { ServeLive } from "@callsight/server"
+import { makeServeLive, ServeLive } from "@callsight/server"
 import { Command, Options } from "@effect/cli"
 import { Effect, Layer } from "effect"
 import { ServiceError, UsageError } from "./Errors.js"
+
+/** Runs a process layer until interrupted; a bad configuration is a usage error, the rest a service error. */
+export const launch = <A, E extends { readonly _tag: string; readonly message: string }>(
+  layer: Layer.Layer<A, E>,
+  what: string
+): Effect.Effect<never, UsageError | ServiceError> =>
+  Layer.launch(layer).pipe(
+    Effect.catchAll((error): Effect.Effect<never, UsageError | ServiceError> =>
+      error._tag === "InvalidConfig"
+        ? Effect.fail(new UsageError({ message: `invalid configuration: ${error.message}` }))
+        : Effect.fail(new ServiceError({ message: `the ${what} stopped: ${error._tag}: ${error.message}` }))
+    )
+  )
 
 export const serve = Command.make(
   "serve",
   {
     noWorker: Options.boolean("no-worker").pipe(
       Options.withDescription(
-        "Serve HTTP only, without the analysis worker. There is no worker yet: today `serve` is HTTP only either way."
+        "Serve HTTP only, without the analysis workers: uploads wait in the queue for `callsight worker` processes on the same database"
       )
     )
   },
-  () =>
-    Layer.launch(ServeLive).pipe(
-      Effect.catchAll((error): Effect.Effect<never, UsageError | ServiceError> =>
-        error._tag === "InvalidConfig"
-          ? Effect.fail(new UsageError({ message: `invalid configuration: ${error.message}` }))
-          : Effect.fail(new ServiceError({ message: `the server stopped: ${error._tag}: ${error.message}` }))
-      )
-    )
+  ({ noWorker }) => launch(noWorker ? makeServeLive({ workers: false }) : ServeLive, "server")
 ).pipe(
   Command.withDescription(
-    "Start the HTTP service (configured from the environment). The analysis worker joins it in a later release; --no-worker is accepted already."
+    "Start the HTTP service and its analysis workers (WORKER_CONCURRENCY, default 2), configured from the environment; --no-worker: HTTP only"
   )
 )

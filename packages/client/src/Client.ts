@@ -13,8 +13,16 @@
  *
  * needs no `headers`. `callsight.withApiKey(key)` is the same client with another key (a tenant
  * key next to the admin key), `callsight.raw` the client exactly as `HttpApiClient.make` derives it.
+ *
+ * Audio analysis has helpers on top of the derived operations (Audio.ts): `uploadAudio(source,
+ * options)` (a path streamed from disk, a `Blob` or bytes), `getAnalysis(callId)`,
+ * `waitForCompletion(callId, options)`, `getReportHtml(callId)`, `getCall(callId)` and
+ * `listCalls({ limit, cursor })`.
  */
 import {
+  type AnalysisStatusResponse,
+  type CallAnalysis,
+  type CallListItem,
   CallsightApi,
   type CreateClientRequest,
   type CreatedClient,
@@ -23,7 +31,8 @@ import {
   type GrantCreditsRequest,
   type HealthResponse,
   type MetricsResponse,
-  type ReadyResponse
+  type ReadyResponse,
+  type UploadAccepted
 } from "@callsight/api-spec"
 import {
   FetchHttpClient,
@@ -32,15 +41,28 @@ import {
   type HttpApiEndpoint,
   type HttpApiGroup,
   HttpApiSchema,
+  HttpBody,
   HttpClient,
   HttpClientError as HttpClientErrors,
   type HttpClientError,
+  HttpClientRequest,
   HttpClientResponse,
   type OpenApi
 } from "@effect/platform"
 import { Cause, Context, Effect, Either, Exit, Layer, Option, ParseResult, Redacted, Schema } from "effect"
 import type { Brand } from "effect/Brand"
 import type { Simplify } from "effect/Types"
+import {
+  type AudioSource,
+  type AudioSourceError,
+  multipartBody,
+  openAudio,
+  type UploadAudioOptions,
+  uploadFields,
+  waitForCompletion,
+  type WaitForCompletionOptions,
+  type WaitTimeout
+} from "./Audio.js"
 
 // ---------------------------------------------------------------------------------------------
 // Types: the derived client with the key filled in
@@ -157,11 +179,62 @@ export interface CallsightClientOptions {
   readonly apiKey?: string | Redacted.Redacted<string> | undefined
 }
 
-export interface CallsightClientService extends CallsightApiClient {
+type ErrorOf<M> = M extends (...args: ReadonlyArray<any>) => Effect.Effect<infer _A, infer E, infer _R> ? E : never
+
+/** What an operation of the derived client can fail with. */
+export type UploadAudioError = ErrorOf<CallsightApiClient["audio"]["uploadAudio"]> | AudioSourceError
+export type GetAnalysisError = ErrorOf<CallsightApiClient["audio"]["getAnalysis"]>
+export type GetReportHtmlError = ErrorOf<CallsightApiClient["audio"]["getReportHtml"]>
+export type GetCallError = ErrorOf<CallsightApiClient["extensions"]["getCall"]>
+export type ListCallsError = ErrorOf<CallsightApiClient["extensions"]["listCalls"]>
+
+export interface ListCallsOptions {
+  /** 1–200 calls per page (default 50). */
+  readonly limit?: number | undefined
+  /** `next_cursor` of the previous page. */
+  readonly cursor?: string | undefined
+}
+
+export interface CallsPage {
+  readonly calls: ReadonlyArray<typeof CallListItem.Type>
+  /** The cursor of the next page; `null` on the last one. */
+  readonly next_cursor: string | null
+}
+
+/** The audio-analysis helpers, with the client's key (a tenant key). */
+export interface CallsightAudioMethods {
+  /**
+   * `POST /v1/teams/audio`: uploads a recording (multipart `audio`, `external_call_id`,
+   * `closer_email`; header `Idempotency-Key`) and answers the 202 body. A path is streamed from
+   * disk; a `Blob` or bytes are sent as they are. `onProgress` reports the bytes sent.
+   */
+  readonly uploadAudio: (
+    source: AudioSource,
+    options?: UploadAudioOptions
+  ) => Effect.Effect<typeof UploadAccepted.Type, UploadAudioError>
+  /** `GET /analysis/{call_id}`: status, stage, progress, error and summary. */
+  readonly getAnalysis: (callId: string) => Effect.Effect<typeof AnalysisStatusResponse.Type, GetAnalysisError>
+  /**
+   * Polls `getAnalysis` with a growing pause until the analysis is `completed` or `failed` and
+   * answers that status (read `error.code` of a failed one); `WaitTimeout` after `timeoutMs`.
+   */
+  readonly waitForCompletion: (
+    callId: string,
+    options?: WaitForCompletionOptions
+  ) => Effect.Effect<typeof AnalysisStatusResponse.Type, GetAnalysisError | WaitTimeout>
+  /** `GET /reports/{call_id}/html`: the HTML report of a completed call (`Conflict` before). */
+  readonly getReportHtml: (callId: string) => Effect.Effect<string, GetReportHtmlError>
+  /** `GET /v1/teams/calls/{call_id}`: the whole analysis as JSON. */
+  readonly getCall: (callId: string) => Effect.Effect<CallAnalysis, GetCallError>
+  /** `GET /v1/teams/calls`: the tenant's calls, newest first, a page at a time. */
+  readonly listCalls: (options?: ListCallsOptions) => Effect.Effect<CallsPage, ListCallsError>
+}
+
+export interface CallsightClientService extends CallsightApiClient, CallsightAudioMethods {
   /** The base URL, without a trailing slash. */
   readonly baseUrl: string
   /** The same client with another key. */
-  readonly withApiKey: (apiKey: string | Redacted.Redacted<string>) => CallsightApiClient
+  readonly withApiKey: (apiKey: string | Redacted.Redacted<string>) => CallsightClientService
   /** `{ "x-api-key": key }` for the raw client (empty without a key). */
   readonly headers: { readonly "x-api-key"?: string }
   /** The derived client as the platform makes it. */
@@ -239,13 +312,56 @@ export const makeFrom = (
     Effect.flatMap((response) => response.json),
     Effect.map((json) => json as OpenApi.OpenAPISpec)
   )
+  const client: CallsightApiClient = keyed(raw, apiKey)
   return {
-    ...keyed(raw, apiKey),
+    ...client,
+    ...audioMethods(client, httpClient, baseUrl, apiKey),
     baseUrl,
-    withApiKey: (key) => keyed(raw, keyValue(key)),
+    withApiKey: (key) => makeFrom(raw, httpClient, { ...options, apiKey: key }),
     headers: apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey },
     raw: raw as CallsightRawClient,
     openapi
+  }
+}
+
+/** The default page size of `GET /v1/teams/calls` (the declaration's default). */
+const DEFAULT_LIST_LIMIT = 50
+
+const audioMethods = (
+  client: CallsightApiClient,
+  httpClient: HttpClient.HttpClient,
+  baseUrl: string,
+  apiKey: string | undefined
+): CallsightAudioMethods => {
+  const getAnalysis = (callId: string) => client.audio.getAnalysis({ path: { call_id: callId } })
+  return {
+    uploadAudio: (source, options = {}) =>
+      Effect.gen(function* () {
+        const audio = yield* openAudio(source, options.filename)
+        const body = multipartBody(audio, uploadFields(options), options.onProgress)
+        // The operation as the declaration derives it, over a client that sends the streamed
+        // body in place of the (empty) form it is given: the answer is decoded as for any other.
+        const upload = yield* HttpApiClient.endpoint(CallsightApi, {
+          group: "audio",
+          endpoint: "uploadAudio",
+          baseUrl,
+          httpClient: HttpClient.mapRequest(
+            httpClient,
+            HttpClientRequest.setBody(HttpBody.stream(body.stream, body.contentType, body.length))
+          )
+        })
+        return yield* upload(
+          completeRequest(apiKey)({ payload: new FormData(), headers: { "idempotency-key": options.idempotencyKey } })
+        )
+      }),
+    getAnalysis,
+    waitForCompletion: (callId, options) => waitForCompletion(getAnalysis, callId, options),
+    getReportHtml: (callId) => client.audio.getReportHtml({ path: { call_id: callId } }),
+    getCall: (callId) => client.extensions.getCall({ path: { call_id: callId } }),
+    listCalls: (options = {}) =>
+      client.extensions.listCalls({
+        urlParams: { limit: options.limit ?? DEFAULT_LIST_LIMIT, ...(options.cursor === undefined ? {} : { cursor: options.cursor }) }
+      })
   }
 }
 
@@ -301,6 +417,8 @@ export const makeWire = (options: CallsightClientOptions): Effect.Effect<Callsig
  * - `"UnexpectedStatus"`: an answer with a status the declaration does not list for the operation;
  * - `"DecodeError"`: an answer whose body does not match the declaration;
  * - `"RequestError"`: the request could not be encoded (e.g. a missing path parameter);
+ * - `"AudioSourceError"`: the file to upload could not be read (no such file, a directory, ...);
+ * - `"WaitTimeout"`: `waitForCompletion` gave up (`body.last` is the last status it read);
  * - `"Defect"`: a bug in the client.
  */
 export class CallsightError extends Error {
@@ -492,6 +610,21 @@ export const createCallsightClient = (options: CreateCallsightClientOptions) => 
     dbHealth: (): Promise<Answer<typeof DbHealthResponse>> => call((c) => c.probes.dbHealth()),
     /** `GET /openapi.json`: the OpenAPI 3.1 document. */
     openapi: (): Promise<OpenApi.OpenAPISpec> => call((c) => c.openapi),
+    // Audio analysis: needs a tenant key (`csk_...`) as `apiKey`.
+    /** `POST /v1/teams/audio`: a path (streamed from disk), a `Blob`/`File` or bytes; answers the 202 body. */
+    uploadAudio: (source: AudioSource, options?: UploadAudioOptions): Promise<Answer<typeof UploadAccepted>> =>
+      call((c) => c.uploadAudio(source, options)),
+    /** `GET /analysis/{call_id}`: status, stage, progress, error, summary. */
+    getAnalysis: (callId: string): Promise<Answer<typeof AnalysisStatusResponse>> => call((c) => c.getAnalysis(callId)),
+    /** Polls until `completed` or `failed` and resolves with that status; rejects with `WaitTimeout` after `timeoutMs`. */
+    waitForCompletion: (callId: string, options?: WaitForCompletionOptions): Promise<Answer<typeof AnalysisStatusResponse>> =>
+      call((c) => c.waitForCompletion(callId, options)),
+    /** `GET /reports/{call_id}/html`: the HTML report of a completed call (`Conflict` 409 before). */
+    getReportHtml: (callId: string): Promise<string> => call((c) => c.getReportHtml(callId)),
+    /** `GET /v1/teams/calls/{call_id}`: the whole analysis. */
+    getCall: (callId: string): Promise<CallAnalysis> => call((c) => c.getCall(callId)),
+    /** `GET /v1/teams/calls`: a page of the tenant's calls, newest first; pass `next_cursor` on. */
+    listCalls: (options?: ListCallsOptions): Promise<CallsPage> => call((c) => c.listCalls(options)),
     /** Internal administration: needs the admin key (`ADMIN_API_KEY`) as `apiKey`. */
     admin: {
       /** `POST /v1/internal/admin/clients`: a tenant, its owner and its first API key (shown once). */

@@ -3,26 +3,47 @@
  * - Effect: `CallsightClient` (`CallsightClient.layer({ baseUrl, apiKey })` over any `HttpClient`,
  *   `CallsightClient.layerFetch(...)` over the global `fetch`).
  * - Promises: `createCallsightClient({ baseUrl, apiKey, fetch })`, failures as `CallsightError`.
+ * - Audio analysis on both: `uploadAudio`, `getAnalysis`, `waitForCompletion`, `getReportHtml`,
+ *   `getCall`, `listCalls`.
  */
+export {
+  type AnalysisStatus,
+  type AudioSource,
+  AudioSourceError,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  isTerminal,
+  type UploadAudioOptions,
+  type UploadProgress,
+  type WaitForCompletionOptions,
+  WaitTimeout
+} from "./Audio.js"
 export {
   API_KEY_HEADER,
   type Answer,
   type Body,
   type CallsightApiClient,
+  type CallsightAudioMethods,
   CallsightClient,
   type CallsightClientOptions,
   type CallsightClientService,
   CallsightError,
   type CallsightPromiseClient,
   type CallsightRawClient,
+  type CallsPage,
   type CreateCallsightClientOptions,
   createCallsightClient,
+  type GetAnalysisError,
+  type GetCallError,
+  type GetReportHtmlError,
   isCallsightError,
   type KeyedClient,
   type KeyedGroup,
   type KeyedMethod,
   type KeyedRequest,
+  type ListCallsError,
+  type ListCallsOptions,
   normalizeBaseUrl,
   toCallsightError,
+  type UploadAudioError,
   wireApi
 } from "./Client.js"

@@ -26,6 +26,7 @@ export const appConfig = Config.all({
   blobDir: Config.option(Config.string("BLOB_DIR")),
   maxUploadMb: positiveInt("MAX_UPLOAD_MB").pipe(Config.withDefault(500)),
   workerConcurrency: positiveInt("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),
+  workerLeaseSeconds: positiveInt("WORKER_LEASE_SECONDS").pipe(Config.withDefault(60)),
   transcriber: Config.literal("none", "deepgram", "assemblyai", "openai")("TRANSCRIBER").pipe(Config.withDefault("none" as const)),
   otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT")),
   logFormat: LogFormat.pipe(Config.withDefault("json" as const))

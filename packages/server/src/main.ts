@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { AppConfig } from "./config.js"
 import { layerPglite, layerPostgres } from "./db/Database.js"
 import { MigrationsLive } from "./db/Migrations.js"
+import { WorkersLive } from "./audio/Worker.js"
 import { HttpAppLive } from "./http/Server.js"
 import { LoggerLive, TracingLive } from "./Observability.js"
 
@@ -34,18 +35,22 @@ const NodeServerLive = Layer.unwrapEffect(
  */
 export const makeServerLayer = <S, E1, R1, D, E2, R2>(
   server: Layer.Layer<S, E1, R1>,
-  database: Layer.Layer<D, E2, R2>
+  database: Layer.Layer<D, E2, R2>,
+  options: { readonly workers?: boolean } = {}
 ) =>
-  HttpAppLive.pipe(
-    HttpServer.withLogAddress,
-    Layer.provideMerge(server),
-    Layer.provide(MigrationsLive),
-    Layer.provideMerge(database)
-  )
+  Layer.merge(
+    HttpAppLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(server)),
+    options.workers === true ? WorkersLive : Layer.empty
+  ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 
-/** `callsight serve`: everything, from the environment. */
-export const ServeLive = makeServerLayer(NodeServerLive, DatabaseLive).pipe(
-  Layer.provide(TracingLive),
-  Layer.provide(LoggerLive),
-  Layer.provide(AppConfig.layer)
-)
+const fromEnvironment = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  layer.pipe(Layer.provide(TracingLive), Layer.provide(LoggerLive), Layer.provide(AppConfig.layer))
+
+/** `callsight serve`: the HTTP service and, unless `workers` is false, the analysis workers. */
+export const makeServeLive = (options: { readonly workers: boolean }) =>
+  fromEnvironment(makeServerLayer(NodeServerLive, DatabaseLive, options))
+
+export const ServeLive = makeServeLive({ workers: true })
+
+/** `callsight worker`: the analysis workers alone. */
+export const WorkerLive = fromEnvironment(WorkersLive.pipe(Layer.provide(MigrationsLive), Layer.provideMerge(DatabaseLive)))

@@ -4,6 +4,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { ApiKeysRepo } from "../auth/ApiKeysRepo.js"
 import { newId, newSecret, secretPrefix, sha256Hex } from "../lib/Ids.js"
+import { LedgerRepo } from "../billing/LedgerRepo.js"
 import { TenantsRepo } from "./TenantsRepo.js"
 
 export class Tenants extends Effect.Service<Tenants>()("Tenants", {
@@ -11,6 +12,7 @@ export class Tenants extends Effect.Service<Tenants>()("Tenants", {
     const sql = yield* SqlClient.SqlClient
     const repo = yield* TenantsRepo
     const keys = yield* ApiKeysRepo
+    const ledger = yield* LedgerRepo
 
     const create = Effect.fn("Tenants.create")(function* (req: CreateClientRequest) {
       const clientId = newId("cli")
@@ -38,7 +40,7 @@ export class Tenants extends Effect.Service<Tenants>()("Tenants", {
             })
           }
           yield* keys.insert({ keyId, clientId, name: "default", prefix: secretPrefix(apiKey), hash: sha256Hex(apiKey) })
-          if (req.credits > 0) yield* repo.addCredits(clientId, req.credits, "initial_grant")
+          if (req.credits > 0) yield* ledger.add(clientId, req.credits, "initial_grant")
           return createdAt
         })
       ).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -59,11 +61,11 @@ export class Tenants extends Effect.Service<Tenants>()("Tenants", {
       const balance = yield* sql.withTransaction(
         Effect.gen(function* () {
           if (!(yield* repo.lock(clientId))) return yield* new NotFound({ message: `no client ${clientId}` })
-          const before = yield* repo.balance(clientId)
+          const before = yield* ledger.balance(clientId)
           if (before + req.amount < 0) {
             return yield* new Conflict({ message: `the balance is ${before}; it cannot go below 0` })
           }
-          yield* repo.addCredits(clientId, req.amount, req.reason)
+          yield* ledger.add(clientId, req.amount, req.reason)
           return before + req.amount
         })
       ).pipe(Effect.catchTag("SqlError", Effect.die))
@@ -72,5 +74,5 @@ export class Tenants extends Effect.Service<Tenants>()("Tenants", {
 
     return { create, grantCredits } as const
   }),
-  dependencies: [TenantsRepo.Default, ApiKeysRepo.Default]
+  dependencies: [TenantsRepo.Default, ApiKeysRepo.Default, LedgerRepo.Default]
 }) {}

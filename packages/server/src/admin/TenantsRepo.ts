@@ -1,6 +1,7 @@
-/** Tenants, their owner users, and the credit ledger. */
+/** Tenants and their owner users. */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import type { Plan } from "@callsight/api-spec"
+import { Effect, Option } from "effect"
 
 export interface NewTenant {
   readonly clientId: string
@@ -34,15 +35,12 @@ export class TenantsRepo extends Effect.Service<TenantsRepo>()("TenantsRepo", {
       sql`INSERT INTO users (user_id, client_id, email, full_name, role)
           VALUES (${u.userId}, ${u.clientId}, ${u.email}, ${u.fullName}, 'owner')`
 
-    const addCredits = (clientId: string, delta: number, reason: string) =>
-      sql`INSERT INTO credit_ledger (client_id, delta, reason) VALUES (${clientId}, ${delta}, ${reason})`
-
-    const balance = (clientId: string) =>
-      sql<{ balance: number }>`
-        SELECT COALESCE(SUM(delta), 0)::int AS balance FROM credit_ledger WHERE client_id = ${clientId}`.pipe(
-        Effect.map((rows) => rows[0].balance)
+    /** The tenant's plan, locking its row: changes to its ledger and calls then apply one at a time. */
+    const lockWithPlan = (clientId: string) =>
+      sql<{ plan: Plan }>`SELECT plan FROM tenants WHERE client_id = ${clientId} FOR UPDATE`.pipe(
+        Effect.map((rows) => (rows.length === 0 ? Option.none() : Option.some(rows[0].plan)))
       )
 
-    return { insertTenant, exists, lock, emailTaken, insertOwner, addCredits, balance } as const
+    return { insertTenant, exists, lock, lockWithPlan, emailTaken, insertOwner } as const
   })
 }) {}

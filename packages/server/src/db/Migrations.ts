@@ -5,9 +5,11 @@
 import { Migrator } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import core from "./migrations/0001_core.js"
+import audio from "./migrations/0002_audio.js"
 
 export const migrations = {
-  "0001_core": core
+  "0001_core": core,
+  "0002_audio": audio
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -6,6 +6,7 @@
 import { CallsightApi } from "@callsight/api-spec"
 import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { Layer } from "effect"
+import { AudioHttpLive } from "../audio/Http.js"
 import { SecurityLive } from "../auth/Middleware.js"
 import { ExtensionsHttpLive } from "../extensions/Http.js"
 import { ProbesHttpLive } from "../probes/Http.js"
@@ -22,12 +23,11 @@ const UnbuiltGroupsLive = Layer.mergeAll(
   unbuiltGroup("companion"),
   unbuiltGroup("admin"),
   unbuiltGroup("workspace"),
-  unbuiltGroup("assistant"),
-  unbuiltGroup("audio")
+  unbuiltGroup("assistant")
 )
 
 export const ApiLive = HttpApiBuilder.api(CallsightApi).pipe(
-  Layer.provide([ProbesHttpLive, ExtensionsHttpLive, UnbuiltGroupsLive]),
+  Layer.provide([ProbesHttpLive, ExtensionsHttpLive, AudioHttpLive, UnbuiltGroupsLive]),
   // The groups need the security middlewares as well as the API.
   Layer.provideMerge(SecurityLive),
   Layer.provide(RequestMetrics.Default)

@@ -5,6 +5,9 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { AppConfig, type AppConfigShape } from "../../src/config.js"
 import { makeServerLayer } from "../../src/main.js"
 import { TestDatabase } from "./TestDatabase.js"
@@ -12,12 +15,14 @@ import { TestDatabase } from "./TestDatabase.js"
 export const ADMIN_KEY = `csa_test_admin_${crypto.randomUUID()}`
 export const ASSISTANT_KEY = `csa_test_assistant_${crypto.randomUUID()}`
 
-export const testServerLayer = (overrides: Partial<AppConfigShape> = {}) =>
-  makeServerLayer(NodeHttpServer.layerTest, TestDatabase.layer).pipe(
+export const testServerLayer = (overrides: Partial<AppConfigShape> = {}, options: { readonly workers?: boolean } = {}) =>
+  makeServerLayer(NodeHttpServer.layerTest, TestDatabase.layer, options).pipe(
     Layer.provide(
       AppConfig.layerWith({
         adminApiKey: Option.some(Redacted.make(ADMIN_KEY)),
         assistantApiKey: Option.some(Redacted.make(ASSISTANT_KEY)),
+        // Each test server keeps its uploads in a directory of its own.
+        blobDir: mkdtempSync(join(tmpdir(), "callsight-blobs-")),
         ...overrides
       })
     ),

@@ -1,0 +1,375 @@
+/**
+ * Audio analysis with a tenant key (`--api-key` or `CALLSIGHT_API_KEY`):
+ * - `upload FILE [--external-id ID] [--closer-email E] [--idempotency-key K] [--wait] [--report OUT.html] [--timeout S] [--json]`
+ * - `status CALL_ID [--wait] [--timeout S] [--json]`
+ * - `report CALL_ID [-o FILE]`
+ * - `result CALL_ID [--json]`
+ *
+ * Progress (the upload's bar, the stage while waiting) goes to stderr, drawn in place only when
+ * stderr is a terminal, never with `--json` (then stdout holds only JSON). An analysis that ends
+ * `failed` exits 1 after its result is printed.
+ */
+import type { CallAnalysis } from "@callsight/api-spec"
+import {
+  type AnalysisStatus,
+  CallsightClient,
+  type CallsightClientService,
+  type UploadProgress
+} from "@callsight/client"
+import { Args, Command, Options } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
+import { Console, Effect, Option, type Redacted } from "effect"
+import { apiKeyOption, jsonOption, tenantClient, urlOption } from "./Connection.js"
+import { AnalysisFailed, fromClientError, type ServiceError, UsageError } from "./Errors.js"
+
+// ---------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------
+
+const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+/** Writes `text` to stdout as it is and waits until it is handed to the system. */
+const writeStdout = (text: string) =>
+  Effect.async<void>((resume) => {
+    process.stdout.write(text, () => resume(Effect.void))
+  })
+
+const stderrIsTty = () => process.stderr.isTTY === true
+
+const CLEAR_LINE = "\r\x1b[2K"
+
+const percent = (fraction: number) => `${Math.round(Math.max(0, Math.min(1, fraction)) * 100)}%`
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+
+/** The upload's progress bar on a terminal's stderr, redrawn at most every 100 ms and at 100 %. */
+const progressBar = (label: string) => {
+  let lastDraw = 0
+  let drawn = false
+  let finished = false
+  const width = 30
+  return {
+    update: (progress: UploadProgress) => {
+      if (finished) return
+      const fraction = progress.total === 0 ? 1 : progress.sent / progress.total
+      const now = Date.now()
+      if (fraction < 1 && now - lastDraw < 100) return
+      lastDraw = now
+      const filled = Math.round(fraction * width)
+      process.stderr.write(
+        `${CLEAR_LINE}${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${percent(fraction).padStart(4)} ` +
+          `${megabytes(progress.sent)}/${megabytes(progress.total)}`
+      )
+      drawn = true
+    },
+    /** Ends the bar's line (kept on screen). */
+    done: Effect.sync(() => {
+      if (drawn && !finished) process.stderr.write("\n")
+      finished = true
+    })
+  }
+}
+
+const stageLine = (s: AnalysisStatus) =>
+  s.status === "processing" ? `${s.call_id}: processing, ${s.stage} (${percent(s.progress)})` : `${s.call_id}: ${s.status}`
+
+/**
+ * The stage while waiting, on stderr: one line redrawn in place on a terminal, else a line per
+ * change of status or stage; nothing with `--json`.
+ */
+const stageReporter = (json: boolean) => {
+  const tty = !json && stderrIsTty()
+  let last = ""
+  let drawn = false
+  return {
+    onStatus: (s: AnalysisStatus) => {
+      if (json || s.status === "completed" || s.status === "failed") return
+      if (tty) {
+        process.stderr.write(`${CLEAR_LINE}${stageLine(s)}`)
+        drawn = true
+        return
+      }
+      const key = `${s.status}/${s.stage}`
+      if (key !== last) process.stderr.write(`${stageLine(s)}\n`)
+      last = key
+    },
+    done: Effect.sync(() => {
+      if (drawn) process.stderr.write(CLEAR_LINE)
+      drawn = false
+    })
+  }
+}
+
+const seconds = (s: number | null) => (s === null ? null : `${s.toFixed(1)} s`)
+
+const rows = (entries: ReadonlyArray<readonly [string, string | number | null | undefined]>) => {
+  const shown = entries.filter((e): e is readonly [string, string | number] => e[1] !== null && e[1] !== undefined)
+  const width = Math.max(0, ...shown.map(([k]) => k.length)) + 1
+  return shown.map(([k, v]) => `  ${`${k}:`.padEnd(width + 1)}${v}`)
+}
+
+const describeStatus = (s: AnalysisStatus): string =>
+  [
+    s.status === "processing" || s.status === "queued"
+      ? `${s.call_id}: ${s.status} (stage ${s.stage}, ${percent(s.progress)})`
+      : `${s.call_id}: ${s.status}`,
+    ...rows([
+      ["external id", s.external_call_id],
+      ["created", s.created_at],
+      ["started", s.started_at],
+      ["completed", s.completed_at],
+      ["audio", seconds(s.duration_s)],
+      ["credits charged", s.credits_charged],
+      ["overall score", s.summary?.overall_score ?? undefined],
+      ["talk ratio", s.summary?.talk_ratio ?? undefined],
+      ["speakers", s.summary?.speakers],
+      ["transcript", s.summary === null ? undefined : s.summary.transcript_available ? "yes" : "no"],
+      ["error", s.error === null ? null : `${s.error.code}: ${s.error.message}`]
+    ])
+  ].join("\n")
+
+const failedMessage = (callId: string, error: { readonly code: string; readonly message: string } | null) =>
+  `the analysis of ${callId} failed: ${error === null ? "no reason given" : `${error.code}: ${error.message}`}`
+
+/** Exit 1 once a failed analysis is printed. */
+const failIfFailed = (status: string, callId: string, error: { readonly code: string; readonly message: string } | null) =>
+  status === "failed" ? Effect.fail(new AnalysisFailed({ message: failedMessage(callId, error) })) : Effect.void
+
+const describeAnalysis = (a: CallAnalysis): string => {
+  const lines = [
+    `${a.call_id}: ${a.status}`,
+    ...rows([
+      ["external id", a.external_call_id],
+      ["closer", a.closer_email],
+      ["created", a.created_at],
+      ["completed", a.completed_at],
+      ["audio", seconds(a.duration_s)],
+      ["channels", a.channels],
+      ["method", a.method_version],
+      ["error", a.error === null ? null : `${a.error.code}: ${a.error.message}`]
+    ])
+  ]
+  if (a.scorecard !== null) {
+    lines.push(`Scorecard: overall ${a.scorecard.overall ?? "not assessed"}`)
+    for (const d of a.scorecard.dimensions) {
+      lines.push(`  ${d.dimension.padEnd(20)}${String(d.score ?? "-").padStart(4)}${d.reason === null ? "" : `  ${d.reason}`}`)
+    }
+  }
+  if (a.speakers.length > 0) {
+    lines.push("Speakers:")
+    for (const s of a.speakers) {
+      lines.push(`  ${s.speaker.padEnd(10)}${s.role.padEnd(8)}${percent(s.talk_share).padStart(5)} of the talk (${s.talk_time_s.toFixed(1)} s)`)
+    }
+  }
+  if (a.metrics !== null) {
+    const m = a.metrics
+    lines.push(
+      "Metrics:",
+      ...rows([
+        ["talk ratio", m.talk_ratio],
+        ["longest monologue", seconds(m.longest_monologue_s)],
+        ["longest customer story", seconds(m.longest_customer_story_s)],
+        ["interactivity", m.interactivity],
+        ["patience", seconds(m.patience_s)],
+        ["interruptions", m.interruptions],
+        ["silence ratio", m.silence_ratio],
+        ["questions", m.question_count],
+        ["filler rate", m.filler_rate]
+      ])
+    )
+  }
+  lines.push(
+    `${a.speaker_turns.length} speaker turns, ${a.evidence.length} evidence moments, ` +
+      `transcript ${a.transcript === null ? "not available" : `of ${a.transcript.length} segments`}`
+  )
+  return lines.join("\n")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+// ---------------------------------------------------------------------------------------------
+
+/** A client call whose failures are classified for the exit code (Errors.ts). */
+const api = <A, E>(f: (client: CallsightClientService) => Effect.Effect<A, E>) =>
+  Effect.flatMap(CallsightClient, f).pipe(Effect.catchAll(fromClientError))
+
+const connection = { url: urlOption, apiKey: apiKeyOption }
+
+const withClient = <A, E>(
+  args: { readonly url: string; readonly apiKey: Option.Option<Redacted.Redacted<string>> },
+  program: Effect.Effect<A, E, CallsightClient | FileSystem.FileSystem>
+) => Effect.flatMap(tenantClient(args.url, args.apiKey), (layer) => Effect.provide(program, layer))
+
+const callIdArg = Args.text({ name: "CALL_ID" }).pipe(Args.withDescription("The call (call_...)"))
+
+const waitOption = Options.boolean("wait").pipe(
+  Options.withDescription("Wait until the analysis is completed or failed (the stage is shown on stderr)")
+)
+
+const timeoutOption = Options.integer("timeout").pipe(
+  Options.withDefault(600),
+  Options.withDescription("With --wait: give up after this many seconds (exit 3); default 600")
+)
+
+const positiveTimeout = (timeout: number) =>
+  timeout > 0 ? Effect.succeed(timeout * 1000) : Effect.fail(new UsageError({ message: "--timeout must be at least 1 second" }))
+
+/** Polls until the analysis ends, showing the stage; the final status. */
+const waitFor = (callId: string, json: boolean, timeoutMs: number) => {
+  const stage = stageReporter(json)
+  return api((c) => c.waitForCompletion(callId, { timeoutMs, onStatus: stage.onStatus })).pipe(Effect.ensuring(stage.done))
+}
+
+const writeFile = (path: string, text: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.writeFileString(path, text)).pipe(
+    Effect.mapError((e) => new UsageError({ message: `cannot write ${path}: ${e.message}` }))
+  )
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+// ---------------------------------------------------------------------------------------------
+
+const upload = Command.make(
+  "upload",
+  {
+    file: Args.file({ name: "FILE" }).pipe(Args.withDescription("The recording: MP3, WAV or M4A")),
+    externalId: Options.text("external-id").pipe(
+      Options.optional,
+      Options.withDescription("Your own id of the call (external_call_id, at most 200 characters)")
+    ),
+    closerEmail: Options.text("closer-email").pipe(
+      Options.optional,
+      Options.withDescription("E-mail of the closer (rep) on the call")
+    ),
+    idempotencyKey: Options.text("idempotency-key").pipe(
+      Options.optional,
+      Options.withDescription("Idempotency-Key: the same key and file within 24 h give the same call, no new one")
+    ),
+    wait: waitOption,
+    report: Options.file("report").pipe(
+      Options.optional,
+      Options.withDescription("Wait, then write the HTML report to this file (implies --wait)")
+    ),
+    timeout: timeoutOption,
+    json: Options.boolean("json").pipe(
+      Options.withDescription("Print JSON on stdout and nothing else there: the 202 answer, or with --wait the final status")
+    ),
+    ...connection
+  },
+  (args) =>
+    withClient(
+      args,
+      Effect.gen(function* () {
+        const timeoutMs = yield* positiveTimeout(args.timeout)
+        const wait = args.wait || Option.isSome(args.report)
+        const bar = !args.json && stderrIsTty() ? progressBar(`Uploading ${args.file.split(/[\\/]/).at(-1)}`) : undefined
+        const accepted = yield* api((c) =>
+          c.uploadAudio(args.file, {
+            externalCallId: Option.getOrUndefined(args.externalId),
+            closerEmail: Option.getOrUndefined(args.closerEmail),
+            idempotencyKey: Option.getOrUndefined(args.idempotencyKey),
+            onProgress: bar?.update
+          })
+        ).pipe(Effect.ensuring(bar?.done ?? Effect.void))
+        if (!wait) {
+          if (args.json) return yield* printJson(accepted)
+          return yield* Console.log(
+            [
+              `Uploaded ${args.file}: call ${accepted.call_id} (${accepted.status}).`,
+              ...rows([
+                ["status", accepted.status_url],
+                ["report", accepted.report_url]
+              ]),
+              `Wait for it with: callsight status ${accepted.call_id} --wait`
+            ].join("\n")
+          )
+        }
+        if (!args.json) yield* Console.log(`Uploaded ${args.file}: call ${accepted.call_id}.`)
+        const final = yield* waitFor(accepted.call_id, args.json, timeoutMs)
+        if (args.json) yield* printJson(final)
+        else yield* Console.log(describeStatus(final))
+        yield* failIfFailed(final.status, final.call_id, final.error)
+        if (Option.isSome(args.report)) {
+          const html = yield* api((c) => c.getReportHtml(final.call_id))
+          yield* writeFile(args.report.value, html)
+          yield* Console.error(`Wrote the report of ${final.call_id} to ${args.report.value}`)
+        }
+      })
+    )
+).pipe(Command.withDescription("Upload a call recording for analysis (a tenant key); --wait to follow it to the end"))
+
+const status = Command.make(
+  "status",
+  { callId: callIdArg, wait: waitOption, timeout: timeoutOption, json: jsonOption, ...connection },
+  (args) =>
+    withClient(
+      args,
+      Effect.gen(function* () {
+        const timeoutMs = yield* positiveTimeout(args.timeout)
+        const current = args.wait
+          ? yield* waitFor(args.callId, args.json, timeoutMs)
+          : yield* api((c) => c.getAnalysis(args.callId))
+        yield* args.json ? printJson(current) : Console.log(describeStatus(current))
+        yield* failIfFailed(current.status, current.call_id, current.error)
+      })
+    )
+).pipe(Command.withDescription("The status of an analysis: queued, processing (with its stage), completed or failed"))
+
+const report = Command.make(
+  "report",
+  {
+    callId: callIdArg,
+    output: Options.file("output").pipe(
+      Options.withAlias("o"),
+      Options.optional,
+      Options.withDescription("Write the report to FILE instead of stdout")
+    ),
+    ...connection
+  },
+  (args) =>
+    withClient(
+      args,
+      Effect.gen(function* () {
+        const html = yield* Effect.flatMap(CallsightClient, (c) =>
+          c.getReportHtml(args.callId).pipe(
+            // 409: no report yet, or none ever; the status tells which
+            Effect.catchAll((e): Effect.Effect<never, unknown> =>
+              e._tag === "Conflict"
+                ? Effect.flatMap(c.getAnalysis(args.callId), (s): Effect.Effect<never, unknown> =>
+                  s.status === "failed"
+                    ? Effect.fail(new AnalysisFailed({ message: `${failedMessage(s.call_id, s.error)}; it has no report` }))
+                    : Effect.fail(e))
+                : Effect.fail(e)
+            )
+          )
+        ).pipe(
+          Effect.catchAll((e): Effect.Effect<never, AnalysisFailed | UsageError | ServiceError> =>
+            e instanceof AnalysisFailed ? Effect.fail(e) : fromClientError(e)
+          )
+        )
+        if (Option.isNone(args.output)) return yield* writeStdout(html)
+        yield* writeFile(args.output.value, html)
+        yield* Console.error(`Wrote the report of ${args.callId} to ${args.output.value}`)
+      })
+    )
+).pipe(Command.withDescription("The HTML evidence report of a completed call, on stdout or with -o to a file"))
+
+const result = Command.make(
+  "result",
+  { callId: callIdArg, json: jsonOption, ...connection },
+  (args) =>
+    withClient(
+      args,
+      Effect.gen(function* () {
+        const analysis = yield* api((c) => c.getCall(args.callId))
+        yield* args.json ? printJson(analysis) : Console.log(describeAnalysis(analysis))
+        yield* failIfFailed(analysis.status, analysis.call_id, analysis.error)
+      })
+    )
+).pipe(
+  Command.withDescription(
+    "The whole analysis of a call (speakers, turns, metrics, scorecard, evidence, transcript); --json for all of it as JSON"
+  )
+)
+
+export const audioCommands = [upload, status, report, result] as const

@@ -1,0 +1,15 @@
+/**
+ * `callsight worker`: the analysis workers alone, without HTTP (`WORKER_CONCURRENCY` loops
+ * claiming queued analyses from the database of `DATABASE_URL`, or the embedded one under
+ * `DATA_DIR`). Run it next to `callsight serve --no-worker` to scale analysis apart from HTTP.
+ * SIGINT/SIGTERM stop it with exit code 0; a job cut short is taken up again when its lease expires.
+ */
+import { WorkerLive } from "@callsight/server"
+import { Command } from "@effect/cli"
+import { launch } from "./Serve.js"
+
+export const worker = Command.make("worker", {}, () => launch(WorkerLive, "worker")).pipe(
+  Command.withDescription(
+    "Run the analysis workers alone, without HTTP (configured from the environment like serve; WORKER_CONCURRENCY, WORKER_LEASE_SECONDS)"
+  )
+)

@@ -1,0 +1,170 @@
+/**
+ * The analysis worker: `WORKER_CONCURRENCY` loops in this process, each claiming a job, analysing
+ * its call under a renewed lease, and recording the outcome. The credit is taken in the same
+ * transaction that marks the call completed; failures take none. A job is tried at most
+ * `MAX_ATTEMPTS` times with growing back-off; a file that cannot be analysed fails at once.
+ */
+import { SqlClient } from "@effect/sql"
+import { Data, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { hostname } from "node:os"
+import { Analyzer, type AnalysisResult } from "../analysis/Analyzer.js"
+import type { AnalysisStage } from "../analysis/Types.js"
+import { LedgerRepo } from "../billing/LedgerRepo.js"
+import { AppConfig } from "../config.js"
+import { newId } from "../lib/Ids.js"
+import { EventsRepo } from "../portal/EventsRepo.js"
+import { BlobStore } from "./BlobStore.js"
+import { type CallRow, CallsRepo } from "./CallsRepo.js"
+import { type ClaimedJob, JobQueue } from "./JobQueue.js"
+
+export const MAX_ATTEMPTS = 3
+
+/** Seconds before attempt n + 1: 5, 20, 45, ... */
+const backoffSeconds = (attempts: number) => 5 * attempts * attempts
+
+/** Where each stage sits in the whole analysis, for the `progress` fraction. */
+const STAGE_SPAN: Record<AnalysisStage, readonly [number, number]> = {
+  decode: [0, 0.45],
+  diarize: [0.45, 0.85],
+  transcribe: [0.85, 0.9],
+  score: [0.9, 0.97],
+  report: [0.97, 1]
+}
+
+class LeaseLost extends Data.TaggedError("LeaseLost")<{ readonly callId: string }> {}
+
+export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWorker", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const config = yield* AppConfig
+    const jobs = yield* JobQueue
+    const calls = yield* CallsRepo
+    const ledger = yield* LedgerRepo
+    const events = yield* EventsRepo
+    const blobs = yield* BlobStore
+    const analyzer = yield* Analyzer
+    const workerId = `${hostname()}:${process.pid}:${newId("wrk")}`
+    const lease = config.workerLeaseSeconds
+
+    const event = (call: CallRow, type: "analysis_completed" | "analysis_failed", error: string | null) =>
+      events.record({
+        clientId: call.client_id,
+        type,
+        platform: "api",
+        status: error === null ? "ok" : "error",
+        closerEmail: call.closer_email,
+        callId: call.call_id,
+        error
+      })
+
+    const complete = (call: CallRow, result: AnalysisResult) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          if (!(yield* jobs.finish(call.call_id, workerId, "done", null))) {
+            return yield* new LeaseLost({ callId: call.call_id })
+          }
+          yield* calls.complete(call.call_id, result)
+          yield* ledger.chargeAnalysis(call.client_id, call.call_id)
+          yield* event(call, "analysis_completed", null)
+        })
+      )
+
+    const fail = (call: CallRow, code: string, message: string) =>
+      sql.withTransaction(
+        Effect.gen(function* () {
+          if (!(yield* jobs.finish(call.call_id, workerId, "failed", `${code}: ${message}`))) {
+            return yield* new LeaseLost({ callId: call.call_id })
+          }
+          yield* calls.fail(call.call_id, code, message)
+          yield* event(call, "analysis_failed", `${code}: ${message}`)
+        })
+      )
+
+    const retryOrFail = (call: CallRow, job: ClaimedJob, message: string) =>
+      job.attempts >= MAX_ATTEMPTS
+        ? fail(call, "analysis_error", `gave up after ${job.attempts} attempts: ${message}`)
+        : sql.withTransaction(
+          Effect.gen(function* () {
+            if (!(yield* jobs.retryLater(call.call_id, workerId, message, backoffSeconds(job.attempts)))) {
+              return yield* new LeaseLost({ callId: call.call_id })
+            }
+            yield* calls.requeue(call.call_id)
+          })
+        )
+
+    /** Renews the lease and writes the latest progress until interrupted; fails when the lease is lost. */
+    const keepLease = (callId: string, progress: { stage: AnalysisStage; fraction: number }) =>
+      Effect.gen(function* () {
+        if (!(yield* jobs.renew(callId, workerId, lease))) return yield* new LeaseLost({ callId })
+        const [from, to] = STAGE_SPAN[progress.stage]
+        yield* calls.setProgress(callId, progress.stage, Math.round((from + (to - from) * progress.fraction) * 1000) / 1000)
+      }).pipe(Effect.repeat(Schedule.spaced(Duration.seconds(Math.min(2, lease / 4)))))
+
+    const run = (job: ClaimedJob) =>
+      Effect.gen(function* () {
+        const found = yield* calls.findForJob(job.call_id)
+        if (Option.isNone(found)) return yield* jobs.finish(job.call_id, workerId, "failed", "call deleted")
+        const call = found.value
+        // A job claimed again after its lease expired more than MAX_ATTEMPTS times: its worker keeps dying.
+        if (job.attempts > MAX_ATTEMPTS) {
+          return yield* fail(call, "analysis_error", `no worker finished it in ${MAX_ATTEMPTS} attempts`)
+        }
+        yield* calls.markProcessing(call.call_id)
+        const progress = { stage: "decode" as AnalysisStage, fraction: 0 }
+        const analysis = analyzer.analyze(blobs.pathOf(call.blob_key), call.format, (stage, fraction) => {
+          progress.stage = stage
+          progress.fraction = fraction
+        })
+        const outcome = yield* Effect.raceFirst(
+          Effect.either(analysis),
+          Effect.zipRight(keepLease(call.call_id, progress), Effect.never)
+        ).pipe(Effect.sandbox, Effect.either)
+        if (outcome._tag === "Left") {
+          // A defect of the analysis (or a lost lease): retried, unless this was the last attempt.
+          const lost = outcome.left._tag === "Fail" && outcome.left.error._tag === "LeaseLost"
+          if (lost) return yield* Effect.logWarning("lease lost; another worker owns the job").pipe(Effect.annotateLogs({ call_id: call.call_id }))
+          return yield* retryOrFail(call, job, String(outcome.left))
+        }
+        const result = outcome.right
+        if (result._tag === "Left") return yield* fail(call, result.left.code, result.left.message)
+        yield* complete(call, result.right)
+      }).pipe(
+        // Stopping (SIGTERM): the job goes back to the queue for the next worker, at once.
+        Effect.onInterrupt(() =>
+          sql.withTransaction(Effect.zipRight(jobs.release(job.call_id, workerId), calls.requeue(job.call_id))).pipe(
+            Effect.ignore
+          )
+        ),
+        Effect.catchTag("LeaseLost", (e) =>
+          Effect.logWarning("lease lost; another worker owns the job").pipe(Effect.annotateLogs({ call_id: e.callId }))),
+        Effect.withSpan("AnalysisWorker.run", { attributes: { call_id: job.call_id, attempts: job.attempts } })
+      )
+
+    /** Claims and runs one job; false when none was ready. */
+    const step = jobs.claim(workerId, lease).pipe(
+      Effect.flatMap(Option.match({ onNone: () => Effect.succeed(false), onSome: (job) => Effect.as(run(job), true) }))
+    )
+
+    /** One worker loop: busy while there is work, polling every second otherwise. */
+    const loop = step.pipe(
+      Effect.flatMap((didWork) => (didWork ? Effect.void : Effect.sleep(Duration.seconds(1)))),
+      Effect.catchAllCause((cause) => Effect.zipRight(Effect.logError("worker step failed", cause), Effect.sleep(Duration.seconds(2)))),
+      Effect.forever
+    )
+
+    return { workerId, step, loop } as const
+  }),
+  dependencies: [JobQueue.Default, CallsRepo.Default, LedgerRepo.Default, EventsRepo.Default, BlobStore.Default, Analyzer.Default]
+}) {}
+
+/** `WORKER_CONCURRENCY` worker loops for the life of the layer. */
+export const WorkersLive = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const worker = yield* AnalysisWorker
+    yield* Effect.logInfo(`analysis workers started: ${config.workerConcurrency}`).pipe(
+      Effect.annotateLogs("worker_id", worker.workerId)
+    )
+    for (let i = 0; i < config.workerConcurrency; i++) yield* Effect.forkScoped(worker.loop)
+  })
+).pipe(Layer.provide(AnalysisWorker.Default))

@@ -1,0 +1,327 @@
+/**
+ * Audio analysis for agents, in-process: upload (202, validation, 413, 415, 402, idempotency),
+ * status, report and the calls list, tenant isolation; then, with the workers running, calls
+ * that complete with exactly one credit, calls that fail with none, and 20 uploads at once.
+ */
+import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
+import { HttpApiClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schedule } from "effect"
+import { fixture, truth, wavOf, wavSamples } from "./utils/Fixtures.js"
+import { ADMIN_KEY, testServerLayer } from "./utils/TestServer.js"
+
+const admin = { "x-api-key": ADMIN_KEY }
+
+const createTenant = (credits: number, plan: "trial" | "starter" | "growth" | "scale" = "growth") =>
+  Effect.flatMap(HttpApiClient.make(CallsightApi), (api) =>
+    api.extensions.createClient({ headers: admin, payload: CreateClientRequest.make({ company_name: "Acme", credits, plan }) })
+  )
+
+/** The tenant's credit balance, read from the ledger. */
+const balanceOf = (clientId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ balance: number }>`SELECT COALESCE(SUM(delta), 0)::int AS balance FROM credit_ledger WHERE client_id = ${clientId}`
+  ).pipe(Effect.map((rows) => rows[0].balance))
+
+interface UploadOptions {
+  readonly name?: string
+  readonly externalCallId?: string
+  readonly closerEmail?: string
+  readonly idempotencyKey?: string
+  readonly field?: string
+}
+
+const upload = (apiKey: string, bytes: Uint8Array, options: UploadOptions = {}) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const form = new FormData()
+    form.append(options.field ?? "audio", new Blob([bytes]), options.name ?? "call.bin")
+    if (options.externalCallId !== undefined) form.append("external_call_id", options.externalCallId)
+    if (options.closerEmail !== undefined) form.append("closer_email", options.closerEmail)
+    const headers: Record<string, string> = { "x-api-key": apiKey }
+    if (options.idempotencyKey !== undefined) headers["idempotency-key"] = options.idempotencyKey
+    const response = yield* client.execute(
+      HttpClientRequest.post("/v1/teams/audio").pipe(HttpClientRequest.setHeaders(headers), HttpClientRequest.bodyFormData(form))
+    )
+    return { status: response.status, body: (yield* response.json) as any }
+  })
+
+const get = (apiKey: string, path: string) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const response: HttpClientResponse.HttpClientResponse = yield* client.execute(
+      HttpClientRequest.get(path).pipe(HttpClientRequest.setHeader("x-api-key", apiKey))
+    )
+    const text = yield* response.text
+    const isJson = (response.headers["content-type"] ?? "").includes("json")
+    return { status: response.status, body: (isJson ? JSON.parse(text) : text) as any, headers: response.headers }
+  })
+
+/** Polls the status until the call is completed or failed. */
+const settle = (apiKey: string, callId: string) =>
+  get(apiKey, `/analysis/${callId}`).pipe(
+    Effect.map((r) => r.body),
+    Effect.repeat({
+      schedule: Schedule.spaced("200 millis"),
+      until: (body: any) => body.status === "completed" || body.status === "failed"
+    }),
+    Effect.timeoutFail({ duration: "90 seconds", onTimeout: () => new Error(`call ${callId} did not settle`) })
+  )
+
+describe("audio analysis", () => {
+  // Without workers: calls stay queued, so what is answered before an analysis can be checked.
+  it.layer(testServerLayer({ maxUploadMb: 1 }, { workers: false }))("uploads and reads", (it) => {
+    it.effect("an upload is answered 202 with the call id before any analysis, and stays queued", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(5)
+        const { status, body } = yield* upload(tenant.api_key, fixture("demo-objection.mp3"), {
+          externalCallId: "crm-42",
+          closerEmail: "rep@acme.test"
+        })
+        expect(status).toBe(202)
+        expect(body.call_id).toMatch(/^call_[0-9a-f]{20}$/)
+        expect(body).toMatchObject({ status: "queued", external_call_id: "crm-42" })
+        expect(body.status_url).toBe(`http://localhost:8080/analysis/${body.call_id}`)
+        expect(body.report_url).toBe(`http://localhost:8080/reports/${body.call_id}/html`)
+        expect(Date.now() - Date.parse(body.created_at)).toBeLessThan(60_000)
+
+        const state = yield* get(tenant.api_key, `/analysis/${body.call_id}`)
+        expect(state.status).toBe(200)
+        expect(state.body).toMatchObject({
+          call_id: body.call_id,
+          external_call_id: "crm-42",
+          status: "queued",
+          stage: "queued",
+          progress: 0,
+          started_at: null,
+          completed_at: null,
+          credits_charged: 0,
+          error: null,
+          summary: null
+        })
+        const report = yield* get(tenant.api_key, `/reports/${body.call_id}/html`)
+        expect(report.status).toBe(409)
+        expect(report.body).toMatchObject({ _tag: "Conflict" })
+        expect(report.body.message).toMatch(/queued/)
+        // the upload is an event of the tenant
+        const sql = yield* SqlClient.SqlClient
+        const events = yield* sql`SELECT type, status, closer_email FROM call_events WHERE call_id = ${body.call_id}`
+        expect(events).toEqual([{ type: "upload_accepted", status: "ok", closer_email: "rep@acme.test" }])
+      }))
+
+    it.effect("the /reporting prefix accepts the upload too", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(2)
+        const client = yield* HttpClient.HttpClient
+        const form = new FormData()
+        form.append("audio", new Blob([fixture("renewal-stereo.mp3")]), "r.mp3")
+        const response = yield* client.execute(
+          HttpClientRequest.post("/reporting/v1/teams/audio").pipe(
+            HttpClientRequest.setHeader("x-api-key", tenant.api_key),
+            HttpClientRequest.bodyFormData(form)
+          )
+        )
+        expect(response.status).toBe(202)
+      }))
+
+    it.effect("bad files: not audio 415, empty 422, no audio part 422, too long an external id 422, bad e-mail 422", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(5)
+        const text = new TextEncoder().encode("this is not audio, just a text file renamed to .mp3\n".repeat(20))
+        const notAudio = yield* upload(tenant.api_key, text, { name: "fake.mp3" })
+        expect(notAudio.status).toBe(415)
+        expect(notAudio.body._tag).toBe("UnsupportedMediaType")
+        const empty = yield* upload(tenant.api_key, new Uint8Array(0), { name: "empty.mp3" })
+        expect(empty.status).toBe(422)
+        expect(empty.body.detail[0]).toMatchObject({ loc: ["body", "audio"] })
+        const noAudio = yield* upload(tenant.api_key, fixture("demo-objection.mp3"), { field: "file" })
+        expect(noAudio.status).toBe(422)
+        expect(noAudio.body.detail[0]).toMatchObject({ loc: ["body", "audio"], type: "missing" })
+        const longId = yield* upload(tenant.api_key, fixture("demo-objection.mp3"), { externalCallId: "x".repeat(201) })
+        expect(longId.status).toBe(422)
+        expect(longId.body.detail[0].loc).toEqual(["body", "external_call_id"])
+        const badEmail = yield* upload(tenant.api_key, fixture("demo-objection.mp3"), { closerEmail: "not-an-email" })
+        expect(badEmail.status).toBe(422)
+        // none of them made a call
+        const list = yield* get(tenant.api_key, "/v1/teams/calls")
+        expect(list.body.calls).toEqual([])
+      }))
+
+    it.effect("a file over MAX_UPLOAD_MB is 413 and leaves nothing behind", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(5)
+        const big = fixture("discovery-short.wav") // 2.4 MB, the limit here is 1 MB
+        const { status, body } = yield* upload(tenant.api_key, big)
+        expect(status).toBe(413)
+        expect(body._tag).toBe("PayloadTooLarge")
+        const list = yield* get(tenant.api_key, "/v1/teams/calls")
+        expect(list.body.calls).toEqual([])
+      }))
+
+    it.effect("without a free credit the upload is 402; a queued call holds its credit", () =>
+      Effect.gen(function* () {
+        const none = yield* createTenant(0)
+        const refused = yield* upload(none.api_key, fixture("demo-objection.mp3"))
+        expect(refused.status).toBe(402)
+        expect(refused.body._tag).toBe("PaymentRequired")
+        const one = yield* createTenant(1)
+        expect((yield* upload(one.api_key, fixture("demo-objection.mp3"))).status).toBe(202)
+        expect((yield* upload(one.api_key, fixture("renewal-stereo.mp3"))).status).toBe(402)
+      }))
+
+    it.effect("the plan's monthly ingests are a limit too (402)", () =>
+      Effect.gen(function* () {
+        const trial = yield* createTenant(50, "trial") // 10 calls a month
+        for (let i = 0; i < 10; i++) {
+          expect((yield* upload(trial.api_key, fixture("renewal-stereo.mp3"))).status).toBe(202)
+        }
+        const over = yield* upload(trial.api_key, fixture("renewal-stereo.mp3"))
+        expect(over.status).toBe(402)
+        expect(over.body.message).toMatch(/10 calls/)
+      }))
+
+    it.effect("the same Idempotency-Key and file answer the same body and make no new call; another file is 409", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(5)
+        const first = yield* upload(tenant.api_key, fixture("demo-objection.mp3"), { idempotencyKey: "k-1", externalCallId: "e1" })
+        const again = yield* upload(tenant.api_key, fixture("demo-objection.mp3"), { idempotencyKey: "k-1", externalCallId: "e1" })
+        expect(first.status).toBe(202)
+        expect(again.status).toBe(202)
+        expect(again.body).toEqual(first.body)
+        const other = yield* upload(tenant.api_key, fixture("renewal-stereo.mp3"), { idempotencyKey: "k-1" })
+        expect(other.status).toBe(409)
+        expect(other.body._tag).toBe("Conflict")
+        const list = yield* get(tenant.api_key, "/v1/teams/calls")
+        expect(list.body.calls.map((c: any) => c.call_id)).toEqual([first.body.call_id])
+        // the key is the tenant's own: another tenant may use the same key
+        const otherTenant = yield* createTenant(5)
+        const theirs = yield* upload(otherTenant.api_key, fixture("renewal-stereo.mp3"), { idempotencyKey: "k-1" })
+        expect(theirs.status).toBe(202)
+        expect(theirs.body.call_id).not.toBe(first.body.call_id)
+      }))
+
+    it.effect("another tenant's call is 404 on status, report and JSON, and absent from its list", () =>
+      Effect.gen(function* () {
+        const owner = yield* createTenant(5)
+        const stranger = yield* createTenant(5)
+        const { body } = yield* upload(owner.api_key, fixture("demo-objection.mp3"))
+        for (const path of [`/analysis/${body.call_id}`, `/reports/${body.call_id}/html`, `/v1/teams/calls/${body.call_id}`]) {
+          const answer = yield* get(stranger.api_key, path)
+          expect(answer.status, path).toBe(404)
+          expect(answer.body._tag).toBe("NotFound")
+          const missing = yield* get(stranger.api_key, path.replace(body.call_id, "call_00000000000000000000"))
+          expect(missing.body, "the same answer as a call that does not exist").toEqual({
+            ...answer.body,
+            message: answer.body.message.replace(body.call_id, "call_00000000000000000000")
+          })
+        }
+        expect((yield* get(stranger.api_key, "/v1/teams/calls")).body.calls).toEqual([])
+        expect((yield* get(owner.api_key, `/v1/teams/calls/${body.call_id}`)).status).toBe(200)
+      }))
+
+    it.effect("the calls list is newest first and pages with its cursor", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(10)
+        const ids: Array<string> = []
+        for (let i = 0; i < 5; i++) ids.push((yield* upload(tenant.api_key, fixture("renewal-stereo.mp3"))).body.call_id)
+        const first = yield* get(tenant.api_key, "/v1/teams/calls?limit=2")
+        expect(first.body.calls.map((c: any) => c.call_id)).toEqual([ids[4], ids[3]])
+        const second = yield* get(tenant.api_key, `/v1/teams/calls?limit=2&cursor=${first.body.next_cursor}`)
+        expect(second.body.calls.map((c: any) => c.call_id)).toEqual([ids[2], ids[1]])
+        const third = yield* get(tenant.api_key, `/v1/teams/calls?limit=2&cursor=${second.body.next_cursor}`)
+        expect(third.body.calls.map((c: any) => c.call_id)).toEqual([ids[0]])
+        expect(third.body.next_cursor).toBeNull()
+        expect((yield* get(tenant.api_key, "/v1/teams/calls?limit=0")).status).toBe(422)
+        expect((yield* get(tenant.api_key, "/v1/teams/calls?cursor=garbage")).status).toBe(422)
+      }))
+  })
+
+  // With the workers: analyses run to their end.
+  it.layer(testServerLayer({ workerConcurrency: 2 }, { workers: true }))("analyses", (it) => {
+    it.effect("a WAV call completes: one credit, a report, the whole analysis as JSON", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(3)
+        const { body } = yield* upload(tenant.api_key, fixture("discovery-short.wav"), { externalCallId: "<b>ext</b>" })
+        const done = yield* settle(tenant.api_key, body.call_id)
+        expect(done.status).toBe("completed")
+        expect(done).toMatchObject({ stage: "done", progress: 1, credits_charged: 1, error: null })
+        expect(done.duration_s).toBeCloseTo(truth("discovery-short").duration, 0)
+        expect(done.summary.speakers).toBe(2)
+        expect(done.summary.transcript_available).toBe(false)
+        expect(done.summary.talk_ratio).toBeGreaterThan(0)
+        expect(Date.parse(done.completed_at)).toBeGreaterThanOrEqual(Date.parse(done.started_at))
+        expect(yield* balanceOf(tenant.client_id)).toBe(2)
+
+        const report = yield* get(tenant.api_key, `/reports/${body.call_id}/html`)
+        expect(report.status).toBe(200)
+        expect(report.headers["content-type"]).toContain("text/html")
+        expect(report.body).toContain(body.call_id)
+        expect(report.body).toContain("<svg")
+        expect(report.body).not.toContain("<b>ext</b>")
+        // downloads and status checks cost nothing
+        yield* get(tenant.api_key, `/reports/${body.call_id}/html`)
+        yield* get(tenant.api_key, `/analysis/${body.call_id}`)
+        expect(yield* balanceOf(tenant.client_id)).toBe(2)
+
+        const call = (yield* get(tenant.api_key, `/v1/teams/calls/${body.call_id}`)).body
+        expect(call.status).toBe("completed")
+        expect(call.speaker_turns.length).toBeGreaterThan(3)
+        expect(call.speaker_turns[0]).toEqual({
+          speaker: expect.any(String),
+          role: expect.stringMatching(/^(rep|buyer|unknown)$/),
+          start: expect.any(Number),
+          end: expect.any(Number)
+        })
+        expect(call.metrics.talk_ratio).toBe(done.summary.talk_ratio)
+        expect(call.scorecard.dimensions).toHaveLength(6)
+        expect(call.method_version).toEqual(expect.any(String))
+        const sql = yield* SqlClient.SqlClient
+        const events = yield* sql<{ type: string }>`SELECT type FROM call_events WHERE call_id = ${body.call_id} ORDER BY received_at`
+        expect(events.map((e) => e.type)).toEqual(["upload_accepted", "analysis_completed"])
+      }))
+
+    it.effect("a call of 1 s fails with too_short and costs nothing; so does a truncated, undecodable file", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(3)
+        const oneSecond = wavOf(wavSamples("discovery-short.wav").subarray(16_000, 32_000))
+        const short = yield* upload(tenant.api_key, oneSecond, { name: "short.wav" })
+        expect(short.status).toBe(202)
+        const failed = yield* settle(tenant.api_key, short.body.call_id)
+        expect(failed).toMatchObject({ status: "failed", credits_charged: 0, summary: null })
+        expect(failed.error.code).toBe("too_short")
+        expect((yield* get(tenant.api_key, `/reports/${short.body.call_id}/html`)).status).toBe(409)
+        expect(yield* balanceOf(tenant.client_id)).toBe(3)
+        const sql = yield* SqlClient.SqlClient
+        const events = yield* sql<{ type: string; error: string }>`
+          SELECT type, error FROM call_events WHERE call_id = ${short.body.call_id} AND type = 'analysis_failed'`
+        expect(events).toHaveLength(1)
+        expect(events[0].error).toMatch(/too_short/)
+      }))
+
+    it.effect("20 uploads at once: 20 completed, 20 credits, no job run twice", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(25)
+        const files = ["renewal-stereo.mp3", "demo-objection.mp3", "renewal-stereo.wav", "discovery-short.mp3"]
+        const uploads = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, i) => files[i % files.length]),
+          (name) => upload(tenant.api_key, fixture(name), { name }),
+          { concurrency: "unbounded" }
+        )
+        expect(uploads.map((u) => u.status)).toEqual(Array(20).fill(202))
+        const ids = uploads.map((u) => u.body.call_id as string)
+        expect(new Set(ids).size).toBe(20)
+        const settled = yield* Effect.forEach(ids, (id) => settle(tenant.api_key, id), { concurrency: 4 })
+        expect(settled.map((s) => s.status)).toEqual(Array(20).fill("completed"))
+        expect(yield* balanceOf(tenant.client_id)).toBe(5)
+        const sql = yield* SqlClient.SqlClient
+        const charges = yield* sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM credit_ledger WHERE client_id = ${tenant.client_id} AND reason = 'analysis'`
+        expect(charges[0].n).toBe(20)
+        const attempts = yield* sql<{ attempts: number; state: string }>`
+          SELECT attempts, state FROM analysis_jobs j JOIN calls c USING (call_id) WHERE c.client_id = ${tenant.client_id}`
+        expect(attempts).toHaveLength(20)
+        expect(attempts.every((a) => a.attempts === 1 && a.state === "done")).toBe(true)
+      }), 180_000)
+  })
+})

@@ -1,0 +1,289 @@
+/** The scorecard: rules with values, evidence behind every point, content dimensions not assessed. */
+import { describe, expect, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import {
+  DIMENSION_WEIGHTS,
+  DIMENSIONS,
+  findMoments,
+  interpolate,
+  SCORE_BASE,
+  scoreCall,
+  SCORING_RULES
+} from "../../src/analysis/Scorecard.js"
+import type { Metrics, SpeakerSummary, Turn } from "../../src/analysis/Types.js"
+
+const REP = "S1"
+const BUYER = "S2"
+
+const NO_METRICS: Metrics = {
+  talk_ratio: null,
+  longest_monologue_s: null,
+  longest_customer_story_s: null,
+  interactivity: null,
+  patience_s: null,
+  interruptions: null,
+  silence_ratio: null,
+  question_count: null,
+  question_rate: null,
+  words_per_minute: null,
+  filler_rate: null
+}
+
+/** Turns from [speaker, seconds] pairs, back to back with a fixed pause. */
+const sequence = (parts: ReadonlyArray<readonly [string, number]>, pause = 0.8, start = 1): Array<Turn> => {
+  const out: Array<Turn> = []
+  let t = start
+  for (const [speaker, length] of parts) {
+    out.push({ speaker, role: speaker === REP ? "rep" : "buyer", start: t, end: t + length })
+    t += length + pause
+  }
+  return out
+}
+
+const speakersOf = (turns: ReadonlyArray<Turn>): Array<SpeakerSummary> => {
+  const talk = new Map<string, { role: Turn["role"]; s: number }>()
+  for (const t of turns) {
+    const v = talk.get(t.speaker) ?? { role: t.role, s: 0 }
+    v.s += t.end - t.start
+    talk.set(t.speaker, v)
+  }
+  const all = [...talk.values()].reduce((a, b) => a + b.s, 0)
+  return [...talk.entries()].map(([speaker, v]) => ({
+    speaker,
+    role: v.role,
+    role_confidence: 0.9,
+    talk_time_s: v.s,
+    talk_share: v.s / all
+  }))
+}
+
+/** Metrics as the acoustic pipeline would report them (derived from the turns). */
+const metricsOf = (turns: ReadonlyArray<Turn>, duration: number): Metrics => {
+  const m = findMoments({ speaker_turns: turns, speakers: [], duration_s: duration })
+  const pauses = m.handoffs.map((h) => h.pause_s).sort((a, b) => a - b)
+  const mid = pauses.length >> 1
+  return {
+    ...NO_METRICS,
+    talk_ratio: m.repTalk_s / (m.repTalk_s + m.buyerTalk_s),
+    longest_monologue_s: m.monologues[0] ? m.monologues[0].end - m.monologues[0].start : 0,
+    longest_customer_story_s: m.stories[0] ? m.stories[0].end - m.stories[0].start : 0,
+    interactivity: m.switches / (duration / 60),
+    patience_s: pauses.length === 0 ? null : pauses.length % 2 ? pauses[mid]! : (pauses[mid - 1]! + pauses[mid]!) / 2,
+    interruptions: m.interruptions.length,
+    silence_ratio: 1 - (m.repTalk_s + m.buyerTalk_s) / duration
+  }
+}
+
+const score = (turns: ReadonlyArray<Turn>, duration: number, metrics?: Partial<Metrics>) =>
+  scoreCall({
+    metrics: { ...metricsOf(turns, duration), ...metrics },
+    speaker_turns: turns,
+    speakers: speakersOf(turns),
+    duration_s: duration
+  })
+
+const dim = (r: ReturnType<typeof scoreCall>, name: string) => r.scorecard.dimensions.find((d) => d.dimension === name)!
+
+const endOf = (turns: ReadonlyArray<Turn>) => Math.max(...turns.map((t) => t.end)) + 1
+
+// A balanced discovery call: short rep questions, long buyer answers, one 65 s customer story.
+const balanced = sequence([
+  [REP, 12], [BUYER, 20], [REP, 9], [BUYER, 25], [REP, 15], [BUYER, 65], [REP, 20], [BUYER, 18],
+  [REP, 14], [BUYER, 22], [REP, 25], [BUYER, 15], [REP, 10], [BUYER, 12], [REP, 18], [BUYER, 9]
+], 0.9)
+// A pitch: a 3-minute rep monologue, short buyer replies, quick answers.
+const pitch = sequence([
+  [REP, 40], [BUYER, 4], [REP, 180], [BUYER, 3], [REP, 60], [BUYER, 8], [REP, 90], [BUYER, 5], [REP, 45]
+], 0.2)
+
+const fixtureTurns = (name: string) => {
+  const truth = JSON.parse(
+    readFileSync(new URL(`../../../../test/fixtures/${name}.truth.json`, import.meta.url), "utf8")
+  ) as { duration: number; turns: Array<{ speaker: string; start: number; end: number }> }
+  const turns: Array<Turn> = truth.turns.map((t) => ({
+    speaker: t.speaker === "rep" ? REP : BUYER,
+    role: t.speaker === "rep" ? "rep" : "buyer",
+    start: t.start,
+    end: t.end
+  }))
+  return { turns, duration: truth.duration }
+}
+
+describe("scoreCall", () => {
+  it("a balanced call scores higher on listening and flow than a rep-monologue call", () => {
+    const good = score(balanced, endOf(balanced))
+    const bad = score(pitch, endOf(pitch))
+    expect(dim(good, "listening").score!).toBeGreaterThanOrEqual(80)
+    expect(dim(bad, "listening").score!).toBeLessThanOrEqual(30)
+    expect(dim(good, "listening").score!).toBeGreaterThan(dim(bad, "listening").score! + 40)
+    expect(dim(good, "conversation_flow").score!).toBeGreaterThan(dim(bad, "conversation_flow").score!)
+    expect(good.scorecard.overall!).toBeGreaterThan(bad.scorecard.overall!)
+  })
+
+  it("rep talk near 43 % earns the most; a 70 % rep talk ratio is penalised", () => {
+    const duration = endOf(balanced)
+    const talkEffect = (ratio: number) => {
+      const r = score(balanced, duration, { talk_ratio: ratio })
+      const e = r.evidence.find((x) => x.dimension === "listening" && x.start === 0 && x.end === duration)!
+      return { effect: e.effect, listening: dim(r, "listening").score! }
+    }
+    expect(talkEffect(0.43).effect).toBe(25)
+    expect(talkEffect(0.7).effect).toBe(-7) // 65 % → 0, 80 % → −20
+    expect(talkEffect(0.85).effect).toBe(-20)
+    expect(talkEffect(0.55).effect).toBe(15)
+    expect(talkEffect(0.7).listening).toBe(talkEffect(0.43).listening - 32)
+    expect(dim(score(balanced, duration, { talk_ratio: 0.7 }), "listening").reason).toMatch(/rep talk 70 % \(−7\)/)
+  })
+
+  it("monologues past 2 min are penalised, with evidence on the monologue's span", () => {
+    const r = score(pitch, endOf(pitch))
+    const m = findMoments({ speaker_turns: pitch, speakers: [], duration_s: endOf(pitch) }).monologues[0]!
+    expect(m.end - m.start).toBeCloseTo(180, 6) // buyer replies of 3–4 s split the rep's stretches
+    const e = r.evidence.find((x) => x.dimension === "conversation_flow" && Math.abs(x.start - m.start) < 1e-3)!
+    expect(e).toMatchObject({ speaker: REP, quote: null })
+    expect(e.end).toBeCloseTo(m.end, 3)
+    expect(e.effect).toBe(-8) // 120 s → 0, 240 s → −15: −7.5, rounded away from zero
+    const short = score(balanced, endOf(balanced))
+    expect(short.evidence.find((x) => x.dimension === "conversation_flow" && x.speaker === REP)!.effect).toBe(25)
+  })
+
+  it("buyer stretches under 1 s of rep speech join into one story; stories over 50 s are rewarded", () => {
+    // the rep's 0.5 s "mm-hmm" does not end the buyer's story
+    const turns = sequence([[REP, 10], [BUYER, 40], [REP, 0.5], [BUYER, 30], [REP, 10]], 0.3)
+    const moments = findMoments({ speaker_turns: turns, speakers: [], duration_s: endOf(turns) })
+    expect(moments.stories[0]!.start).toBeCloseTo(turns[1]!.start, 9)
+    expect(moments.stories[0]!.end).toBeCloseTo(turns[3]!.end, 9)
+    const r = score(turns, endOf(turns))
+    const story = r.evidence.find((x) => x.speaker === BUYER)!
+    expect(story.dimension).toBe("listening")
+    expect(story.effect).toBe(8) // 71.1 s: 50 s → 0, 90 s → +15
+    expect(score(turns, endOf(turns), { longest_customer_story_s: 30 }).evidence.find((x) => x.speaker === BUYER)!.effect)
+      .toBe(-5)
+  })
+
+  it("each rep interruption removes 3 points at its moment, 10 in total at most", () => {
+    const turns: Array<Turn> = [
+      { speaker: REP, role: "rep", start: 0, end: 10 },
+      { speaker: BUYER, role: "buyer", start: 11, end: 30 },
+      { speaker: REP, role: "rep", start: 20, end: 25 }, // over the buyer for 5 s
+      { speaker: BUYER, role: "buyer", start: 31, end: 40 },
+      { speaker: REP, role: "rep", start: 39.9, end: 45 }, // 0.1 s of overlap: not an interruption
+      { speaker: BUYER, role: "buyer", start: 46, end: 60 },
+      { speaker: REP, role: "rep", start: 59, end: 70 }, // 1 s over
+      { speaker: BUYER, role: "buyer", start: 64, end: 66 } // the buyer over the rep: counted, not scored
+    ]
+    const r = score(turns, 71)
+    const cuts = r.evidence.filter((e) => e.dimension === "listening" && e.speaker === REP && e.effect === -3)
+    expect(cuts.map((e) => [e.start, e.end])).toEqual([[20, 25], [59, 60]])
+    expect(findMoments({ speaker_turns: turns, speakers: [], duration_s: 71 }).interruptions.map((i) => i.side))
+      .toEqual(["rep", "rep", "buyer"])
+
+    const many: Array<Turn> = [{ speaker: BUYER, role: "buyer", start: 0, end: 100 }]
+    for (let k = 0; k < 5; k++) many.push({ speaker: REP, role: "rep", start: 5 + k * 15, end: 10 + k * 15 })
+    const effects = score(many, 101).evidence.filter((e) => e.dimension === "listening" && e.speaker === REP && e.end - e.start === 5).map((e) => e.effect)
+    expect(effects).toEqual([-3, -3, -3, -1, 0])
+  })
+
+  it("every point has an evidence item inside the call, and scores are 50 plus their effects", () => {
+    for (const turns of [balanced, pitch, fixtureTurns("renewal-stereo").turns, fixtureTurns("demo-objection").turns]) {
+      const duration = endOf(turns)
+      const r = score(turns, duration)
+      for (const d of r.scorecard.dimensions) {
+        const items = r.evidence.filter((e) => e.dimension === d.dimension)
+        if (!d.assessed) {
+          expect(items).toEqual([])
+          continue
+        }
+        expect(d.score).toBe(SCORE_BASE + items.reduce((s, e) => s + e.effect, 0))
+        expect(d.score!).toBeGreaterThanOrEqual(0)
+        expect(d.score!).toBeLessThanOrEqual(100)
+        expect(items.filter((e) => e.effect !== 0).length).toBeGreaterThan(0)
+      }
+      for (const e of r.evidence) {
+        expect(Number.isInteger(e.effect)).toBe(true)
+        expect(e.start).toBeGreaterThanOrEqual(0)
+        expect(e.end).toBeLessThanOrEqual(duration)
+        expect(e.start).toBeLessThanOrEqual(e.end)
+        expect(e.quote).toBeNull()
+        expect(["listening", "conversation_flow"]).toContain(e.dimension)
+      }
+    }
+  })
+
+  it("content dimensions are null, not assessed, because they need a transcript", () => {
+    const r = score(balanced, endOf(balanced))
+    expect(r.scorecard.dimensions.map((d) => d.dimension)).toEqual(DIMENSIONS)
+    for (const name of ["discovery", "objection_handling", "value", "next_steps"]) {
+      const d = dim(r, name)
+      expect(d).toMatchObject({ score: null, assessed: false, weight: DIMENSION_WEIGHTS[d.dimension] })
+      expect(d.reason).toMatch(/^needs a transcript/)
+    }
+    for (const name of ["listening", "conversation_flow"]) {
+      expect(dim(r, name).assessed).toBe(true)
+      expect(dim(r, name).score).not.toBeNull()
+    }
+  })
+
+  it("overall is the weighted mean of the assessed dimensions only", () => {
+    for (const turns of [balanced, pitch]) {
+      const r = score(turns, endOf(turns))
+      const l = dim(r, "listening")
+      const f = dim(r, "conversation_flow")
+      expect(r.scorecard.overall).toBe(Math.round((l.score! * l.weight + f.score! * f.weight) / (l.weight + f.weight)))
+    }
+    const weights = Object.values(DIMENSION_WEIGHTS)
+    expect(weights.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12)
+    for (const d of score(balanced, endOf(balanced)).scorecard.dimensions) expect(d.weight).toBe(DIMENSION_WEIGHTS[d.dimension])
+  })
+
+  it("a call where only one side was heard is not scored (never guessed)", () => {
+    const alone = sequence([[REP, 30], [REP, 40]])
+    const r = score(alone, endOf(alone))
+    expect(r.scorecard.overall).toBeNull()
+    expect(r.evidence).toEqual([])
+    expect(dim(r, "listening")).toMatchObject({ score: null, assessed: false, reason: "needs both sides: only the rep was heard" })
+    const none = scoreCall({ metrics: NO_METRICS, speaker_turns: [], speakers: [], duration_s: 30 })
+    expect(none.scorecard.overall).toBeNull()
+    expect(dim(none, "conversation_flow").assessed).toBe(false)
+  })
+
+  it("null metrics are derived from the turns", () => {
+    const duration = endOf(balanced)
+    const fromMetrics = score(balanced, duration)
+    const fromTurns = scoreCall({ metrics: NO_METRICS, speaker_turns: balanced, speakers: speakersOf(balanced), duration_s: duration })
+    expect(fromTurns).toEqual(fromMetrics)
+  })
+
+  it("is deterministic and independent of the order of the turns", () => {
+    const { duration, turns } = fixtureTurns("demo-objection")
+    const a = score(turns, duration)
+    const b = score([...turns].reverse(), duration)
+    expect(b).toEqual(a)
+    expect(score(turns, duration)).toEqual(a)
+  })
+
+  it("scores the discovery-short fixture with evidence at its moments", () => {
+    const { duration, turns } = fixtureTurns("discovery-short")
+    const r = score(turns, duration)
+    expect(dim(r, "listening").score).toBe(70) // 44 % rep talk +25, patience 0.8 s +4, story 13 s −9
+    expect(dim(r, "conversation_flow").score).toBe(100)
+    expect(r.scorecard.overall).toBe(Math.round((70 * 0.2 + 100 * 0.15) / 0.35))
+    expect(r.evidence.find((e) => e.speaker === BUYER)).toMatchObject({ start: 16.38, end: 29.406, effect: -9 })
+  })
+
+  it("the rule table matches the rules: ranges span exactly 0–100 around the base", () => {
+    for (const name of ["listening", "conversation_flow"] as const) {
+      const rules = SCORING_RULES.filter((r) => r.dimension === name)
+      expect(SCORE_BASE + rules.reduce((s, r) => s + r.range[0], 0)).toBe(0)
+      expect(SCORE_BASE + rules.reduce((s, r) => s + r.range[1], 0)).toBe(100)
+      for (const r of rules) {
+        if (r.points === null) continue
+        const ys = r.points.map((p) => p[1])
+        expect([Math.min(...ys), Math.max(...ys)]).toEqual([...r.range])
+      }
+    }
+    expect(interpolate([[0, 0], [10, 100]], 2.5)).toBe(25)
+    expect(interpolate([[0, 0], [10, 100]], -5)).toBe(0)
+    expect(interpolate([[0, 0], [10, 100]], 50)).toBe(100)
+  })
+})
