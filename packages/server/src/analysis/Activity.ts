@@ -37,6 +37,8 @@ export const defaultActivityOptions: ActivityOptions = {
   minGap: 15
 }
 
+const MIN_MARGIN_DB = 5
+
 /** The value below which `fraction` of the finite values fall (0.5 dB resolution). */
 export const percentile = (values: Float32Array, fraction: number): number => {
   const low = -120, high = 40, step = 0.5
@@ -141,8 +143,11 @@ export const detectSpeech = (features: ChannelFeatures, options: ActivityOptions
   const raw = new Uint8Array(n)
   for (let i = 0; i < n; i++) {
     const floor = Math.min(localFloor[i]!, quiet + options.marginDb)
-    // never above the loud speech less a little (very noisy calls), never in the deep quiet
-    const threshold = Math.min(Math.max(floor + options.marginDb, loud - options.dynamicRangeDb), loud - 6)
+    // a noisy call gets a smaller margin (half its speech-to-floor range), but never less than
+    // MIN_MARGIN_DB: steady noise alone spans a few dB and is not speech
+    const margin = Math.max(MIN_MARGIN_DB, Math.min(options.marginDb, (loud - floor) / 2))
+    // and never in the deep quiet far below the loudest speech
+    const threshold = Math.max(floor + margin, loud - options.dynamicRangeDb)
     const e = energy[i]!
     // noise-like spectra (flatness near 0 dB) need a larger margin than voiced speech
     const noiseLike = features.flatness[i]! > -4

@@ -116,19 +116,13 @@ const concat = (a: Float32Array, b: Float32Array): Float32Array => {
   return out
 }
 
-/** Reads a byte range of the file (all of it when `start`/`end` are absent) in chunks. */
-async function* readChunks(
-  path: string,
-  size: number,
-  options: DecodeOptions,
-  start = 0
-): AsyncGenerator<Uint8Array> {
+/** Reads the file front to back in chunks of `READ_CHUNK` bytes. */
+async function* readChunks(path: string, size: number, options: DecodeOptions): AsyncGenerator<Uint8Array> {
   const stream = fs.createReadStream(path, {
-    start,
     highWaterMark: READ_CHUNK,
     ...(options.signal ? { signal: options.signal } : {})
   })
-  let read = start
+  let read = 0
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     read += chunk.length
     yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
@@ -325,8 +319,8 @@ const readAacTrack = (ftyp: Uint8Array, moov: Uint8Array): AacTrack => {
 /** (offset, size) of every access unit, in table order, without materialising the list. */
 function* samplePositions(track: AacTrack): Generator<readonly [number, number]> {
   let sample = 0
+  let run = 0 // the stsc entry that covers `chunk` (entries are in chunk order)
   for (let chunk = 0; chunk < track.chunkOffsets.length && sample < track.sampleCount; chunk++) {
-    let run = 0
     while (run + 1 < track.firstChunk.length && track.firstChunk[run + 1]! - 1 <= chunk) run++
     let offset = track.chunkOffsets[chunk]!
     for (let i = 0; i < track.samplesPerChunk[run]! && sample < track.sampleCount; i++, sample++) {
@@ -337,7 +331,7 @@ function* samplePositions(track: AacTrack): Generator<readonly [number, number]>
   }
 }
 
-const MAX_READ = 1024 * 1024
+const MAX_READ = READ_CHUNK
 const FRAMES_PER_DECODE = 256
 
 async function* decodeMp4(path: string, size: number, options: DecodeOptions): AsyncGenerator<PcmChunk> {
@@ -355,7 +349,7 @@ async function* decodeMp4(path: string, size: number, options: DecodeOptions): A
     )
     try {
       const conditioner = createConditioner(undefined, options)
-      // group consecutive access units into reads of up to 1 MiB
+      // group consecutive access units into reads of up to READ_CHUNK bytes
       let group: Array<readonly [number, number]> = []
       let groupStart = 0
       let groupEnd = 0

@@ -361,7 +361,7 @@ export const diarizeMono = (
   onProgress?.(0.4)
 
   // first labels: each speech frame takes the label of the window centred nearest to it
-  let labels = new Int8Array(mask.length).fill(-1)
+  let labels: Int8Array = new Int8Array(mask.length).fill(-1)
   const windowLabels = windows.map((_, i) => nearest(vectors.subarray(i * dims, (i + 1) * dims), centroids))
   windows.forEach((w, i) => {
     const from = i > 0 && windows[i - 1]!.end > w.start ? Math.round((w.start + windows[i - 1]!.end) / 2) : w.start

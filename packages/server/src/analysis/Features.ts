@@ -7,8 +7,9 @@
  * are times.
  *
  * Per channel (speech activity): log energy, log energy of the speech band (300–3400 Hz) and
- * its spectral flatness. For the mix (speaker clustering): 20 MFCCs (c0..c19) of a 40-band
- * mel filterbank.
+ * its spectral flatness. For the mix (speaker clustering and roles): 20 MFCCs (c0..c19) of a
+ * 40-band mel filterbank, and the pitch (autocorrelation from the power spectrum, corrected for
+ * the window as in Boersma 1993; 0 when unvoiced).
  */
 import FFT from "fft.js"
 import { ANALYSIS_RATE } from "./Resample.js"
@@ -23,6 +24,13 @@ export const MFCC_DIMS = 20
 const BAND_LOW_HZ = 300
 const BAND_HIGH_HZ = 3400
 const EPS = 1e-10
+// Pitch is read from the 0–4 kHz half of the spectrum: its transform (half the size) is the
+// autocorrelation at every other lag, which is resolution enough for voices.
+const PITCH_FFT_SIZE = FFT_SIZE / 2
+const PITCH_RATE = ANALYSIS_RATE / 2 // lag unit of the half-size autocorrelation
+const PITCH_MIN_LAG = Math.floor(PITCH_RATE / 400) // 400 Hz
+const PITCH_MAX_LAG = Math.ceil(PITCH_RATE / 70) // 70 Hz
+const VOICING_THRESHOLD = 0.45
 
 /** A growable table of `dims` floats per frame, in fixed blocks so growing never copies. */
 export class FrameMatrix {
@@ -91,6 +99,8 @@ export interface CallFeatures {
   readonly channels: ReadonlyArray<ChannelFeatures>
   /** MFCCs of the mix (the mono channel, or the mean of the two). */
   readonly mfcc: FrameMatrix
+  /** Pitch of the mix, Hz; 0 where unvoiced. */
+  readonly pitch: Float32Array
   /** Correlation of the two channels' samples (stereo only): near 1 means the same signal. */
   readonly channelCorrelation: number | undefined
 }
@@ -130,6 +140,20 @@ const dctMatrix = (): Float32Array => {
 
 const hamming = Float32Array.from({ length: FRAME }, (_, i) => 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (FRAME - 1)))
 
+/** Autocorrelation of the window itself (normalised), to undo its taper on the frame's. */
+const windowAutocorrelation = (): Float64Array => {
+  // indexed like the pitch autocorrelation: entry L is the window's at 2L samples
+  const r = new Float64Array(PITCH_MAX_LAG + 2)
+  for (let lag = 0; lag < r.length; lag++) {
+    let acc = 0
+    for (let i = 0; i + 2 * lag < FRAME; i++) acc += hamming[i]! * hamming[i + 2 * lag]!
+    r[lag] = acc
+  }
+  const r0 = r[0]!
+  for (let lag = 0; lag < r.length; lag++) r[lag]! /= r0
+  return r
+}
+
 /** One frame → spectrum-derived features; shared buffers, one instance per stream. */
 const createFrameKernel = () => {
   const fft = new FFT(FFT_SIZE)
@@ -139,6 +163,10 @@ const createFrameKernel = () => {
   const filters = melFilters()
   const dct = dctMatrix()
   const logMel = new Float64Array(MEL_BANDS)
+  const pitchFft = new FFT(PITCH_FFT_SIZE)
+  const symmetricPower = new Float64Array(PITCH_FFT_SIZE)
+  const correlation = new Float64Array(PITCH_FFT_SIZE * 2)
+  const windowCorrelation = windowAutocorrelation()
   const bandLow = Math.round((BAND_LOW_HZ * FFT_SIZE) / ANALYSIS_RATE)
   const bandHigh = Math.round((BAND_HIGH_HZ * FFT_SIZE) / ANALYSIS_RATE)
 
@@ -194,7 +222,42 @@ const createFrameKernel = () => {
     }
   }
 
-  return { analyse, band, mfcc }
+  /**
+   * Pitch of the last analysed frame, Hz, or 0 when unvoiced: the autocorrelation is the
+   * transform of the power spectrum; its highest peak in the 70–400 Hz lag range, corrected for
+   * the window, is the period when it is strong enough.
+   */
+  const pitch = (): number => {
+    const half = PITCH_FFT_SIZE / 2
+    symmetricPower[0] = power[0]!
+    for (let k = 1; k < half; k++) symmetricPower[k] = symmetricPower[PITCH_FFT_SIZE - k] = power[k]!
+    symmetricPower[half] = power[half]!
+    pitchFft.realTransform(correlation, symmetricPower)
+    const r0 = correlation[0]!
+    if (r0 <= 0) return 0
+    // peaks of the corrected autocorrelation; the window correction lifts long lags, so the
+    // period is the shortest lag whose peak comes close to the highest (no sub-octave errors)
+    let best = VOICING_THRESHOLD
+    for (let lag = PITCH_MIN_LAG; lag <= PITCH_MAX_LAG; lag++) {
+      const v = correlation[2 * lag]! / r0 / windowCorrelation[lag]!
+      if (v > best) best = v
+    }
+    if (best === VOICING_THRESHOLD) return 0
+    let bestLag = 0
+    for (let lag = PITCH_MIN_LAG; lag <= PITCH_MAX_LAG && bestLag === 0; lag++) {
+      const here = correlation[2 * lag]!
+      const isPeak = here >= correlation[2 * (lag - 1)]! && here >= correlation[2 * (lag + 1)]!
+      if (isPeak && here / r0 / windowCorrelation[lag]! >= 0.85 * best) bestLag = lag
+    }
+    if (bestLag === 0) return 0
+    // parabolic interpolation of the peak for sub-sample precision
+    const a = correlation[2 * (bestLag - 1)]!, b = correlation[2 * bestLag]!, c = correlation[2 * (bestLag + 1)]!
+    const denominator = a - 2 * b + c
+    const shift = denominator < 0 ? (0.5 * (a - c)) / denominator : 0
+    return PITCH_RATE / (bestLag + shift)
+  }
+
+  return { analyse, band, mfcc, pitch }
 }
 
 /** Holds the not-yet-framed samples of one stream. */
@@ -240,6 +303,7 @@ export const createFeatureExtractor = (channelCount: number) => {
   }))
   const mix = channelCount === 1 ? undefined : { framer: new Framer(), kernel: createFrameKernel() }
   const mfcc = new FrameMatrix(MFCC_DIMS)
+  const pitch = new FrameSeries()
   const coefficients = new Float32Array(MFCC_DIMS)
   const bandOut = { energy: 0, flatness: 0 }
   let samples = 0
@@ -255,6 +319,7 @@ export const createFeatureExtractor = (channelCount: number) => {
         if (!mix) {
           ch.kernel.mfcc(coefficients)
           mfcc.push(coefficients)
+          pitch.push(ch.kernel.pitch())
         }
       })
     }
@@ -262,6 +327,7 @@ export const createFeatureExtractor = (channelCount: number) => {
       mix.kernel.analyse(buffer, at)
       mix.kernel.mfcc(coefficients)
       mfcc.push(coefficients)
+      pitch.push(mix.kernel.pitch())
     })
   }
 
@@ -300,6 +366,7 @@ export const createFeatureExtractor = (channelCount: number) => {
         flatness: ch.flatness.values().subarray(0, frames)
       })),
       mfcc,
+      pitch: pitch.values().subarray(0, frames),
       channelCorrelation: mix ? sumLR / Math.sqrt(sumLL * sumRR + EPS) : undefined
     }
   }

@@ -1,7 +1,10 @@
 /** Shared helpers of the analysis tests: fixtures, ground truth, and the diarization error rate. */
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { decodeFile } from "../../src/analysis/Decode.js"
+import type { AudioFormat } from "../../src/analysis/Types.js"
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures")
 
@@ -152,4 +155,59 @@ export const repShare = (turns: ReadonlyArray<Segment>, isRep: (speaker: string)
   const rep = length(turns.filter((t) => isRep(t.speaker)))
   const buyer = length(turns.filter((t) => !isRep(t.speaker)))
   return rep / (rep + buyer)
+}
+
+/** A 16-bit PCM WAV file of the given channels (all the same length). */
+export const wavBytes = (channels: ReadonlyArray<Float32Array>, sampleRate: number): Uint8Array => {
+  const frames = channels[0]?.length ?? 0
+  const dataBytes = frames * channels.length * 2
+  const bytes = new Uint8Array(44 + dataBytes)
+  const view = new DataView(bytes.buffer)
+  const text = (at: number, s: string) => [...s].forEach((c, i) => (bytes[at + i] = c.charCodeAt(0)))
+  text(0, "RIFF")
+  view.setUint32(4, 36 + dataBytes, true)
+  text(8, "WAVE")
+  text(12, "fmt ")
+  view.setUint32(16, 16, true)
+  view.setUint16(20, 1, true) // PCM
+  view.setUint16(22, channels.length, true)
+  view.setUint32(24, sampleRate, true)
+  view.setUint32(28, sampleRate * channels.length * 2, true)
+  view.setUint16(32, channels.length * 2, true)
+  view.setUint16(34, 16, true)
+  text(36, "data")
+  view.setUint32(40, dataBytes, true)
+  for (let i = 0; i < frames; i++) {
+    channels.forEach((channel, c) => {
+      const v = Math.max(-1, Math.min(1, channel[i]!))
+      view.setInt16(44 + (i * channels.length + c) * 2, Math.round(v * 32767), true)
+    })
+  }
+  return bytes
+}
+
+/** Concatenates Float32Arrays. */
+export const concatPcm = (parts: ReadonlyArray<Float32Array>): Float32Array => {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+/** A private temporary directory, removed by the returned cleanup. */
+export const tempDir = (): { readonly dir: string; readonly cleanup: () => void } => {
+  const dir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), "callsight-analysis-"))
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** Every 16 kHz sample of a file, per channel (tests only: fixtures are short). */
+export const decodeAll = async (file: string, format: AudioFormat): Promise<Array<Float32Array>> => {
+  const parts: Array<Array<Float32Array>> = []
+  for await (const chunk of decodeFile(file, format)) {
+    chunk.channels.forEach((samples, c) => (parts[c] ??= []).push(samples))
+  }
+  return parts.map(concatPcm)
 }

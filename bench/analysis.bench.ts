@@ -1,0 +1,166 @@
+/**
+ * Acoustic analysis benchmark (ANALYSIS.md "Performance bars"):
+ *
+ * - a 60-minute mono MP3 is analysed on one core; its wall time is printed beside the time
+ *   `ffmpeg` takes just to decode the same file, with the ratio and the real-time factor
+ *   (target: ≥ 200× real time, ≤ 18 s);
+ * - a 120-minute call is analysed in a child process whose peak RSS is printed (target ≤ 400 MB).
+ *
+ * The calls are made from the fixtures: their decoded PCM, cycled with small gain changes, is
+ * encoded by a pure-JS MP3 encoder (lamejs) at the fixtures' own MP3 settings (16 kHz mono,
+ * 48 kbit/s) and cached under bench/.cache/ (gitignored). Each analysis runs in a fresh child
+ * process pinned to one CPU when `taskset` is there.
+ *
+ *   npx tsx bench/analysis.bench.ts
+ */
+import { Mp3Encoder } from "@breezystack/lamejs"
+import { Effect } from "effect"
+import { execFileSync, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { analyzeFile } from "../packages/server/src/analysis/Acoustic.js"
+import { decodeFile } from "../packages/server/src/analysis/Decode.js"
+import { ANALYSIS_RATE } from "../packages/server/src/analysis/Resample.js"
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, "..")
+const cache = path.join(here, ".cache")
+const fixtures = path.join(root, "test/fixtures")
+const SOURCES = ["discovery-short.wav", "demo-objection.mp3", "renewal-stereo.wav"]
+const KBPS = 48
+
+/** The fixtures' audio as mono 16 kHz PCM (the stereo one mixed down). */
+const fixturePcm = async (): Promise<Array<Float32Array>> => {
+  const out: Array<Float32Array> = []
+  for (const name of SOURCES) {
+    const parts: Array<Float32Array> = []
+    for await (const chunk of decodeFile(path.join(fixtures, name), name.endsWith(".wav") ? "wav" : "mp3")) {
+      const [left, right] = chunk.channels
+      parts.push(right ? left!.map((v, i) => 0.5 * (v + right[i]!)) : left!)
+    }
+    const total = parts.reduce((n, p) => n + p.length, 0)
+    const pcm = new Float32Array(total)
+    let at = 0
+    for (const p of parts) {
+      pcm.set(p, at)
+      at += p.length
+    }
+    out.push(pcm)
+  }
+  return out
+}
+
+/** Encodes `minutes` of cycled fixture audio to an MP3 file, streaming (never the whole call in memory). */
+const buildCall = async (file: string, minutes: number): Promise<void> => {
+  const sources = await fixturePcm()
+  const encoder = new Mp3Encoder(1, ANALYSIS_RATE, KBPS)
+  const fd = fs.openSync(`${file}.partial`, "w")
+  const target = minutes * 60 * ANALYSIS_RATE
+  const block = new Int16Array(1152 * 20)
+  let written = 0
+  let round = 0
+  while (written < target) {
+    const pcm = sources[round % sources.length]!
+    const gain = 0.7 + 0.3 * ((round * 7) % 5) / 4 // vary the level a little between repeats
+    round++
+    for (let at = 0; at < pcm.length && written < target; at += block.length) {
+      const n = Math.min(block.length, pcm.length - at, target - written)
+      for (let i = 0; i < n; i++) block[i] = Math.max(-32768, Math.min(32767, Math.round(pcm[at + i]! * gain * 32767)))
+      const mp3 = encoder.encodeBuffer(block.subarray(0, n))
+      if (mp3.length) fs.writeSync(fd, mp3)
+      written += n
+    }
+  }
+  const tail = encoder.flush()
+  if (tail.length) fs.writeSync(fd, tail)
+  fs.closeSync(fd)
+  fs.renameSync(`${file}.partial`, file)
+}
+
+const ensureCalls = async (): Promise<{ sixty: string; twoHours: string }> => {
+  fs.mkdirSync(cache, { recursive: true })
+  const sixty = path.join(cache, `call-60min-16k-${KBPS}k.mp3`)
+  const twoHours = path.join(cache, `call-120min-16k-${KBPS}k.mp3`)
+  if (!fs.existsSync(sixty)) {
+    const started = performance.now()
+    console.log("building the 60-minute MP3 from the fixtures (once; cached in bench/.cache/)...")
+    await buildCall(sixty, 60)
+    console.log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  }
+  if (!fs.existsSync(twoHours)) {
+    // two 60-minute streams back to back: MP3 frames concatenate
+    const bytes = fs.readFileSync(sixty)
+    fs.writeFileSync(`${twoHours}.partial`, Buffer.concat([bytes, bytes]))
+    fs.renameSync(`${twoHours}.partial`, twoHours)
+  }
+  return { sixty, twoHours }
+}
+
+const hasCommand = (command: string) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0
+
+const ffmpegDecodeSeconds = (file: string): number | undefined => {
+  if (!hasCommand("ffmpeg")) return undefined
+  const started = performance.now()
+  execFileSync("ffmpeg", ["-v", "error", "-threads", "1", "-i", file, "-f", "null", "-"], { stdio: "inherit" })
+  return (performance.now() - started) / 1000
+}
+
+interface ChildResult {
+  readonly seconds: number
+  readonly maxRssMb: number
+  readonly durationS: number
+  readonly speakers: number
+  readonly turns: number
+}
+
+/** Runs the analysis of `file` in a fresh process (one CPU when taskset is there). */
+const analyseInChild = (file: string): ChildResult => {
+  const self = fileURLToPath(import.meta.url)
+  const tsx = path.join(root, "node_modules/.bin/tsx")
+  const command = hasCommand("taskset") ? ["taskset", "-c", "0", tsx, self, "--child", file] : [tsx, self, "--child", file]
+  const result = spawnSync(command[0]!, command.slice(1), { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 })
+  if (result.status !== 0) throw new Error(`analysis child failed: ${result.stderr}`)
+  const line = result.stdout.trim().split("\n").pop()!
+  return JSON.parse(line) as ChildResult
+}
+
+const child = async (file: string) => {
+  const started = performance.now()
+  const analysis = await Effect.runPromise(analyzeFile(file, { format: "mp3" }))
+  const seconds = (performance.now() - started) / 1000
+  // maxRSS is in kilobytes
+  const maxRssMb = process.resourceUsage().maxRSS / 1024
+  const result: ChildResult = {
+    seconds,
+    maxRssMb,
+    durationS: analysis.duration_s,
+    speakers: analysis.speakers.length,
+    turns: analysis.speaker_turns.length
+  }
+  console.log(JSON.stringify(result))
+}
+
+const main = async () => {
+  const { sixty, twoHours } = await ensureCalls()
+  const ffmpeg = ffmpegDecodeSeconds(sixty)
+  const ours = analyseInChild(sixty)
+  const long = analyseInChild(twoHours)
+  const realTime = ours.durationS / ours.seconds
+  const lines = [
+    `60-minute mono MP3 (${(fs.statSync(sixty).size / 1e6).toFixed(1)} MB, ${(ours.durationS / 60).toFixed(1)} min):`,
+    `  Callsight acoustic analysis: ${ours.seconds.toFixed(2)} s  (${realTime.toFixed(0)}× real time; target ≥ 200×, ≤ 18 s) ` +
+      `— ${ours.speakers} speakers, ${ours.turns} turns, peak RSS ${ours.maxRssMb.toFixed(0)} MB`,
+    ffmpeg === undefined
+      ? "  ffmpeg decode: ffmpeg not installed (apt-get install -y ffmpeg)"
+      : `  ffmpeg decode only:          ${ffmpeg.toFixed(2)} s  → analysis / ffmpeg decode = ${(ours.seconds / ffmpeg).toFixed(2)}×`,
+    `120-minute call (${(long.durationS / 60).toFixed(1)} min): analysis ${long.seconds.toFixed(2)} s, ` +
+      `peak RSS ${long.maxRssMb.toFixed(0)} MB (target ≤ 400 MB) — ${long.speakers} speakers, ${long.turns} turns`,
+    `verdict: speed ${realTime >= 200 && ours.seconds <= 18 ? "PASS" : "FAIL"}, memory ${long.maxRssMb <= 400 ? "PASS" : "FAIL"}`
+  ]
+  console.log(lines.join("\n"))
+}
+
+const childIndex = process.argv.indexOf("--child")
+if (childIndex >= 0) await child(process.argv[childIndex + 1]!)
+else await main()
