@@ -39,7 +39,7 @@ const serve = async (env: Record<string, string | undefined>, url: string): Prom
   })
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`serve exited early:\n${output}`)
-    if (await fetch(`${url}/ready`).then((r) => r.ok, () => false)) return { child, exited, output: () => output }
+    if (await fetch(`${url}/ready`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false)) return { child, exited, output: () => output }
     await sleep(100)
   }
   throw new Error(`serve not ready:\n${output}`)
@@ -70,7 +70,7 @@ describe("a worker killed mid-job", () => {
       method: "POST",
       headers: { "x-api-key": adminKey, "content-type": "application/json" },
       body: JSON.stringify({ company_name: "Crash Test", credits: 3 })
-    }).then((r) => r.json())
+    }).then((r) => r.json() as Promise<{ client_id: string; api_key: string }>)
 
     // A long call (about 12 minutes), so the analysis is still running when the worker dies.
     const samples = wavSamples("discovery-short.wav")
@@ -82,9 +82,10 @@ describe("a worker killed mid-job", () => {
       method: "POST",
       headers: { "x-api-key": tenant.api_key },
       body: form
-    }).then((r) => r.json())
+    }).then((r) => r.json() as Promise<{ call_id: string }>)
     const statusUrl = `${url}/analysis/${accepted.call_id}`
-    const status = () => fetch(statusUrl, { headers: { "x-api-key": tenant.api_key } }).then((r) => r.json())
+    const status = () =>
+      fetch(statusUrl, { headers: { "x-api-key": tenant.api_key }, signal: AbortSignal.timeout(10_000) }).then((r) => r.json() as Promise<any>)
 
     let seen = await status()
     for (let i = 0; i < 600 && seen.status !== "processing"; i++) {
@@ -95,21 +96,29 @@ describe("a worker killed mid-job", () => {
     first.child.kill("SIGKILL")
     await first.exited
 
-    const second = await serve(env, url)
-    let done = await status()
+    // A new port: the test's HTTP client must not reuse a connection to the killed process.
+    const port2 = await freePort()
+    const url2 = `http://127.0.0.1:${port2}`
+    const second = await serve({ ...env, PORT: String(port2) }, url2)
+    const status2 = () =>
+      fetch(`${url2}/analysis/${accepted.call_id}`, {
+        headers: { "x-api-key": tenant.api_key },
+        signal: AbortSignal.timeout(10_000)
+      }).then((r) => r.json() as Promise<any>)
+    let done = await status2()
     for (let i = 0; i < 1200 && done.status !== "completed" && done.status !== "failed"; i++) {
       await sleep(100)
-      done = await status()
+      done = await status2()
     }
-    expect(done.status).toBe("completed")
+    expect(done.status, second.output().slice(-3000)).toBe("completed")
     expect(done.credits_charged).toBe(1)
     expect(done.duration_s).toBeGreaterThan(700)
 
-    const balance = await fetch(`${url}/v1/internal/admin/clients/${tenant.client_id}/credits`, {
+    const balance = await fetch(`${url2}/v1/internal/admin/clients/${tenant.client_id}/credits`, {
       method: "POST",
       headers: { "x-api-key": adminKey, "content-type": "application/json" },
       body: JSON.stringify({ amount: 1, reason: "probe" })
-    }).then((r) => r.json())
+    }).then((r) => r.json() as Promise<{ balance: number }>)
     expect(balance.balance).toBe(3 - 1 + 1)
 
     second.child.kill("SIGTERM")

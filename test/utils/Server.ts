@@ -73,6 +73,11 @@ export interface RunningServer {
   readonly output: () => string
   /** SIGTERM, then waits for the exit (SIGKILL after `timeoutMs`); removes its data and database. */
   readonly stop: (timeoutMs?: number) => Promise<ServeExit>
+  /**
+   * The environment it was started with (its `DATABASE_URL`, `DATA_DIR`, ...), for another
+   * process on the same data, e.g. `callsight worker` next to `serve --no-worker`.
+   */
+  readonly env: Readonly<Record<string, string | undefined>>
 }
 
 export interface StartServerOptions {
@@ -80,6 +85,8 @@ export interface StartServerOptions {
   readonly env?: Record<string, string | undefined>
   /** How long to wait for `/ready` (default 90 s: a first PGlite start takes a few seconds). */
   readonly readyTimeoutMs?: number
+  /** The command line after `callsight` (default `["serve"]`), e.g. `["serve", "--no-worker"]`. */
+  readonly args?: ReadonlyArray<string>
 }
 
 /**
@@ -98,17 +105,18 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Run
   const url = `http://127.0.0.1:${port}`
 
   let output = ""
-  const child: ChildProcess = spawn(process.execPath, [CLI_BIN, "serve"], {
+  const serverEnv = {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    ADMIN_API_KEY: adminKey,
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    LOG_FORMAT: "json",
+    ...options.env
+  }
+  const child: ChildProcess = spawn(process.execPath, [CLI_BIN, ...(options.args ?? ["serve"])], {
     cwd: ROOT,
-    env: cleanEnv({
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ADMIN_API_KEY: adminKey,
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      LOG_FORMAT: "json",
-      ...options.env
-    }),
+    env: cleanEnv(serverEnv),
     stdio: ["ignore", "pipe", "pipe"]
   })
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -150,7 +158,42 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Run
     await sleep(200)
   }
 
-  return { url, adminKey, pid: child.pid!, exited, output: () => output, stop }
+  return { url, adminKey, pid: child.pid!, exited, output: () => output, stop, env: serverEnv }
+}
+
+export interface RunningCli {
+  readonly pid: number
+  /** Resolves when the process exits. */
+  readonly exited: Promise<ServeExit>
+  /** What it printed so far (stdout and stderr interleaved). */
+  readonly output: () => string
+  /** SIGTERM, then waits for the exit (SIGKILL after `timeoutMs`). */
+  readonly stop: (timeoutMs?: number) => Promise<ServeExit>
+}
+
+/** Starts a long-running `callsight ARGS...` (e.g. `worker`) with a clean environment plus `env`. */
+export const startCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}): RunningCli => {
+  let output = ""
+  const child = spawn(process.execPath, [CLI_BIN, ...args], {
+    cwd: ROOT,
+    env: cleanEnv({ NO_COLOR: "1", ...env }),
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  let exit: ServeExit | undefined
+  const exited = new Promise<ServeExit>((resolveExit) =>
+    child.once("exit", (code, signal) => resolveExit((exit = { code, signal })))
+  )
+  const stop = async (timeoutMs = 20_000): Promise<ServeExit> => {
+    if (exit !== undefined) return exit
+    child.kill("SIGTERM")
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
+    const result = await exited
+    clearTimeout(timer)
+    return result
+  }
+  return { pid: child.pid!, exited, output: () => output, stop }
 }
 
 export interface CliResult {

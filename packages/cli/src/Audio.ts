@@ -261,6 +261,10 @@ const upload = Command.make(
       args,
       Effect.gen(function* () {
         const timeoutMs = yield* positiveTimeout(args.timeout)
+        const key = Option.getOrUndefined(args.idempotencyKey)
+        if (key !== undefined && (key.length < 1 || key.length > 255)) {
+          return yield* new UsageError({ message: "--idempotency-key must have 1 to 255 characters" })
+        }
         const wait = args.wait || Option.isSome(args.report)
         const bar = !args.json && stderrIsTty() ? progressBar(`Uploading ${args.file.split(/[\\/]/).at(-1)}`) : undefined
         const accepted = yield* api((c) =>

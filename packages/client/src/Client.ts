@@ -470,7 +470,9 @@ const encodedError = (error: object): unknown => {
     const encoded = Schema.encodeUnknownEither(ctor as Schema.Schema<unknown, unknown, never>)(error)
     if (Either.isRight(encoded)) return encoded.right
   }
-  return { ...error }
+  // a `Data.TaggedError` (the client's own): its `_tag` is inherited and its `message` not enumerable
+  const { _tag, message } = error as { _tag?: unknown; message?: unknown }
+  return { _tag, ...(typeof message === "string" ? { message } : {}), ...error }
 }
 
 const readBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<unknown> =>

@@ -6,7 +6,7 @@
 import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
 import { HttpApiClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { fixture, truth, wavOf, wavSamples } from "./utils/Fixtures.js"
 import { ADMIN_KEY, testServerLayer } from "./utils/TestServer.js"
@@ -238,7 +238,7 @@ describe("audio analysis", () => {
 
   // With the workers: analyses run to their end.
   // No test services: the workers poll and renew their leases on the real clock.
-  it.layer(testServerLayer({ workerConcurrency: 2 }, { workers: true }), { excludeTestServices: true })("analyses", (it) => {
+  layer(testServerLayer({ workerConcurrency: 2 }, { workers: true }), { excludeTestServices: true })("analyses", (it) => {
     it.effect("a WAV call completes: one credit, a report, the whole analysis as JSON", () =>
       Effect.gen(function* () {
         const tenant = yield* createTenant(3)
