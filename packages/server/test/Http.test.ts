@@ -184,12 +184,12 @@ it.layer(testServerLayer())("the HTTP service", (it) => {
         expect(tenantOnAssistant.status).toBe(403)
       }))
 
-    it.effect("a valid tenant key passes its check and reaches the (not yet built) operation", () =>
+    it.effect("a valid tenant key passes its check and reaches the operation", () =>
       Effect.gen(function* () {
         const tenant = yield* createTenant({})
         const { status, body } = yield* getJson("/analysis/call_x", { "x-api-key": tenant.api_key })
-        expect(status).toBe(501)
-        expect(body).toMatchObject({ _tag: "NotImplemented", operation: "GET /analysis/:call_id" })
+        expect(status).toBe(404)
+        expect(body).toEqual({ _tag: "NotFound", message: "no call call_x" })
       }))
   })
 
