@@ -184,8 +184,17 @@ async function* decodeMp3(path: string, options: DecodeOptions): AsyncGenerator<
 // WAV
 
 async function* decodeWav(path: string, options: DecodeOptions): AsyncGenerator<PcmChunk> {
-  const size = await fileSize(path)
-  const decoder = createWavDecoder()
+  yield* decodeFrames(path, await fileSize(path), createWavDecoder(), "WAV file", options)
+}
+
+/** Feeds a file's bytes to a chunk decoder (WAV, raw AAC) and yields conditioned 16 kHz chunks. */
+async function* decodeFrames(
+  path: string,
+  size: number,
+  decoder: { readonly decode: (bytes: Uint8Array) => RawAudio; readonly free: () => void },
+  what: string,
+  options: DecodeOptions
+): AsyncGenerator<PcmChunk> {
   const conditioner = createConditioner(undefined, options)
   try {
     for await (const bytes of readChunks(path, size, options)) {
@@ -193,7 +202,7 @@ async function* decodeWav(path: string, options: DecodeOptions): AsyncGenerator<
       try {
         raw = decoder.decode(bytes)
       } catch (cause) {
-        throw new DecodeFailure(`not a readable WAV file: ${(cause as Error).message}`)
+        throw new DecodeFailure(`not a readable ${what}: ${(cause as Error).message}`)
       }
       const chunk = conditioner.emit(raw)
       if (chunk) yield chunk
@@ -398,24 +407,7 @@ async function* decodeMp4(path: string, size: number, options: DecodeOptions): A
 }
 
 async function* decodeAdts(path: string, size: number, options: DecodeOptions): AsyncGenerator<PcmChunk> {
-  const decoder = await createAacDecoder()
-  const conditioner = createConditioner(undefined, options)
-  try {
-    for await (const bytes of readChunks(path, size, options)) {
-      let raw: RawAudio
-      try {
-        raw = decoder.decode(bytes)
-      } catch (cause) {
-        throw new DecodeFailure(`not a readable AAC stream: ${(cause as Error).message}`)
-      }
-      const chunk = conditioner.emit(raw)
-      if (chunk) yield chunk
-    }
-    const last = conditioner.finish()
-    if (last) yield last
-  } finally {
-    decoder.free()
-  }
+  yield* decodeFrames(path, size, await createAacDecoder(), "AAC stream", options)
 }
 
 async function* decodeM4a(path: string, options: DecodeOptions): AsyncGenerator<PcmChunk> {

@@ -36,28 +36,16 @@
  *
  * `talk_ratio` is a fraction (0–1), as in the metrics.
  */
+import { ScorecardDimensionName } from "@callsight/api-spec"
 import type { EvidenceItem, Metrics, ScoredCall, SpeakerSummary, Turn } from "./Types.js"
 
 // ---------------------------------------------------------------------------------------------
 // Dimensions, weights, rules
 
-export type DimensionName =
-  | "discovery"
-  | "listening"
-  | "objection_handling"
-  | "value"
-  | "next_steps"
-  | "conversation_flow"
+export type DimensionName = typeof ScorecardDimensionName.Type
 
 /** The dimensions in the order they are reported. */
-export const DIMENSIONS: ReadonlyArray<DimensionName> = [
-  "discovery",
-  "listening",
-  "objection_handling",
-  "value",
-  "next_steps",
-  "conversation_flow"
-]
+export const DIMENSIONS: ReadonlyArray<DimensionName> = ScorecardDimensionName.literals
 
 export const DIMENSION_LABELS: Readonly<Record<DimensionName, string>> = {
   discovery: "Discovery",

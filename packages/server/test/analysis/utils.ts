@@ -2,28 +2,10 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { decodeFile } from "../../src/analysis/Decode.js"
 import type { AudioFormat } from "../../src/analysis/Types.js"
 
-export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures")
-
-export const fixture = (name: string): string => path.join(FIXTURES, name)
-
-export interface TruthTurn {
-  readonly speaker: string
-  readonly start: number
-  readonly end: number
-  readonly text: string
-}
-
-export interface Truth {
-  readonly duration: number
-  readonly stereo: boolean
-  readonly turns: ReadonlyArray<TruthTurn>
-}
-
-export const readTruth = (call: string): Truth => JSON.parse(fs.readFileSync(fixture(`${call}.truth.json`), "utf8")) as Truth
+export { FIXTURES, fixturePath as fixture, truth as readTruth, type Truth, type TruthTurn } from "../utils/Fixtures.js"
 
 export interface Segment {
   readonly speaker: string
