@@ -262,6 +262,38 @@ it.layer(testServerLayer())("the HTTP service", (it) => {
       }))
   })
 
+  describe("runtime flags", () => {
+    it.effect("a tenant's flags are saved whole, unknown keys kept, known ones validated", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant({})
+        const client = yield* HttpClient.HttpClient
+        const put = (clientId: string, body: unknown) =>
+          Effect.flatMap(
+            HttpClientRequest.put(`/v1/internal/admin/settings/runtime-flags/${clientId}`).pipe(
+              HttpClientRequest.setHeaders(admin),
+              HttpClientRequest.bodyJson(body)
+            ),
+            (request) => Effect.flatMap(client.execute(request), (r) => Effect.map(r.json, (body: any) => ({ status: r.status, body })))
+          )
+        const saved = yield* put(tenant.client_id, { transcriber: "deepgram", "beta.thing": 3 })
+        expect(saved.status).toBe(200)
+        expect(saved.body).toMatchObject({
+          client_id: tenant.client_id,
+          flags: { transcriber: "deepgram", "beta.thing": 3 },
+          unknown_keys: ["beta.thing"]
+        })
+        const bad = yield* put(tenant.client_id, { transcriber: "whisper-from-mars", "report.include_transcript": "yes" })
+        expect(bad.status).toBe(422)
+        expect(bad.body.detail.map((d: any) => d.loc.join("."))).toEqual(["body.transcriber", "body.report.include_transcript"])
+        const read = yield* getJson(`/v1/internal/admin/settings/runtime-flags?client_id=${tenant.client_id}`, admin)
+        expect(read.body.tenants).toEqual([saved.body])
+        expect(read.body.known_flags.map((f: any) => f.key)).toContain("transcriber")
+        expect((yield* put("cli_nope", {})).status).toBe(404)
+        expect((yield* getJson("/v1/internal/admin/settings/runtime-flags?client_id=cli_nope", admin)).status).toBe(404)
+        expect((yield* getJson("/v1/internal/admin/settings/runtime-flags", { "x-api-key": tenant.api_key })).status).toBe(403)
+      }))
+  })
+
   describe("operations not built yet", () => {
     it.effect("answer 501 NotImplemented, never a made-up answer", () =>
       Effect.gen(function* () {

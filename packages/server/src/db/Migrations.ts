@@ -6,10 +6,12 @@ import { Migrator } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import core from "./migrations/0001_core.js"
 import audio from "./migrations/0002_audio.js"
+import runtimeFlags from "./migrations/0003_runtime_flags.js"
 
 export const migrations = {
   "0001_core": core,
-  "0002_audio": audio
+  "0002_audio": audio,
+  "0003_runtime_flags": runtimeFlags
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -6,6 +6,7 @@
 import { CallsightApi } from "@callsight/api-spec"
 import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { Layer } from "effect"
+import { AdminHttpLive } from "../admin/Http.js"
 import { AudioHttpLive } from "../audio/Http.js"
 import { SecurityLive } from "../auth/Middleware.js"
 import { ExtensionsHttpLive } from "../extensions/Http.js"
@@ -21,13 +22,12 @@ const UnbuiltGroupsLive = Layer.mergeAll(
   unbuiltGroup("integrations"),
   unbuiltGroup("coaching"),
   unbuiltGroup("companion"),
-  unbuiltGroup("admin"),
   unbuiltGroup("workspace"),
   unbuiltGroup("assistant")
 )
 
 export const ApiLive = HttpApiBuilder.api(CallsightApi).pipe(
-  Layer.provide([ProbesHttpLive, ExtensionsHttpLive, AudioHttpLive, UnbuiltGroupsLive]),
+  Layer.provide([ProbesHttpLive, ExtensionsHttpLive, AudioHttpLive, AdminHttpLive, UnbuiltGroupsLive]),
   // The groups need the security middlewares as well as the API.
   Layer.provideMerge(SecurityLive),
   Layer.provide(RequestMetrics.Default)
