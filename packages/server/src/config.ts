@@ -3,12 +3,40 @@
  * Nothing else reads `process.env`. Every value is validated at start-up; a bad one stops the
  * server with a message that names the variable.
  */
-import { Config, ConfigError, ConfigProvider, Context, Data, Effect, Layer, Option } from "effect"
+import { Config, ConfigError, ConfigProvider, Context, Data, Effect, Either, Layer, Option } from "effect"
 
 const LogFormat = Config.literal("json", "pretty")("LOG_FORMAT")
 
 const positiveInt = (name: string) =>
   Config.integer(name).pipe(Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }))
+
+/** A provider's base URL, kept without a trailing slash. */
+const baseUrl = (name: string, fallback: string) =>
+  Config.url(name).pipe(
+    Config.map((url) => url.toString().replace(/\/+$/, "")),
+    Config.withDefault(fallback)
+  )
+
+const OPENAI_BASE_URL = "https://api.openai.com"
+
+/**
+ * The variable missing for the server-wide TRANSCRIBER, if any: each provider needs its key, except
+ * an OpenAI-compatible self-hosted server (OPENAI_BASE_URL set), which may take none.
+ */
+const missingTranscriberKey = (c: {
+  transcriber: string
+  deepgramApiKey: Option.Option<unknown>
+  assemblyaiApiKey: Option.Option<unknown>
+  openaiApiKey: Option.Option<unknown>
+  openaiBaseUrl: string
+}): string | undefined =>
+  c.transcriber === "deepgram" && Option.isNone(c.deepgramApiKey)
+    ? "DEEPGRAM_API_KEY"
+    : c.transcriber === "assemblyai" && Option.isNone(c.assemblyaiApiKey)
+    ? "ASSEMBLYAI_API_KEY"
+    : c.transcriber === "openai" && Option.isNone(c.openaiApiKey) && c.openaiBaseUrl === OPENAI_BASE_URL
+    ? "OPENAI_API_KEY"
+    : undefined
 
 export const appConfig = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
@@ -28,12 +56,26 @@ export const appConfig = Config.all({
   workerConcurrency: positiveInt("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),
   workerLeaseSeconds: positiveInt("WORKER_LEASE_SECONDS").pipe(Config.withDefault(60)),
   transcriber: Config.literal("none", "deepgram", "assemblyai", "openai")("TRANSCRIBER").pipe(Config.withDefault("none" as const)),
+  deepgramApiKey: Config.option(Config.redacted("DEEPGRAM_API_KEY")),
+  deepgramBaseUrl: baseUrl("DEEPGRAM_BASE_URL", "https://api.deepgram.com"),
+  assemblyaiApiKey: Config.option(Config.redacted("ASSEMBLYAI_API_KEY")),
+  assemblyaiBaseUrl: baseUrl("ASSEMBLYAI_BASE_URL", "https://api.assemblyai.com"),
+  openaiApiKey: Config.option(Config.redacted("OPENAI_API_KEY")),
+  openaiBaseUrl: baseUrl("OPENAI_BASE_URL", OPENAI_BASE_URL),
+  openaiTranscribeModel: Config.string("OPENAI_TRANSCRIBE_MODEL").pipe(Config.withDefault("gpt-4o-transcribe-diarize")),
+  transcriberTimeoutSeconds: positiveInt("TRANSCRIBER_TIMEOUT_SECONDS").pipe(Config.withDefault(600)),
   otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT")),
   logFormat: LogFormat.pipe(Config.withDefault("json" as const))
 }).pipe(
   Config.validate({
     message: "DB_POOL_MAX must not be above DB_CONNECTION_CAP",
     validation: (c) => c.dbPoolMax <= c.dbConnectionCap
+  }),
+  Config.mapOrFail((c) => {
+    const missing = missingTranscriberKey(c)
+    return missing === undefined
+      ? Either.right(c)
+      : Either.left(ConfigError.InvalidData([missing], `must be set when TRANSCRIBER=${c.transcriber}`))
   }),
   Config.map((c) => {
     const publicBaseUrl = Option.match(c.publicBaseUrl, {

@@ -45,4 +45,36 @@ describe("configuration", () => {
       const negative = yield* load({ MAX_UPLOAD_MB: "-1" })
       expect(Either.isLeft(negative) && negative.left.message).toMatch(/MAX_UPLOAD_MB/)
     }))
+
+  it.effect("a speech-to-text provider needs its key; base URLs default to the providers' own", () =>
+    Effect.gen(function* () {
+      const defaults = yield* Effect.flatten(load({}))
+      expect(defaults.transcriber).toBe("none")
+      expect(defaults.deepgramBaseUrl).toBe("https://api.deepgram.com")
+      expect(defaults.assemblyaiBaseUrl).toBe("https://api.assemblyai.com")
+      expect(defaults.openaiBaseUrl).toBe("https://api.openai.com")
+      expect(defaults.openaiTranscribeModel).toBe("gpt-4o-transcribe-diarize")
+      expect(defaults.transcriberTimeoutSeconds).toBe(600)
+
+      const noKey = yield* load({ TRANSCRIBER: "deepgram" })
+      expect(Either.isLeft(noKey) && noKey.left.message).toBe("DEEPGRAM_API_KEY: must be set when TRANSCRIBER=deepgram")
+      const noAssemblyKey = yield* load({ TRANSCRIBER: "assemblyai", DEEPGRAM_API_KEY: "dg" })
+      expect(Either.isLeft(noAssemblyKey) && noAssemblyKey.left.message).toMatch(/^ASSEMBLYAI_API_KEY: /)
+      const unknown = yield* load({ TRANSCRIBER: "whisper" })
+      expect(Either.isLeft(unknown) && unknown.left.message).toMatch(/TRANSCRIBER/)
+
+      const deepgram = yield* Effect.flatten(
+        load({ TRANSCRIBER: "deepgram", DEEPGRAM_API_KEY: "dg-key", DEEPGRAM_BASE_URL: "http://127.0.0.1:9000/" })
+      )
+      expect(deepgram.transcriber).toBe("deepgram")
+      expect(deepgram.deepgramBaseUrl).toBe("http://127.0.0.1:9000")
+      // a self-hosted OpenAI-compatible server may take no key
+      const selfHosted = yield* Effect.flatten(
+        load({ TRANSCRIBER: "openai", OPENAI_BASE_URL: "http://127.0.0.1:8000", OPENAI_TRANSCRIBE_MODEL: "whisper-1" })
+      )
+      expect(Option.isNone(selfHosted.openaiApiKey)).toBe(true)
+      expect(selfHosted.openaiTranscribeModel).toBe("whisper-1")
+      const hosted = yield* load({ TRANSCRIBER: "openai" })
+      expect(Either.isLeft(hosted) && hosted.left.message).toMatch(/^OPENAI_API_KEY: /)
+    }))
 })

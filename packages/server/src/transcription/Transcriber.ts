@@ -1,0 +1,18 @@
+/**
+ * The speech-to-text service (ANALYSIS.md step 4): one interface, one adapter per provider
+ * (`Deepgram.ts`, `AssemblyAI.ts`, `OpenAI.ts`). Every adapter answers the same `Transcript`:
+ * words with their times in seconds, their confidence and, when the provider diarizes, its own
+ * speaker label. Which provider transcribes a tenant's calls is chosen in `Transcribers.ts`.
+ */
+import type { Effect } from "effect"
+import type { Transcript } from "../analysis/Transcript.js"
+import type { AudioFormat } from "../analysis/Types.js"
+import type { ProviderName, TranscriptionFailed } from "./Http.js"
+
+export interface TranscriberService {
+  readonly provider: ProviderName
+  /** The provider's model that transcribes (`nova-3`, `universal`, `gpt-4o-transcribe-diarize` ...). */
+  readonly model: string
+  /** Transcribes the audio file at `path`, streamed from disk; never reads it whole into memory. */
+  readonly transcribe: (path: string, format: AudioFormat) => Effect.Effect<Transcript, TranscriptionFailed>
+}

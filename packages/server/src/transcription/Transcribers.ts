@@ -1,0 +1,77 @@
+/**
+ * Which speech-to-text provider transcribes a tenant's calls: the tenant's `transcriber` runtime
+ * flag when set, else the server's `TRANSCRIBER`. (The tenant's own speech-provider integration
+ * will come first once integrations land.) `none` means an acoustic-only analysis.
+ *
+ * The adapters take their keys, base URLs and model from the configuration. A tenant whose flag
+ * names a provider the server has no key for gets `TranscriptionFailed`: its calls fail with
+ * `transcription_failed` and no credit, rather than silently losing their transcript.
+ */
+import { HttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import { Duration, Effect, Option, type Redacted } from "effect"
+import { RuntimeFlags } from "../admin/RuntimeFlags.js"
+import { AppConfig } from "../config.js"
+import { makeAssemblyAI } from "./AssemblyAI.js"
+import { makeDeepgram } from "./Deepgram.js"
+import { type ProviderName, TranscriptionFailed } from "./Http.js"
+import { makeOpenAI } from "./OpenAI.js"
+import type { TranscriberService } from "./Transcriber.js"
+
+export type TranscriberChoice = ProviderName | "none"
+
+const isChoice = (value: unknown): value is TranscriberChoice =>
+  value === "none" || value === "deepgram" || value === "assemblyai" || value === "openai"
+
+export class Transcribers extends Effect.Service<Transcribers>()("Transcribers", {
+  effect: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const flags = yield* RuntimeFlags
+    const client = yield* HttpClient.HttpClient
+    const timeout = Duration.seconds(config.transcriberTimeoutSeconds)
+
+    const needsKey = (provider: ProviderName, variable: string) =>
+      new TranscriptionFailed({ provider, message: `this server has no ${variable}: ${provider} cannot be used` })
+
+    const withKey = (
+      key: Option.Option<Redacted.Redacted<string>>,
+      provider: ProviderName,
+      variable: string,
+      make: (apiKey: Redacted.Redacted<string>) => Effect.Effect<TranscriberService, never, HttpClient.HttpClient>
+    ) => Option.match(key, { onNone: () => Effect.fail(needsKey(provider, variable)), onSome: make })
+
+    /** The adapter of one provider, configured from the environment. */
+    const adapter = (provider: ProviderName): Effect.Effect<TranscriberService, TranscriptionFailed> => {
+      const made = provider === "deepgram"
+        ? withKey(config.deepgramApiKey, provider, "DEEPGRAM_API_KEY", (apiKey) =>
+          makeDeepgram({ apiKey, baseUrl: config.deepgramBaseUrl, timeout }))
+        : provider === "assemblyai"
+        ? withKey(config.assemblyaiApiKey, provider, "ASSEMBLYAI_API_KEY", (apiKey) =>
+          makeAssemblyAI({ apiKey, baseUrl: config.assemblyaiBaseUrl, timeout }))
+        : makeOpenAI({
+          apiKey: Option.getOrUndefined(config.openaiApiKey),
+          baseUrl: config.openaiBaseUrl,
+          model: config.openaiTranscribeModel,
+          timeout
+        })
+      return Effect.provideService(made, HttpClient.HttpClient, client)
+    }
+
+    /** The provider chosen for a tenant: its runtime flag, else the server default. */
+    const choiceFor = (clientId: string) =>
+      Effect.map(flags.forTenant(clientId), (saved): TranscriberChoice => {
+        const flag = saved["transcriber"]
+        return isChoice(flag) ? flag : config.transcriber
+      })
+
+    /** The transcriber of a tenant's calls; none for an acoustic-only analysis. */
+    const forTenant = Effect.fn("Transcribers.forTenant")(function* (clientId: string) {
+      const choice = yield* choiceFor(clientId)
+      if (choice === "none") return Option.none<TranscriberService>()
+      return Option.some(yield* adapter(choice))
+    })
+
+    return { forTenant, choiceFor } as const
+  }),
+  dependencies: [RuntimeFlags.Default, NodeHttpClient.layerUndici]
+}) {}
