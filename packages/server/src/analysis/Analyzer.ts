@@ -1,40 +1,109 @@
 /**
- * The analysis of one call file, from bytes to scored result: the acoustic pipeline, then the
- * scorecard. Pure of HTTP and SQL; the worker stores what it answers and the report renders it.
+ * The analysis of one call file, from bytes to scored result: the acoustic pipeline and, when a
+ * speech-to-text provider is configured, the transcript at the same time (the provider works while
+ * we decode); then the content analysis of the words and the scorecard. Pure of HTTP and SQL: the
+ * transcriber comes in as a function, the worker stores what this answers and the report renders it.
  */
+import type { NextStep, Objection, Qualification, TranscriptSegment } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { analyzeFile } from "./Acoustic.js"
+import { analyzeContent, type ContentAnalysis } from "./Content.js"
 import { METHOD_VERSION } from "./Method.js"
 import { scoreCall } from "./Scorecard.js"
-import type { AcousticAnalysis, AnalysisFailed, AnalysisStage, AudioFormat, ScoredCall, Turn } from "./Types.js"
+import type { Framework, Transcript } from "./Transcript.js"
+import type { AcousticAnalysis, AnalysisFailed, AnalysisStage, AudioFormat, ScoredCall } from "./Types.js"
+
+/** Where the words came from, for the report's method note. */
+export interface TranscriptionInfo {
+  readonly provider: Transcript["provider"]
+  readonly model: string
+  readonly language: string | null
+  /** Share of speech time on which the provider's own speaker labels agree with ours; null when it does not diarize. */
+  readonly diarization_agreement: number | null
+}
 
 /** Everything stored of a completed analysis (the `result` of a call). */
 export interface AnalysisResult extends AcousticAnalysis, ScoredCall {
   readonly method_version: string
-  /** Words with speakers and times, when a transcriber ran; null for an acoustic-only analysis. */
-  readonly transcript: ReadonlyArray<{ speaker: string; start: number; end: number; text: string }> | null
+  /** Segments with our speakers and times, when a transcriber ran; null for an acoustic-only analysis. */
+  readonly transcript: ReadonlyArray<typeof TranscriptSegment.Type> | null
+  readonly transcription: TranscriptionInfo | null
+  /** The qualification checklist; null without a transcript. */
+  readonly qualification: typeof Qualification.Type | null
+  readonly objections: ReadonlyArray<typeof Objection.Type>
+  readonly next_steps: ReadonlyArray<typeof NextStep.Type>
 }
 
 export type ProgressListener = (stage: AnalysisStage, fraction: number) => void
 
+export interface AnalyzeOptions<E> {
+  /** Transcribes the file; absent for an acoustic-only analysis. */
+  readonly transcribe?: ((path: string, format: AudioFormat) => Effect.Effect<Transcript, E>) | undefined
+  /** The tenant's qualification framework (MEDDPICC by default). */
+  readonly framework?: Framework | undefined
+  readonly onProgress?: ProgressListener | undefined
+}
+
+/** The acoustic analysis, the words and what was found in them, scored. */
+export const combine = (
+  acoustic: AcousticAnalysis,
+  transcript: Transcript | null,
+  framework: Framework
+): AnalysisResult => {
+  const content: ContentAnalysis | null = transcript === null ? null : analyzeContent({
+    words: transcript.words,
+    speaker_turns: acoustic.speaker_turns,
+    speakers: acoustic.speakers,
+    duration_s: acoustic.duration_s,
+    framework
+  })
+  const metrics = content === null ? acoustic.metrics : { ...acoustic.metrics, ...content.metrics }
+  const scored = scoreCall({
+    metrics,
+    speaker_turns: acoustic.speaker_turns,
+    speakers: acoustic.speakers,
+    duration_s: acoustic.duration_s,
+    content
+  })
+  return {
+    ...acoustic,
+    metrics,
+    ...scored,
+    method_version: METHOD_VERSION,
+    transcript: content?.transcript ?? null,
+    transcription: transcript === null || content === null ? null : {
+      provider: transcript.provider,
+      model: transcript.model,
+      language: transcript.language,
+      diarization_agreement: content.diarization_agreement
+    },
+    qualification: content?.qualification ?? null,
+    objections: content?.objections ?? [],
+    next_steps: content?.next_steps ?? []
+  }
+}
+
 export class Analyzer extends Effect.Service<Analyzer>()("Analyzer", {
   succeed: {
-    analyze: (
+    analyze: <E = never>(
       path: string,
       format: AudioFormat,
-      onProgress: ProgressListener = () => {}
-    ): Effect.Effect<AnalysisResult, AnalysisFailed> =>
+      options: AnalyzeOptions<E> = {}
+    ): Effect.Effect<AnalysisResult, AnalysisFailed | E> =>
       Effect.gen(function* () {
-        const acoustic = yield* analyzeFile(path, { format, onProgress })
+        const onProgress = options.onProgress ?? (() => {})
+        const transcribe = options.transcribe
+        // The provider works on its copy while we decode ours; either failing ends the analysis.
+        const [acoustic, transcript] = yield* Effect.all([
+          analyzeFile(path, { format, onProgress }).pipe(
+            Effect.tap(() => Effect.sync(() => transcribe !== undefined && onProgress("transcribe", 0)))
+          ),
+          transcribe === undefined ? Effect.succeed(null) : transcribe(path, format)
+        ], { concurrency: 2 })
         onProgress("score", 0)
-        const scored = scoreCall({
-          metrics: acoustic.metrics,
-          speaker_turns: acoustic.speaker_turns as ReadonlyArray<Turn>,
-          speakers: acoustic.speakers,
-          duration_s: acoustic.duration_s
-        })
+        const result = combine(acoustic, transcript, options.framework ?? "MEDDPICC")
         onProgress("report", 1)
-        return { ...acoustic, ...scored, method_version: METHOD_VERSION, transcript: null }
-      }).pipe(Effect.withSpan("Analyzer.analyze", { attributes: { format } }))
+        return result
+      }).pipe(Effect.withSpan("Analyzer.analyze", { attributes: { format, transcribed: options.transcribe !== undefined } }))
   }
 }) {}

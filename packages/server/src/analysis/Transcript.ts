@@ -22,3 +22,18 @@ export interface Transcript {
 
 /** The qualification frameworks a tenant may choose (lead-context profile); MEDDPICC by default. */
 export type Framework = "MEDDPICC" | "BANT" | "SPIN"
+
+/**
+ * What the content analysis (`Content.ts`) finds in the words, beside the acoustic analysis.
+ * Its public fields are stored with the call and shown in the report; `Scorecard.ts` scores
+ * the four content dimensions from it.
+ */
+export interface ContentInput {
+  /** The provider's words, in any order. */
+  readonly words: ReadonlyArray<Word>
+  /** Our speaker turns (with roles): every word is attached to one of them by time overlap. */
+  readonly speaker_turns: ReadonlyArray<import("./Types.js").Turn>
+  readonly speakers: ReadonlyArray<import("./Types.js").SpeakerSummary>
+  readonly duration_s: number
+  readonly framework: Framework
+}

@@ -1,16 +1,21 @@
 /** The scorecard: rules with values, evidence behind every point, content dimensions not assessed. */
 import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
+import { analyzeContent, type ContentAnalysis } from "../../src/analysis/Content.js"
 import {
+  describeEvidence,
   DIMENSION_WEIGHTS,
   DIMENSIONS,
   findMoments,
   interpolate,
+  questionReference,
   SCORE_BASE,
   scoreCall,
   SCORING_RULES
 } from "../../src/analysis/Scorecard.js"
 import type { Metrics, SpeakerSummary, Turn } from "../../src/analysis/Types.js"
+import { truth, type Truth } from "../utils/Fixtures.js"
+import { truthWords } from "../utils/TruthWords.js"
 
 const REP = "S1"
 const BUYER = "S2"
@@ -285,5 +290,184 @@ describe("scoreCall", () => {
     expect(interpolate([[0, 0], [10, 100]], 2.5)).toBe(25)
     expect(interpolate([[0, 0], [10, 100]], -5)).toBe(0)
     expect(interpolate([[0, 0], [10, 100]], 50)).toBe(100)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// With a transcript: the four content dimensions
+
+/** Our turns from a truth (rep → S1, prospect → S2), the content found in its words, and the score. */
+const withContent = (t: Truth) => {
+  const turns: Array<Turn> = t.turns.map((x) => ({
+    speaker: x.speaker === "rep" ? REP : BUYER,
+    role: x.speaker === "rep" ? "rep" : "buyer",
+    start: x.start,
+    end: x.end
+  }))
+  const content = analyzeContent({ words: truthWords(t), speaker_turns: turns, speakers: speakersOf(turns), duration_s: t.duration, framework: "MEDDPICC" })
+  const metrics = { ...metricsOf(turns, t.duration), ...content.metrics }
+  const scored = scoreCall({ metrics, speaker_turns: turns, speakers: speakersOf(turns), duration_s: t.duration, content })
+  return { turns, content, scored, duration: t.duration }
+}
+
+/**
+ * A 10-minute pitch: the rep talks for minutes at a time, the buyer says a few words, one
+ * closed question at the very end, no pain, no number, no next step.
+ */
+const monologueCall = (): Truth => {
+  const pitch = (n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      ["Our platform records every call and scores it on six dimensions.", "Managers get a dashboard with every rep and every deal.",
+        "We integrate with the main calendars and dialers out of the box.", "The scorecards come with evidence and timestamps for coaching."][i % 4]).join(" ")
+  return {
+    duration: 600,
+    stereo: false,
+    speakers: ["prospect", "rep"],
+    turns: [
+      { speaker: "rep", start: 1, end: 170, text: pitch(40) },
+      { speaker: "prospect", start: 170.4, end: 172, text: "Okay, sure." },
+      { speaker: "rep", start: 172.3, end: 380, text: pitch(48) },
+      { speaker: "prospect", start: 380.4, end: 382, text: "I see." },
+      { speaker: "rep", start: 382.3, end: 580, text: `${pitch(45)} Does that make sense?` },
+      { speaker: "prospect", start: 580.5, end: 582, text: "Yes, thanks." },
+      { speaker: "rep", start: 582.3, end: 590, text: "Great, I will leave it there." }
+    ]
+  }
+}
+
+const CONTENT_DIMS = ["discovery", "objection_handling", "value", "next_steps"] as const
+
+describe("scoreCall with content", () => {
+  const discovery = withContent(truth("discovery-short"))
+  const demo = withContent(truth("demo-objection"))
+
+  it("all six dimensions are assessed on both fixtures; scores are 50 plus their effects, within 0–100", () => {
+    for (const { scored } of [discovery, demo]) {
+      for (const d of scored.scorecard.dimensions) {
+        expect(d.assessed).toBe(true)
+        const items = scored.evidence.filter((e) => e.dimension === d.dimension)
+        expect(d.score).toBe(SCORE_BASE + items.reduce((s, e) => s + e.effect, 0))
+        expect(d.score!).toBeGreaterThanOrEqual(0)
+        expect(d.score!).toBeLessThanOrEqual(100)
+      }
+      const l = scored.scorecard.dimensions
+      expect(scored.scorecard.overall).toBe(Math.round(l.reduce((s, d) => s + d.score! * d.weight, 0) / l.reduce((s, d) => s + d.weight, 0)))
+    }
+  })
+
+  it("every evidence item of a content dimension quotes the words it spans, with their speaker", () => {
+    for (const { scored, content, duration } of [discovery, demo]) {
+      const items = scored.evidence.filter((e) => (CONTENT_DIMS as ReadonlyArray<string>).includes(e.dimension))
+      expect(items.length).toBeGreaterThan(0)
+      for (const e of items) {
+        expect(e.quote).not.toBeNull()
+        expect(e.quote!.length).toBeGreaterThan(0)
+        expect(Number.isInteger(e.effect)).toBe(true)
+        expect(e.start).toBeGreaterThanOrEqual(0)
+        expect(e.end).toBeLessThanOrEqual(duration)
+        // the quoted words are in a transcript segment of that speaker, inside the span
+        const segment = content.transcript.find((s) => s.speaker === e.speaker && s.start <= e.start + 1e-3 && s.end >= e.end - 1e-3)!
+        expect(segment.text).toContain(e.quote!.replace(/…$/, ""))
+      }
+    }
+  })
+
+  it("discovery-short: questions, pains and numbers uncovered; a dated, owned, agreed next step", () => {
+    const { scored } = discovery
+    // 5 questions against a reference of 0.46 for 75 s (+20), 3 open (+6), 2 pains (+10), 2 numbers (+10)
+    expect(dim(scored, "discovery").score).toBe(96)
+    const numbers = scored.evidence.filter((e) => e.dimension === "discovery" && e.speaker === BUYER)
+    expect(numbers.some((e) => /thirty one percent/.test(e.quote!))).toBe(true)
+    expect(numbers.some((e) => /four hundred thousand dollars behind plan/.test(e.quote!))).toBe(true)
+    // Tuesday at two: +20 dated, +10 owner, +10 agreed
+    expect(dim(scored, "next_steps").score).toBe(90)
+    expect(scored.evidence.filter((e) => e.dimension === "next_steps").map((e) => [e.speaker, e.effect, e.quote])).toEqual([
+      [REP, 20, "Could we book thirty minutes next Tuesday with you and your revenue operations lead"],
+      [REP, 10, "Could we book thirty minutes next Tuesday with you and your revenue operations lead"],
+      [BUYER, 10, "Tuesday at two works."]
+    ])
+    // the buyer's pain was never answered with value
+    expect(scored.evidence.filter((e) => e.dimension === "value").map((e) => [e.speaker, e.effect])).toEqual([[BUYER, -20]])
+  })
+
+  it("demo-objection: the pause and the question back, the ROI argument, the Friday 10 o'clock step", () => {
+    const { scored, content } = demo
+    const handling = scored.evidence.filter((e) => e.dimension === "objection_handling")
+    expect(handling.map((e) => [e.speaker, e.effect, e.quote])).toEqual([
+      [REP, 15, "Can I ask how you arrived at thirty?"],
+      [REP, 10, "I hear you."]
+    ])
+    expect(dim(scored, "objection_handling").score).toBe(75)
+    const value = scored.evidence.filter((e) => e.dimension === "value")
+    expect(value.map((e) => e.effect)).toEqual([20, 5])
+    expect(value[0]!.quote).toMatch(/the tool pays for itself in about three months/)
+    expect(value[0]!.speaker).toBe(REP)
+    expect(dim(scored, "value").score).toBe(75)
+    const friday = scored.evidence.find((e) => e.dimension === "next_steps" && /Friday/.test(e.quote!))!
+    expect(friday.effect).toBeGreaterThan(0)
+    expect(content.next_steps.find((s) => s.due === "Friday 10:00")).toBeDefined()
+    const moments = findMoments({ speaker_turns: demo.turns, speakers: [], duration_s: demo.duration })
+    expect(describeEvidence(value[0]!, moments, content)).toMatchObject({ rule: "value_linked" })
+    expect(describeEvidence(value[0]!, moments, content).text).toMatch(/^Value tied to the buyer's number/)
+    expect(describeEvidence(handling[1]!, moments, content).text).toMatch(/^Paused 1.4 s before answering a price objection/)
+    // without the content, the quote
+    expect(describeEvidence(handling[1]!, moments).text).toBe("“I hear you.”")
+  })
+
+  it("a rep-monologue call scores lower on discovery and listening than discovery-short", () => {
+    const mono = withContent(monologueCall())
+    expect(mono.content.metrics.question_count).toBe(1)
+    for (const name of ["discovery", "listening"]) {
+      expect(dim(mono.scored, name).score!).toBeLessThan(dim(discovery.scored, name).score! - 30)
+    }
+    // 1 question against 11 × 10/30: −9 on the rep's longest run; no pain −15; no number −15
+    expect(dim(mono.scored, "discovery").score).toBe(11)
+    expect(questionReference(600)).toBeCloseTo(11 / 3, 9)
+    expect(dim(mono.scored, "objection_handling")).toMatchObject({ assessed: false, score: null, reason: "no objection was raised" })
+    expect(dim(mono.scored, "value")).toMatchObject({ assessed: false, score: null })
+    // no next step: −50 on the rep's last sentence
+    expect(mono.scored.evidence.filter((e) => e.dimension === "next_steps")).toEqual([
+      { dimension: "next_steps", start: expect.any(Number), end: expect.any(Number), speaker: REP, quote: "Great, I will leave it there.", effect: -50 }
+    ])
+  })
+
+  it("without content, or with content null, the content dimensions need a transcript (as before)", () => {
+    const { turns, duration } = discovery
+    const base = { metrics: metricsOf(turns, duration), speaker_turns: turns, speakers: speakersOf(turns), duration_s: duration }
+    const none = scoreCall(base)
+    expect(scoreCall({ ...base, content: null })).toEqual(none)
+    for (const name of CONTENT_DIMS) expect(dim(none, name).reason).toMatch(/^needs a transcript/)
+    // the acoustic dimensions do not change with content
+    for (const name of ["listening", "conversation_flow"]) expect(dim(discovery.scored, name)).toEqual(dim(none, name))
+  })
+
+  it("an empty transcript assesses no content dimension", () => {
+    const { turns, duration } = discovery
+    const empty: ContentAnalysis = analyzeContent({ words: [], speaker_turns: turns, speakers: [], duration_s: duration, framework: "MEDDPICC" })
+    const r = scoreCall({ metrics: metricsOf(turns, duration), speaker_turns: turns, speakers: speakersOf(turns), duration_s: duration, content: empty })
+    for (const name of CONTENT_DIMS) expect(dim(r, name)).toMatchObject({ assessed: false, reason: "the transcript has no words" })
+  })
+
+  it("is deterministic: the same input gives byte-identical output", () => {
+    const a = withContent(truth("demo-objection"))
+    const b = withContent(truth("demo-objection"))
+    expect(JSON.stringify(b.scored)).toBe(JSON.stringify(a.scored))
+    expect(JSON.stringify(b.content)).toBe(JSON.stringify(a.content))
+  })
+
+  it("the content rules span exactly 0–100 around the base, and cite the question reference", () => {
+    for (const name of CONTENT_DIMS) {
+      const rules = SCORING_RULES.filter((r) => r.dimension === name)
+      expect(rules.length).toBeGreaterThan(0)
+      expect(SCORE_BASE + rules.reduce((s, r) => s + r.range[0], 0)).toBe(0)
+      expect(SCORE_BASE + rules.reduce((s, r) => s + r.range[1], 0)).toBe(100)
+      for (const r of rules) {
+        if (r.perEvent === null) continue
+        const { effect, cap, none } = r.perEvent
+        expect([Math.min(cap, none ?? 0, 0), Math.max(cap, 0)]).toEqual([...r.range])
+        expect(Math.sign(effect)).toBe(Math.sign(cap))
+      }
+    }
+    expect(SCORING_RULES.find((r) => r.id === "questions")!.reference).toMatch(/519,000 calls/)
   })
 })
