@@ -1,16 +1,22 @@
 /**
  * The call report (ANALYSIS.md step 8): one self-contained HTML page. No scripts, no external
  * fonts, images or style sheets: it opens offline, prints cleanly, and can be saved as a file.
- * Every string from the input is escaped (external ids and speaker labels are user-supplied).
+ * Every string from the input is escaped (external ids, speaker labels and transcript words are
+ * user-supplied).
  *
  * Sections: header (call id, external id, date, duration, speakers), overall score, scorecard
- * (with "not assessed" and the reason where it applies, weights, and links from each score to its
- * evidence), speaker timeline (inline SVG, one lane per speaker, evidence markers linking to the
- * evidence list), talk-ratio chart with the 43 % reference, metrics beside their reference values,
- * evidence, what needs a transcript (or the transcript itself), and a method note with
- * `method_version` and the scoring rules.
+ * (with "not assessed" and the reason where it applies, weights, links from each score to its
+ * evidence and, with a transcript, the quotes behind it linked to their moment), speaker timeline
+ * (inline SVG, one lane per speaker, evidence markers linking to the evidence list), talk-ratio
+ * chart with the 43 % reference, metrics beside their reference values, and with a transcript the
+ * qualification checklist, objections and the rep's responses, next steps, the evidence list, and
+ * the transcript itself (every segment anchored as `t-<start>`, so any moment can be linked; left
+ * out with a line saying so when `include_transcript` is false, the quotes and links to it then
+ * staying as plain times); without one, what needs a transcript. It ends with a method note:
+ * `method_version`, the speech-to-text provider and how far its diarization agrees with ours, the
+ * weights and the scoring rules.
  */
-import type { TranscriptSegment } from "@callsight/api-spec"
+import type { NextStep, Objection, Qualification, TranscriptSegment } from "@callsight/api-spec"
 import {
   DIMENSION_LABELS,
   DIMENSION_WEIGHTS,
@@ -21,6 +27,23 @@ import {
   SCORING_RULES
 } from "./Scorecard.js"
 import type { EvidenceItem, Metrics, ScorecardResult, SpeakerSummary, Turn } from "./Types.js"
+
+export type ReportSegment = typeof TranscriptSegment.Type
+export type ReportQualification = typeof Qualification.Type
+export type ReportObjection = typeof Objection.Type
+export type ReportNextStep = typeof NextStep.Type
+
+/** Where the words came from (ANALYSIS.md step 4). */
+export interface ReportTranscription {
+  /** `deepgram`, `assemblyai`, `openai`, or another provider's name. */
+  readonly provider: string
+  readonly model: string
+  /**
+   * Share of speech time (0–1) on which the provider's own speaker labels and ours agree, after
+   * mapping its labels to ours; null when the provider does not diarize.
+   */
+  readonly diarization_agreement: number | null
+}
 
 export interface ReportInput {
   readonly call_id: string
@@ -36,9 +59,22 @@ export interface ReportInput {
   readonly scorecard: ScorecardResult
   readonly evidence: ReadonlyArray<EvidenceItem>
   /** Null for an acoustic-only analysis. */
-  readonly transcript: ReadonlyArray<typeof TranscriptSegment.Type> | null
+  readonly transcript: ReadonlyArray<ReportSegment> | null
   readonly closer_email?: string | null
   readonly diarization?: "channel" | "clustering" | null
+  /** The qualification checklist; null (or absent) when it was not assessed. Shown with a transcript. */
+  readonly qualification?: ReportQualification | null
+  /** Objections raised by the buyer side and the rep's responses. Shown with a transcript. */
+  readonly objections?: ReadonlyArray<ReportObjection>
+  /** Next steps agreed on the call. Shown with a transcript. */
+  readonly next_steps?: ReadonlyArray<ReportNextStep>
+  /** The speech-to-text provider behind the transcript, for the method note. */
+  readonly transcription?: ReportTranscription | null
+  /**
+   * Show the transcript section (default true; the tenant's runtime flag `report.include_transcript`).
+   * When false the transcript is left out, but the quotes, checklist, objections and next steps stay.
+   */
+  readonly include_transcript?: boolean
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -85,6 +121,119 @@ const formatDate = (iso: string): string => {
 
 const grade = (score: number): "good" | "fair" | "poor" => (score >= 70 ? "good" : score >= 50 ? "fair" : "poor")
 const GRADE_LABEL = { good: "Strong", fair: "Fair", poor: "Needs work" } as const
+
+/** Shorten text to about `max` characters at a word boundary (before escaping). */
+const clip = (text: string, max: number): string => {
+  const t = text.replace(/\s+/g, " ").trim()
+  if (t.length <= max) return t
+  const cut = t.slice(0, max)
+  const space = cut.lastIndexOf(" ")
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.…-]+$/, "")}…`
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transcript anchors
+
+/**
+ * The anchors of the transcript: every segment gets the id `t-<start>` (seconds, one decimal;
+ * `-2`, `-3`... when two segments start in the same tenth of a second), and any moment of the call
+ * resolves to the segment being spoken then, or else the last one that started before it.
+ */
+interface TranscriptIndex {
+  readonly segments: ReadonlyArray<ReportSegment>
+  /** The id of segment i (in input order). */
+  readonly ids: ReadonlyArray<string>
+  /** Segment indexes in time order. */
+  readonly order: ReadonlyArray<number>
+  /** The index of the segment a moment belongs to, or null for an empty transcript. */
+  readonly at: (t: number) => number | null
+}
+
+const indexTranscript = (segments: ReadonlyArray<ReportSegment>): TranscriptIndex => {
+  const used = new Set<string>()
+  const ids = segments.map((seg) => {
+    const base = `t-${Math.round(Math.max(0, isNum(seg.start) ? seg.start : 0) * 10) / 10}`
+    let id = base
+    for (let k = 2; used.has(id); k++) id = `${base}-${k}`
+    used.add(id)
+    return id
+  })
+  const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.start - segments[b]!.start || a - b)
+  const at = (t: number): number | null => {
+    const time = isNum(t) ? t : 0
+    let spoken: number | null = null // the latest-starting segment that covers `time`
+    let before: number | null = null // the latest segment that started by `time`
+    for (const i of order) {
+      const seg = segments[i]!
+      if (seg.start > time + 0.05) break
+      before = i
+      if (time <= seg.end + 0.05) spoken = i
+    }
+    return spoken ?? before ?? order[0] ?? null
+  }
+  return { segments, ids, order, at }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Labels
+
+/** `record[key]` when the key is the record's own (never an inherited `constructor` or `__proto__`). */
+const lookup = <V>(record: Readonly<Record<string, V>>, key: string): V | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined
+
+const dimensionLabel = (dimension: string): string => lookup(DIMENSION_LABELS, dimension) ?? dimension
+
+const PROVIDER_LABELS: Record<string, string> = { deepgram: "Deepgram", assemblyai: "AssemblyAI", openai: "OpenAI" }
+
+/** The qualification elements of MEDDPICC, BANT and SPIN (wire names), with what each one asks. */
+const ELEMENTS: Record<string, { readonly label: string; readonly hint: string }> = {
+  metrics: { label: "Metrics", hint: "the buyer's numbers: cost, targets, gains" },
+  economic_buyer: { label: "Economic buyer", hint: "who signs, and whether they are involved" },
+  decision_criteria: { label: "Decision criteria", hint: "what the choice will be judged on" },
+  decision_process: { label: "Decision process", hint: "the steps and people to a decision" },
+  paper_process: { label: "Paper process", hint: "procurement, legal and signature" },
+  identify_pain: { label: "Identify pain", hint: "the problem and what it costs" },
+  champion: { label: "Champion", hint: "someone inside who sells for you" },
+  competition: { label: "Competition", hint: "the alternatives in play" },
+  budget: { label: "Budget", hint: "money set aside, and how much" },
+  authority: { label: "Authority", hint: "who decides" },
+  need: { label: "Need", hint: "the problem to solve" },
+  timeline: { label: "Timeline", hint: "when a decision is due" },
+  situation: { label: "Situation", hint: "the buyer's current state" },
+  problem: { label: "Problem", hint: "what is not working" },
+  implication: { label: "Implication", hint: "what the problem leads to" },
+  need_payoff: { label: "Need-payoff", hint: "the value of solving it" }
+}
+
+/** "economic_buyer" → Economic buyer and its hint; an unknown element in words, without a hint. */
+const elementOf = (element: string): { readonly label: string; readonly hint: string | null } => {
+  const known = lookup(ELEMENTS, element.trim().toLowerCase().replace(/[\s-]+/g, "_"))
+  if (known) return known
+  const words = element.replace(/_/g, " ").trim()
+  return { label: words.length > 0 ? words.charAt(0).toUpperCase() + words.slice(1) : "—", hint: null }
+}
+
+const LEVELS = [
+  { cls: "none", label: "Not covered" },
+  { cls: "vague", label: "Vague" },
+  { cls: "specific", label: "Specific" }
+] as const
+
+const OBJECTION_LABELS: Record<ReportObjection["kind"], string> = {
+  price: "Price",
+  budget: "Budget",
+  timing: "Timing",
+  authority: "Authority",
+  need: "Need",
+  competitor: "Competitor"
+}
+
+const RESPONSES: Record<ReportObjection["response"], { readonly label: string; readonly tone: "ok" | "warn" | "bad" | "neutral"; readonly hint: string }> = {
+  pause: { label: "Paused, then answered", tone: "ok", hint: "let the objection land before answering" },
+  question_back: { label: "Asked a question back", tone: "ok", hint: "explored the objection before answering it" },
+  long_pitch: { label: "Answered with a long pitch", tone: "bad", hint: "talked over the objection" },
+  other: { label: "Other response", tone: "neutral", hint: "" }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Speakers and colours
@@ -252,7 +401,7 @@ const timelineSvg = (input: ReportInput, lanes: ReadonlyArray<Lane>, markers: Re
     const y = 4 + m.row * pinRowH
     const kind = m.item.effect < 0 ? "neg" : m.item.effect > 0 ? "pos" : "zero"
     out.push(
-      `<a href="#ev-${m.n}" class="pin pin-${kind}"><title>#${m.n} ${e(DIMENSION_LABELS[m.item.dimension as DimensionName] ?? m.item.dimension)} ${signed(m.item.effect)}: ${e(m.text)} (${formatClock(m.item.start)}–${formatClock(m.item.end)})</title>` +
+      `<a href="#ev-${m.n}" class="pin pin-${kind}"><title>#${m.n} ${e(dimensionLabel(m.item.dimension))} ${signed(m.item.effect)}: ${e(m.text)} (${formatClock(m.item.start)}–${formatClock(m.item.end)})</title>` +
         `<line x1="${m.cx.toFixed(1)}" x2="${m.cx.toFixed(1)}" y1="${y + 18}" y2="${top - 4}"/>` +
         `<rect x="${(m.cx - pinW / 2).toFixed(1)}" y="${y}" width="${pinW}" height="18" rx="9"/>` +
         `<text x="${m.cx.toFixed(1)}" y="${y + 13}" text-anchor="middle">${m.n}</text></a>`
@@ -300,11 +449,11 @@ const talkRatioSvg = (repShare: number | null): string => {
 // ---------------------------------------------------------------------------------------------
 // Sections
 
-const metricRows = (m: Metrics): string => {
+const metricRows = (m: Metrics, hasTranscript: boolean): string => {
   type Status = "ok" | "warn" | "bad" | null
   const badge = (s: Status, text: string) => (s === null ? "" : `<span class="badge badge-${s}">${e(text)}</span>`)
-  const na = `<span class="na">not assessed · needs a transcript</span>`
   const notMeasured = `<span class="na">not measured</span>`
+  const na = hasTranscript ? notMeasured : `<span class="na">not assessed · needs a transcript</span>`
   const rows: Array<{ name: string; def: string; value: string; status: string; reference: string; source: string }> = []
 
   const talk = m.talk_ratio
@@ -516,6 +665,7 @@ tr.dim-off th{color:var(--muted)}
 .legend span{display:inline-flex;align-items:center;gap:6px}
 .legend i{display:inline-block;width:12px;height:12px;border-radius:3px}
 .metrics td.value{font-weight:600;white-space:nowrap}
+.metrics td.value .na{white-space:normal}
 .metrics td.ref{color:var(--ink-2);font-size:13px}
 .badge{display:inline-block;font-size:11.5px;font-weight:600;border-radius:999px;padding:1px 9px;white-space:nowrap}
 .badge-ok{background:var(--good-bg);color:var(--good)}.badge-warn{background:var(--fair-bg);color:var(--fair)}.badge-bad{background:var(--poor-bg);color:var(--poor)}
@@ -531,8 +681,88 @@ tr.dim-off th{color:var(--muted)}
 .pending li{border:1px dashed var(--line-2);border-radius:10px;padding:12px 14px;background:#fbfcfe}
 .pending b{display:block;font-size:13.5px}
 .pending span{font-size:12.5px;color:var(--muted)}
-.transcript td.when{white-space:nowrap;color:var(--muted);width:6em}
-.transcript td.who{white-space:nowrap;font-weight:600;width:10em}
+.card-head{display:flex;align-items:center;gap:10px;margin-bottom:4px}
+.card-head h2{margin:0}
+.framework{font-size:11.5px;font-weight:700;letter-spacing:.08em;color:var(--accent);background:#eef2ff;border:1px solid #c7d2fe;border-radius:6px;padding:1px 8px}
+.mono,.ts{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"Liberation Mono","DejaVu Sans Mono",monospace}
+.ts{font-size:12px;font-weight:500;white-space:nowrap;color:var(--accent)}
+span.ts{color:var(--muted)}
+a.ts{border-radius:4px;padding:0 3px;margin:0 -3px}
+a.ts:hover{background:#eef2ff;text-decoration:none}
+.quote{color:var(--ink)}
+.quotes{list-style:none;margin:8px 0 0;padding:0;display:grid;gap:5px}
+.quotes li{display:grid;grid-template-columns:auto 1fr;gap:10px;align-items:baseline;font-size:13px;padding:5px 8px 5px 0;border-left:3px solid var(--line);padding-left:9px}
+.quotes li:has(.ev-pos){border-left-color:#86efac}
+.quotes li:has(.ev-neg){border-left-color:#fca5a5}
+.quotes .ev{font-size:11.5px}
+.quotes .quote{color:var(--ink-2)}
+.q-head{display:grid;grid-template-columns:auto 1fr auto;gap:18px;align-items:center;margin:0 0 16px;padding:12px 16px;background:#f8fafc;border:1px solid var(--line);border-radius:10px}
+.q-total{display:flex;align-items:baseline;gap:8px;white-space:nowrap}
+.q-total b{font-size:24px;font-weight:700;line-height:1}
+.q-total span{color:var(--muted);font-size:12.5px}
+.q-bar{display:flex;height:10px;border-radius:999px;overflow:hidden;gap:2px;background:#fff}
+.q-bar i{display:block;height:100%}
+.q-counts{display:flex;gap:14px;font-size:12.5px;color:var(--ink-2);white-space:nowrap}
+.q-counts span{display:inline-flex;align-items:center;gap:6px}
+.q-counts i{width:10px;height:10px;border-radius:3px;display:inline-block}
+i.lvl-specific{background:var(--good)}i.lvl-vague{background:#f59e0b}i.lvl-none{background:#cbd5e1}
+.lvl-text-none{color:var(--muted)}.lvl-text-vague{color:var(--fair)}.lvl-text-specific{color:var(--good)}
+.checklist{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:1fr 1fr;gap:10px}
+.q{display:grid;grid-template-columns:34px 1fr auto;gap:12px;align-items:start;border:1px solid var(--line);border-radius:10px;padding:11px 14px 11px 11px;background:#fff;break-inside:avoid;page-break-inside:avoid}
+.q:target{outline:2px solid var(--accent);outline-offset:1px}
+.q-letter{width:34px;height:34px;border-radius:8px;display:flex;align-items:center;justify-content:center;font-weight:700;font-size:15px}
+.lvl-specific .q-letter{background:var(--good-bg);color:var(--good)}
+.lvl-vague .q-letter{background:var(--fair-bg);color:var(--fair)}
+.lvl-none .q-letter{background:#f1f5f9;color:#94a3b8}
+.lvl-none{background:#fcfcfd}
+.q-name{display:flex;flex-wrap:wrap;align-items:baseline;gap:2px 8px}
+.q-name b{font-size:13.5px}
+.q-name small{display:inline}
+.lvl-none .q-name b{color:var(--ink-2)}
+.q-quote{margin-top:4px;font-size:12.5px;color:var(--ink-2);display:flex;flex-wrap:wrap;align-items:baseline;gap:2px 8px}
+.q-quote .quote{color:var(--ink-2);flex-basis:100%}
+.q-quote.na{font-size:12px}
+.q-who{font-size:11.5px;color:var(--muted)}
+.q-who small{font-size:11px}
+.q-level{display:grid;grid-template-columns:auto auto;grid-template-rows:auto auto;column-gap:8px;align-items:center;justify-items:end;text-align:right}
+.q-score{font-size:18px;font-weight:700;line-height:1}
+.lvl-specific .q-score{color:var(--good)}.lvl-vague .q-score{color:var(--fair)}.lvl-none .q-score{color:#94a3b8}
+.q-label{grid-column:1 / span 2;font-size:11px;font-weight:600;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);margin-top:3px;white-space:nowrap}
+.lvl-specific .q-label{color:var(--good)}.lvl-vague .q-label{color:var(--fair)}
+.pips{display:inline-flex;gap:3px}
+.pips i{width:14px;height:6px;border-radius:999px;background:#e2e8f0;display:inline-block}
+.lvl-specific .pips i.on{background:var(--good)}.lvl-vague .pips i.on{background:#f59e0b}
+.kind{display:inline-block;font-size:12px;font-weight:600;border-radius:6px;padding:1px 8px;background:#fff7ed;color:#c2410c;border:1px solid #fed7aa;white-space:nowrap}
+.kind-competitor{background:#fdf4ff;color:#a21caf;border-color:#f5d0fe}
+.kind-timing{background:#ecfeff;color:#0e7490;border-color:#a5f3fc}
+.kind-authority{background:#f0f9ff;color:#0369a1;border-color:#bae6fd}
+.kind-need{background:#f8fafc;color:#475569;border-color:var(--line-2)}
+.badge-neutral{background:#f1f5f9;color:var(--ink-2)}
+.objections td small,.next-steps td small{margin-top:3px}
+.reply{margin-top:6px;font-size:12.5px;display:flex;flex-wrap:wrap;gap:2px 8px;align-items:baseline;padding-left:9px;border-left:3px solid #c7d2fe}
+.reply .quote{color:var(--ink-2)}
+.objections tr:target td,.next-steps tr:target td{background:#eef2ff}
+.next-steps td b{font-weight:600}
+.segments{list-style:none;margin:0;padding:0}
+.seg{display:grid;grid-template-columns:56px 120px 1fr;gap:14px;padding:9px 6px;border-top:1px solid var(--line);break-inside:avoid;page-break-inside:avoid}
+.seg:first-child{border-top:0}
+.seg:target{background:#eef2ff;border-radius:8px}
+.seg .ts{padding-top:2px}
+.seg-who{display:flex;flex-direction:column;min-width:0}
+.seg-who b{display:flex;align-items:center;gap:7px;font-size:13px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.seg-who b i{width:9px;height:9px;border-radius:50%;background:var(--c);flex:none;display:inline-block}
+.seg-who small{padding-left:16px;font-size:11.5px}
+.seg-text{border-left:3px solid var(--c);padding-left:12px;min-width:0}
+.seg-text p{margin:0;color:var(--ink);overflow-wrap:anywhere}
+.seg-rep .seg-text p{color:var(--ink-2)}
+.tags{display:flex;flex-wrap:wrap;gap:5px;margin-top:6px}
+.tag{font-size:11.5px;font-weight:600;border-radius:999px;padding:0 9px;line-height:20px;border:1px solid var(--line);background:#f8fafc;color:var(--ink-2)}
+.tag:hover{text-decoration:none;border-color:var(--line-2)}
+.tag-ev-pos{color:var(--good);background:var(--good-bg);border-color:#bbf7d0}
+.tag-ev-neg{color:var(--poor);background:var(--poor-bg);border-color:#fecaca}
+.tag-obj{color:#c2410c;background:#fff7ed;border-color:#fed7aa}
+.tag-ns{color:#0369a1;background:#f0f9ff;border-color:#bae6fd}
+.tag-q{color:var(--accent);background:#eef2ff;border-color:#c7d2fe}
 .method p{margin:0 0 10px;color:var(--ink-2);font-size:13px}
 .method h3{font-size:13px;margin:18px 0 6px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted)}
 .method table{font-size:12.5px}
@@ -540,7 +770,8 @@ tr.dim-off th{color:var(--muted)}
 .version{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"Liberation Mono","DejaVu Sans Mono",monospace;background:#f1f5f9;border:1px solid var(--line);border-radius:6px;padding:1px 7px;font-size:12.5px;color:var(--ink)}
 .flag{display:inline-block;background:var(--fair-bg);color:var(--fair);font-weight:600;border-radius:6px;padding:1px 8px;font-size:12.5px}
 footer{color:var(--muted);font-size:12px;text-align:center;padding:0 0 32px}
-@media (max-width:820px){.summary{grid-template-columns:1fr}.overall{flex-direction:row}}
+@media (max-width:820px){.summary{grid-template-columns:1fr}.overall{flex-direction:row}.score-cell{width:24%}.checklist{grid-template-columns:1fr}.q-head{grid-template-columns:1fr}}
+@media (max-width:600px){.seg{grid-template-columns:56px 1fr}.seg-text{grid-column:1 / -1}}
 @media print{
   @page{margin:14mm 12mm}
   body{background:#fff;font-size:12px}
@@ -595,6 +826,29 @@ export const renderReport = (input: ReportInput): string => {
   }
   const effectKind = (n: number) => (n < 0 ? "neg" : n > 0 ? "pos" : "zero")
 
+  // the transcript's anchors, and links from any moment to it (when the transcript is shown)
+  const tx = input.transcript !== null ? indexTranscript(input.transcript) : null
+  const showTranscript = tx !== null && input.include_transcript !== false
+  const anchorAt = (t: number): string | null => {
+    const i = showTranscript ? tx!.at(t) : null
+    return i === null ? null : tx!.ids[i]!
+  }
+  const momentLink = (t: number): string => {
+    const id = anchorAt(t)
+    const label = formatClock(t)
+    return id === null
+      ? `<span class="ts">${label}</span>`
+      : `<a class="ts" href="#${e(id)}" title="Jump to ${label} in the transcript">${label}</a>`
+  }
+  const objections = input.objections ?? []
+  const nextSteps = input.next_steps ?? []
+  const qualification = input.qualification ?? null
+  const transcription = input.transcription ?? null
+  const agreement = transcription !== null && isNum(transcription.diarization_agreement)
+    ? Math.min(1, Math.max(0, transcription.diarization_agreement))
+    : null
+  const providerName = transcription === null ? null : lookup(PROVIDER_LABELS, transcription.provider.toLowerCase()) ?? transcription.provider
+
   const title = input.external_call_id ?? input.call_id
   const parts: Array<string> = []
   parts.push(`<!DOCTYPE html>
@@ -619,6 +873,9 @@ export const renderReport = (input: ReportInput): string => {
     ["Speakers", String(lanes.length), false]
   ]
   if (input.closer_email) facts.splice(2, 0, ["Closer", input.closer_email, false])
+  if (hasTranscript && transcription !== null) {
+    facts.push(["Transcript", `${providerName} · ${transcription.model}`, false])
+  }
   parts.push(`<header class="masthead"><div class="wrap">
 <div class="brand">${BRAND_MARK}<span>Callsight · Call report</span></div>
 <h1>${e(input.external_call_id ?? "Sales call")}<span class="sub">Acoustic analysis${hasTranscript ? " with transcript" : ""} · ${e(formatDate(input.created_at))}</span></h1>
@@ -648,7 +905,7 @@ export const renderReport = (input: ReportInput): string => {
 <ul class="dimlist">${
     dims
       .map((d) => {
-        const label = e(DIMENSION_LABELS[d.dimension] ?? d.dimension)
+        const label = e(dimensionLabel(d.dimension))
         if (!d.assessed || d.score === null) {
           return `<li class="off"><a href="#dim-${e(d.dimension)}">${label}</a><span class="mini"></span><b>n/a</b></li>`
         }
@@ -680,7 +937,7 @@ ${talkRatioSvg(repShare)}
 <thead><tr><th>Dimension</th><th class="score-cell">Score</th><th class="num">Weight</th><th>Basis and evidence</th></tr></thead>
 <tbody>`)
   for (const d of dims) {
-    const label = DIMENSION_LABELS[d.dimension] ?? d.dimension
+    const label = dimensionLabel(d.dimension)
     const weightText = `${Math.round(d.weight * 100)} %${
       d.assessed && d.score !== null && weightSum > 0 && Math.abs(weightSum - 1) > 1e-9
         ? `<small>counts ${Math.round((d.weight / weightSum) * 100)} %</small>`
@@ -693,14 +950,25 @@ ${talkRatioSvg(repShare)}
       continue
     }
     const gd = grade(d.score)
-    const links = evidence
-      .filter((m) => m.item.dimension === d.dimension)
+    const mine = evidence.filter((m) => m.item.dimension === d.dimension)
+    const quoted = mine.filter((m) => m.item.quote !== null && m.item.quote.trim().length > 0)
+    const quotes = quoted
+      .map((m) =>
+        `<li><a class="ev ev-${effectKind(m.item.effect)}" href="#ev-${m.n}" title="Evidence #${m.n}">#${m.n} ${signed(m.item.effect)}</a><span><span class="quote">“${
+          e(clip(m.item.quote!, 220))
+        }”</span> ${momentLink(m.item.start)}</span></li>`
+      )
+      .join("")
+    const links = mine
+      .filter((m) => !quoted.includes(m))
       .map((m) =>
         `<a class="ev ev-${effectKind(m.item.effect)}" href="#ev-${m.n}" title="${e(m.text)}">#${m.n} ${signed(m.item.effect)}</a>`
       )
       .join("")
     parts.push(
-      `<tr id="dim-${e(d.dimension)}"><th scope="row">${e(label)}</th><td class="score-cell"><div class="meter meter-${gd}"><b>${Math.round(d.score)}</b><div class="meter-bar"><span style="width:${Math.min(100, Math.max(0, d.score)).toFixed(0)}%"></span></div></div></td><td class="num">${weightText}</td><td><div class="why">${e(d.reason ?? "")}</div>${links ? `<div class="ev-links">${links}</div>` : ""}</td></tr>`
+      `<tr id="dim-${e(d.dimension)}"><th scope="row">${e(label)}</th><td class="score-cell"><div class="meter meter-${gd}"><b>${Math.round(d.score)}</b><div class="meter-bar"><span style="width:${Math.min(100, Math.max(0, d.score)).toFixed(0)}%"></span></div></div></td><td class="num">${weightText}</td><td><div class="why">${e(d.reason ?? "")}</div>${links ? `<div class="ev-links">${links}</div>` : ""}${
+        quotes ? `<ul class="quotes">${quotes}</ul>` : ""
+      }</td></tr>`
     )
   }
   parts.push(
@@ -725,9 +993,128 @@ ${lanes.length > 0 ? timelineSvg(input, lanes, markers) : `<p class="na">No spee
 <table>
 <colgroup><col style="width:31%"><col style="width:16%"><col style="width:15%"><col></colgroup>
 <thead><tr><th>Metric</th><th>This call</th><th>vs. reference</th><th>Reference</th></tr></thead>
-<tbody>${metricRows(input.metrics)}</tbody>
+<tbody>${metricRows(input.metrics, hasTranscript)}</tbody>
 </table>
 </section>`)
+
+  if (hasTranscript) {
+    // qualification checklist
+    if (qualification === null) {
+      parts.push(`<section class="card" id="qualification">
+<h2>Qualification checklist</h2>
+<p class="na">Not assessed for this call.</p>
+</section>`)
+    } else {
+      const els = qualification.elements
+      const points = els.reduce((sum, x) => sum + x.score, 0)
+      const specific = els.filter((x) => x.score === 2).length
+      const vague = els.filter((x) => x.score === 1).length
+      const none = els.length - specific - vague
+      const bar = `<div class="q-bar" role="img" aria-label="${specific} specific, ${vague} vague, ${none} not covered">${
+        ([["specific", specific], ["vague", vague], ["none", none]] as const)
+          .map(([cls, n]) => (n > 0 ? `<i class="lvl-${cls}" style="flex:${n}"></i>` : ""))
+          .join("")
+      }</div>`
+      parts.push(`<section class="card" id="qualification">
+<div class="card-head"><h2>Qualification checklist</h2><span class="framework">${e(qualification.framework)}</span></div>
+<p class="lede">Each element of the framework as covered on the call: <b class="lvl-text-none">0</b> not covered, <b class="lvl-text-vague">1</b> vague, <b class="lvl-text-specific">2</b> specific (a number, a name, a date).</p>
+${
+        els.length === 0
+          ? `<p class="na">No elements were assessed.</p>`
+          : `<div class="q-head"><div class="q-total"><b>${points}</b><span>of ${2 * els.length} points · ${
+            pct(points / (2 * els.length))
+          }</span></div>${bar}<div class="q-counts"><span><i class="lvl-specific"></i>${specific} specific</span><span><i class="lvl-vague"></i>${vague} vague</span><span><i class="lvl-none"></i>${none} not covered</span></div></div>
+<ol class="checklist">${
+            els
+              .map((x, i) => {
+                const { hint, label } = elementOf(x.element)
+                const level = LEVELS[x.score] ?? LEVELS[0]
+                const ev = x.evidence
+                const said = ev === null
+                  ? `<div class="q-quote na">${x.score === 0 ? "Not raised on the call" : "No quote"}</div>`
+                  : `<div class="q-quote">${ev.quote !== null && ev.quote.trim().length > 0 ? `<span class="quote">“${e(clip(ev.quote, 200))}”</span>` : ""}${
+                    momentLink(ev.start)
+                  }${ev.speaker !== null ? `<span class="q-who">${speakerCell(ev.speaker)}</span>` : ""}</div>`
+                return `<li class="q lvl-${level.cls}" id="q-${i + 1}"><span class="q-letter">${e(label.charAt(0))}</span><div class="q-body"><div class="q-name"><b>${e(label)}</b>${
+                  hint ? `<small>${e(hint)}</small>` : ""
+                }</div>${said}</div><div class="q-level"><span class="pips" aria-hidden="true"><i${x.score >= 1 ? ` class="on"` : ""}></i><i${
+                  x.score >= 2 ? ` class="on"` : ""
+                }></i></span><span class="q-score">${x.score}</span><span class="q-label">${level.label}</span></div></li>`
+              })
+              .join("")
+          }</ol>`
+      }
+</section>`)
+    }
+
+    // objections, each with the rep's first words after it (within 30 s)
+    const replyTo = (o: ReportObjection): ReportSegment | null =>
+      tx!.order
+        .map((i) => tx!.segments[i]!)
+        .find((seg) => seg.start > o.at && seg.start <= o.at + 30 && laneOf.get(seg.speaker)?.role === "rep") ?? null
+    parts.push(`<section class="card objections" id="objections">
+<h2>Objections and responses</h2>
+<p class="lede">What the buyer side pushed back on, and what the rep did next. Pausing or asking a question back before answering goes with better outcomes than answering at length.</p>
+${
+      objections.length === 0
+        ? `<p class="na">No objections were raised on this call.</p>`
+        : `<table>
+<colgroup><col style="width:9%"><col style="width:12%"><col style="width:38%"><col><col style="width:9%"></colgroup>
+<thead><tr><th>When</th><th>Objection</th><th>Buyer side said</th><th>Rep's response</th><th class="num">Pause</th></tr></thead>
+<tbody>${
+          objections
+            .map((o, i) => {
+              const r = lookup(RESPONSES, o.response) ?? RESPONSES.other
+              const reply = replyTo(o)
+              return `<tr id="obj-${i + 1}"><td class="when">${momentLink(o.at)}</td><td><span class="kind kind-${e(o.kind)}">${
+                e(lookup(OBJECTION_LABELS, o.kind) ?? o.kind)
+              }</span></td><td><span class="quote">“${e(clip(o.quote, 260))}”</span></td><td><span class="badge badge-${r.tone}">${e(r.label)}</span>${
+                r.hint ? `<small>${e(r.hint)}</small>` : ""
+              }${
+                reply !== null
+                  ? `<div class="reply"><span class="quote">“${e(clip(reply.text, 150))}”</span>${momentLink(reply.start)}</div>`
+                  : ""
+              }</td><td class="num">${isNum(o.response_pause_s) ? `${fixed1(o.response_pause_s)} s` : `<span class="na">—</span>`}</td></tr>`
+            })
+            .join("")
+        }</tbody></table>`
+    }
+</section>`)
+
+    // next steps
+    parts.push(`<section class="card next-steps" id="next-steps">
+<h2>Next steps</h2>
+<p class="lede">What was agreed for after the call. A strong next step is concrete, dated, and has an owner.</p>
+${
+      nextSteps.length === 0
+        ? `<p class="na">No next step was agreed on this call.</p>`
+        : `<table>
+<colgroup><col style="width:9%"><col><col style="width:18%"><col style="width:16%"><col style="width:14%"></colgroup>
+<thead><tr><th>When</th><th>Next step</th><th>Owner</th><th>Due</th><th class="num">Complete</th></tr></thead>
+<tbody>${
+          nextSteps
+            .map((x, i) => {
+              const [tone, status] = x.owner !== null && x.due !== null
+                ? ["ok", "dated, with owner"]
+                : x.owner === null && x.due === null
+                ? ["bad", "no date, no owner"]
+                : x.due === null
+                ? ["warn", "no date"]
+                : ["warn", "no owner"]
+              const owner = x.owner === null
+                ? `<span class="na">not named</span>`
+                : laneOf.has(x.owner)
+                ? speakerCell(x.owner)
+                : `<b>${e(x.owner)}</b>`
+              return `<tr id="ns-${i + 1}"><td class="when">${momentLink(x.at)}</td><td><span class="quote">“${e(clip(x.quote, 260))}”</span></td><td>${owner}</td><td>${
+                x.due !== null ? `<b>${e(x.due)}</b>` : `<span class="na">no date</span>`
+              }</td><td class="num"><span class="badge badge-${tone}">${status}</span></td></tr>`
+            })
+            .join("")
+        }</tbody></table>`
+    }
+</section>`)
+  }
 
   // evidence
   parts.push(`<section class="card evidence allow-break" id="evidence">
@@ -738,26 +1125,80 @@ ${lanes.length > 0 ? timelineSvg(input, lanes, markers) : `<p class="na">No spee
   } else {
     parts.push(`<table><thead><tr><th>#</th><th>Dimension</th><th>When</th><th>Speaker</th><th>Moment</th><th class="num">Effect</th></tr></thead><tbody>`)
     for (const m of evidence) {
-      const when = wholeCall(m.item) ? "whole call" : `${formatClock(m.item.start)}–${formatClock(m.item.end)}`
+      const span = `${formatClock(m.item.start)}–${formatClock(m.item.end)}`
+      const anchor = anchorAt(m.item.start)
+      const when = wholeCall(m.item)
+        ? "whole call"
+        : anchor === null
+        ? span
+        : `<a href="#${e(anchor)}" title="Jump to ${formatClock(m.item.start)} in the transcript">${span}</a>`
+      const dimension = e(dimensionLabel(m.item.dimension))
+      const quote = m.item.quote !== null && m.item.quote.trim().length > 0 && !m.text.includes(m.item.quote)
+        ? `<small>“${e(m.item.quote)}”</small>`
+        : ""
       parts.push(
-        `<tr id="ev-${m.n}"><td class="n">${m.n}</td><td><a href="#dim-${e(m.item.dimension)}">${e(DIMENSION_LABELS[m.item.dimension as DimensionName] ?? m.item.dimension)}</a></td><td class="when">${when}</td><td>${speakerCell(m.item.speaker)}</td><td>${e(m.text)}${
-          m.item.quote !== null && !m.text.startsWith("“") ? `<small>“${e(m.item.quote)}”</small>` : ""
-        }</td><td class="num effect effect-${effectKind(m.item.effect)}">${signed(m.item.effect)}</td></tr>`
+        `<tr id="ev-${m.n}"><td class="n">${m.n}</td><td>${
+          dims.some((d) => d.dimension === m.item.dimension) ? `<a href="#dim-${e(m.item.dimension)}">${dimension}</a>` : dimension
+        }</td><td class="when">${when}</td><td>${speakerCell(m.item.speaker)}</td><td>${e(m.text)}${quote}</td><td class="num effect effect-${
+          effectKind(m.item.effect)
+        }">${signed(m.item.effect)}</td></tr>`
       )
     }
     parts.push(`</tbody></table>`)
   }
   parts.push(`</section>`)
 
-  // transcript, or what needs one
-  if (input.transcript !== null) {
-    parts.push(`<section class="card transcript allow-break" id="transcript"><h2>Transcript</h2><p class="lede">Words with their speakers and times.</p><table><tbody>${
-      input.transcript
-        .map((s) =>
-          `<tr><td class="when">${formatClock(s.start)}</td><td class="who">${speakerCell(s.speaker)}</td><td>${e(s.text)}</td></tr>`
-        )
-        .join("")
-    }</tbody></table></section>`)
+  // transcript (or a line saying it is left out), or what needs one
+  if (showTranscript) {
+    // tags on the transcript: what each segment is evidence of, linking back
+    const tags = new Map<number, Array<string>>()
+    const tag = (t: number, html: string) => {
+      const i = tx.at(t)
+      if (i !== null) tags.set(i, [...(tags.get(i) ?? []), html])
+    }
+    for (const m of evidence) {
+      if (m.item.quote === null || m.item.quote.trim().length === 0 || wholeCall(m.item)) continue
+      tag(
+        m.item.start,
+        `<a class="tag tag-ev-${effectKind(m.item.effect)}" href="#ev-${m.n}">#${m.n} ${
+          e(dimensionLabel(m.item.dimension))
+        } ${signed(m.item.effect)}</a>`
+      )
+    }
+    objections.forEach((o, i) => tag(o.at, `<a class="tag tag-obj" href="#obj-${i + 1}">${e(lookup(OBJECTION_LABELS, o.kind) ?? o.kind)} objection</a>`))
+    nextSteps.forEach((x, i) => tag(x.at, `<a class="tag tag-ns" href="#ns-${i + 1}">Next step</a>`))
+    qualification?.elements.forEach((x, i) => {
+      if (x.evidence !== null && x.score > 0) {
+        tag(x.evidence.start, `<a class="tag tag-q" href="#q-${i + 1}">${e(qualification.framework)} · ${e(elementOf(x.element).label)}</a>`)
+      }
+    })
+    parts.push(`<section class="card transcript allow-break" id="transcript">
+<h2>Transcript</h2>
+<p class="lede">Every segment with its speaker and time. Select a time to link to that moment, or a tag to see what the segment is evidence of.</p>
+${
+      tx.order.length === 0
+        ? `<p class="na">The provider returned no words for this call.</p>`
+        : `<ol class="segments">${
+          tx.order
+            .map((i) => {
+              const seg = tx.segments[i]!
+              const lane = laneOf.get(seg.speaker)
+              const t = tags.get(i)
+              return `<li class="seg seg-${lane?.role ?? "unknown"}" id="${e(tx.ids[i])}" style="--c:${lane?.colour ?? UNKNOWN_COLOUR}"><a class="ts" href="#${
+                e(tx.ids[i])
+              }">${formatClock(seg.start)}</a><div class="seg-who"><b><i></i>${e(seg.speaker)}</b><small>${e(roleLabel(lane?.role ?? "unknown"))}</small></div><div class="seg-text"><p>${
+                e(seg.text)
+              }</p>${t ? `<div class="tags">${t.join("")}</div>` : ""}</div></li>`
+            })
+            .join("")
+        }</ol>`
+    }
+</section>`)
+  } else if (hasTranscript) {
+    parts.push(`<section class="card" id="transcript">
+<h2>Transcript</h2>
+<p class="na">The transcript is left out of this report (the tenant's <code>report.include_transcript</code> setting); the quotes above come from it.</p>
+</section>`)
   } else {
     parts.push(`<section class="card" id="needs-transcript">
 <h2>Needs a transcript</h2>
@@ -783,7 +1224,11 @@ ${lanes.length > 0 ? timelineSvg(input, lanes, markers) : `<p class="na">No spee
   parts.push(`<section class="card method allow-break" id="method">
 <h2>Method</h2>
 <p>Method version <span class="version">${e(input.method_version)}</span>${
-    hasTranscript ? "" : ` · <span class="flag">acoustic-only: no transcript</span>`
+    !hasTranscript
+      ? ` · <span class="flag">acoustic-only: no transcript</span>`
+      : transcription !== null
+      ? ` · transcript by <b>${e(providerName)}</b> <span class="version">${e(transcription.model)}</span>`
+      : ""
   }</p>
 <p>Speech activity from frame energy and spectral features; speakers by ${e(diar)}; the rep is ${
     rep.length === 0
@@ -792,9 +1237,15 @@ ${lanes.length > 0 ? timelineSvg(input, lanes, markers) : `<p class="na">No spee
         .map((l) => `<b>${e(l.speaker)}</b>${l.confidence !== null ? ` (confidence ${pct(l.confidence)})` : ""}`)
         .join(", ")
   }, the buyer side is everyone else. ${
-    hasTranscript
-      ? "Words come from the configured speech-to-text provider."
-      : "No speech-to-text provider was used, so nothing here depends on words: content dimensions are reported as not assessed."
+    !hasTranscript
+      ? "No speech-to-text provider was used, so nothing here depends on words: content dimensions are reported as not assessed."
+      : `Words come from the ${transcription !== null ? "" : "configured "}speech-to-text provider, each attached to a speaker turn by time overlap${
+        transcription === null
+          ? ""
+          : agreement !== null
+          ? `; the provider's own speaker labels agree with ours on <b>${pct(agreement)}</b> of speech time`
+          : "; the provider does not tell speakers apart, so there is no second opinion on ours"
+      }.`
   } Scoring is rule-based and deterministic: the same call always gives the same scores.</p>
 <h3>Weights of the overall score</h3>
 <table><thead><tr><th>Dimension</th><th class="num">Weight</th><th>In this call</th></tr></thead><tbody>${

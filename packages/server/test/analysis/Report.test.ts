@@ -1,4 +1,7 @@
-/** The report: one self-contained, escaped HTML page with the scorecard, timeline and method. */
+/**
+ * The report: one self-contained, escaped HTML page with the scorecard, timeline and method, and
+ * with a transcript the qualification checklist, objections, next steps and the transcript itself.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { METHOD_VERSION } from "../../src/analysis/Method.js"
@@ -8,10 +11,11 @@ import type { Metrics, SpeakerSummary, Turn } from "../../src/analysis/Types.js"
 
 const HOSTILE = "<script>alert(1)</script>"
 
+const truth = JSON.parse(
+  readFileSync(new URL("../../../../test/fixtures/discovery-short.truth.json", import.meta.url), "utf8")
+) as { duration: number; turns: Array<{ speaker: string; start: number; end: number; text: string }> }
+
 const sample = (overrides: Partial<ReportInput> = {}): ReportInput => {
-  const truth = JSON.parse(
-    readFileSync(new URL("../../../../test/fixtures/discovery-short.truth.json", import.meta.url), "utf8")
-  ) as { duration: number; turns: Array<{ speaker: string; start: number; end: number }> }
   const turns: Array<Turn> = truth.turns.map((t) => ({
     speaker: t.speaker === "rep" ? "S1" : "S2",
     role: t.speaker === "rep" ? "rep" : "buyer",
@@ -54,6 +58,87 @@ const sample = (overrides: Partial<ReportInput> = {}): ReportInput => {
     ...overrides
   }
 }
+
+/** The rep's words and the buyer's, as the fixture's truth has them. */
+const SEGMENTS = truth.turns.map((t) => ({ speaker: t.speaker === "rep" ? "S1" : "S2", start: t.start, end: t.end, text: t.text }))
+const at = (start: number) => SEGMENTS.find((s) => s.start === start)!
+
+/**
+ * The same call with a transcript (the truth's turns as segments) and a content analysis written
+ * by hand: MEDDPICC with scores 0/1/2, a price objection answered with a question back after
+ * 1.4 s, a competitor one answered at length, a dated next step with an owner and one with neither.
+ */
+const withTranscript = (overrides: Partial<ReportInput> = {}): ReportInput => {
+  const base = sample()
+  const quote = (start: number, text: string, dimension: string, effect: number) => ({
+    dimension,
+    start,
+    end: at(start).end,
+    speaker: at(start).speaker,
+    quote: text,
+    effect
+  })
+  const evidence = [
+    ...base.evidence,
+    quote(11.495, "What prompted you to look at call coaching tools right now?", "discovery", 10),
+    quote(30.306, "How is that showing up in the pipeline numbers?", "discovery", 10),
+    quote(61.138, "Could we book thirty minutes next Tuesday with you and your revenue operations lead", "next_steps", 25)
+  ]
+  const assessedNow: Record<string, [number, string]> = {
+    discovery: [70, "4 rep questions, 2 open; a pain and a number uncovered"],
+    next_steps: [75, "a dated next step with an owner"]
+  }
+  const dimensions = base.scorecard.dimensions.map((d) =>
+    d.dimension in assessedNow ? { ...d, score: assessedNow[d.dimension]![0], assessed: true, reason: assessedNow[d.dimension]![1] } : d
+  )
+  const scored = dimensions.filter((d) => d.assessed && d.score !== null)
+  const overall = Math.round(scored.reduce((s, d) => s + d.score! * d.weight, 0) / scored.reduce((s, d) => s + d.weight, 0))
+  const element = (name: string, score: 0 | 1 | 2, start: number | null, text = "") => ({
+    element: name,
+    score,
+    evidence: start === null ? null : quote(start, text, "qualification", score)
+  })
+  return {
+    ...base,
+    metrics: { ...base.metrics, question_count: 4, question_rate: 5.3, words_per_minute: { rep: 152, buyer: 141 }, filler_rate: 0.8 },
+    scorecard: { overall, dimensions },
+    evidence,
+    transcript: SEGMENTS,
+    qualification: {
+      framework: "MEDDPICC",
+      elements: [
+        element("metrics", 2, 35.311, "We are about four hundred thousand dollars behind plan for the half."),
+        element("economic_buyer", 2, 35.311, "My boss, the VP of sales, signs off on anything over fifty thousand"),
+        element("decision_criteria", 0, null),
+        element("decision_process", 1, 52.332, "Me, our revenue operations lead, and then procurement and legal"),
+        element("paper_process", 2, 52.332, "procurement and legal review the contract"),
+        element("identify_pain", 2, 16.38, "our win rate dropped from thirty one percent to twenty four percent last quarter"),
+        element("champion", 0, null),
+        element("competition", 1, 52.332, "We are also looking at one other vendor.")
+      ]
+    },
+    objections: [
+      { kind: "price", at: 35.311, quote: "We are about four hundred thousand dollars behind plan", response: "question_back", response_pause_s: 1.4 },
+      { kind: "competitor", at: 58.9, quote: "We are also looking at one other vendor.", response: "long_pitch", response_pause_s: null }
+    ],
+    next_steps: [
+      { at: 61.138, quote: "Could we book thirty minutes next Tuesday?", owner: "S1", due: "Tuesday 14:00" },
+      { at: 72.5, quote: "Send me the invite.", owner: null, due: null }
+    ],
+    transcription: { provider: "deepgram", model: "nova-3", diarization_agreement: 0.934 },
+    ...overrides
+  }
+}
+
+/** The section of the page with this id, up to the next section. */
+const section = (html: string, id: string): string => {
+  const at = html.indexOf(`<section class="card${""}`, html.lastIndexOf("<section", html.indexOf(`id="${id}"`)))
+  expect(html.slice(at, at + 200), `section #${id}`).toContain(`id="${id}"`)
+  return html.slice(at, html.indexOf("</section>", at))
+}
+
+const ids = (html: string) => [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!)
+const internalLinks = (html: string) => [...html.matchAll(/href="#([^"]*)"/g)].map((m) => m[1]!)
 
 describe("escapeHtml", () => {
   it("escapes the five HTML-special characters", () => {
@@ -184,5 +269,210 @@ describe("renderReport", () => {
 
   it("is deterministic", () => {
     expect(renderReport(sample())).toBe(renderReport(sample()))
+  })
+})
+
+describe("renderReport with a transcript", () => {
+  it("adds the qualification checklist, objections, next steps and the transcript, in that order", () => {
+    const html = renderReport(withTranscript())
+    const order = ["scorecard", "timeline", "metrics", "qualification", "objections", "next-steps", "evidence", "transcript", "method"]
+    const positions = order.map((id) => html.indexOf(`id="${id}"`))
+    for (const p of positions) expect(p).toBeGreaterThan(0)
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions)
+    expect(html).not.toContain(`id="needs-transcript"`)
+    expect(html).not.toContain("acoustic-only: no transcript")
+    expect(html).toContain("Acoustic analysis with transcript")
+  })
+
+  it("scores each MEDDPICC element 0/1/2 with its quote linked to the transcript", () => {
+    const q = section(renderReport(withTranscript()), "qualification")
+    expect(q).toContain(`<span class="framework">MEDDPICC</span>`)
+    expect(q.match(/<li class="q lvl-/g)!.length).toBe(8)
+    expect(q.match(/<li class="q lvl-specific"/g)!.length).toBe(4)
+    expect(q.match(/<li class="q lvl-vague"/g)!.length).toBe(2)
+    expect(q.match(/<li class="q lvl-none"/g)!.length).toBe(2)
+    // 2+2+0+1+2+2+0+1 of 16 points
+    expect(q).toContain("<b>10</b><span>of 16 points · 63 %</span>")
+    expect(q).toContain("4 specific")
+    expect(q).toContain("2 not covered")
+    for (const label of ["Metrics", "Economic buyer", "Decision criteria", "Decision process", "Paper process", "Identify pain", "Champion", "Competition"]) {
+      expect(q).toContain(`<b>${label}</b>`)
+    }
+    const row = (n: number) => q.slice(q.indexOf(`id="q-${n}"`), q.indexOf("</li>", q.indexOf(`id="q-${n}"`)))
+    // metrics: specific, the buyer's number, at 0:35 in the transcript
+    expect(row(1)).toContain(`<span class="q-score">2</span><span class="q-label">Specific</span>`)
+    expect(row(1)).toContain("“We are about four hundred thousand dollars behind plan for the half.”")
+    expect(row(1)).toContain(`href="#t-35.3"`)
+    expect(row(3)).toContain(`<span class="q-score">0</span><span class="q-label">Not covered</span>`)
+    expect(row(3)).toContain("Not raised on the call")
+    expect(row(4)).toContain(`<span class="q-score">1</span><span class="q-label">Vague</span>`)
+    expect(row(4)).toContain(`href="#t-52.3"`)
+  })
+
+  it("lists objections with the rep's response, the pause, and what the rep said next", () => {
+    const o = section(renderReport(withTranscript()), "objections")
+    const price = o.slice(o.indexOf(`id="obj-1"`), o.indexOf("</tr>", o.indexOf(`id="obj-1"`)))
+    expect(price).toContain(`<span class="kind kind-price">Price</span>`)
+    expect(price).toContain("Asked a question back")
+    expect(price).toContain(">1.4 s<")
+    expect(price).toContain("“We are about four hundred thousand dollars behind plan”")
+    expect(price).toContain(`<a class="ts" href="#t-35.3"`)
+    // the rep's next words: the question back
+    expect(price).toContain("“Understood. Who else would be involved in choosing a tool like this?”")
+    expect(price).toContain(`href="#t-47.6"`)
+    const competitor = o.slice(o.indexOf(`id="obj-2"`))
+    expect(competitor).toContain("Competitor")
+    expect(competitor).toContain("Answered with a long pitch")
+    expect(competitor).toContain(`<span class="na">—</span>`)
+  })
+
+  it("lists next steps with their owner and date, and flags the ones without", () => {
+    const n = section(renderReport(withTranscript()), "next-steps")
+    const dated = n.slice(n.indexOf(`id="ns-1"`), n.indexOf("</tr>", n.indexOf(`id="ns-1"`)))
+    expect(dated).toContain("“Could we book thirty minutes next Tuesday?”")
+    expect(dated).toMatch(/S1 <small[^>]*>rep<\/small>/)
+    expect(dated).toContain("<b>Tuesday 14:00</b>")
+    expect(dated).toContain("dated, with owner")
+    const loose = n.slice(n.indexOf(`id="ns-2"`))
+    expect(loose).toContain("“Send me the invite.”")
+    expect(loose).toContain("not named")
+    expect(loose).toContain("no date, no owner")
+    expect(loose).toContain(`href="#t-71.1"`) // 72.5 s falls in the buyer's last segment
+  })
+
+  it("anchors every transcript segment and links evidence, quotes and markers to the moments", () => {
+    const input = withTranscript()
+    const html = renderReport(input)
+    const t = section(html, "transcript")
+    expect(t.match(/<li class="seg /g)!.length).toBe(SEGMENTS.length)
+    for (const s of SEGMENTS) expect(t).toContain(`id="t-${Math.round(s.start * 10) / 10}"`)
+    expect(t).toContain("Honestly, our win rate dropped from thirty one percent")
+    // each quoted evidence item links from the evidence list to its segment, and back by a tag
+    for (const [n, item] of input.evidence.entries()) {
+      if (item.quote === null) continue
+      const row = html.slice(html.indexOf(`<tr id="ev-${n + 1}"`), html.indexOf("</tr>", html.indexOf(`<tr id="ev-${n + 1}"`)))
+      const anchor = `t-${Math.round(item.start * 10) / 10}`
+      expect(row).toContain(`href="#${anchor}"`)
+      const seg = t.slice(t.indexOf(`id="${anchor}"`), t.indexOf("</li>", t.indexOf(`id="${anchor}"`)))
+      expect(seg).toContain(`href="#ev-${n + 1}"`)
+    }
+    // the scorecard quotes the discovery evidence, each linked to its moment
+    const discovery = html.slice(html.indexOf(`id="dim-discovery"`), html.indexOf("</tr>", html.indexOf(`id="dim-discovery"`)))
+    expect(discovery).toContain("“What prompted you to look at call coaching tools right now?”")
+    expect(discovery).toMatch(/<a class="ts" href="#t-11.5"[^>]*>0:11<\/a>/)
+    expect(discovery).toMatch(/<a class="ts" href="#t-30.3"[^>]*>0:30<\/a>/)
+    // ids are unique, and every internal link lands on one
+    const all = ids(html)
+    expect(new Set(all).size).toBe(all.length)
+    for (const target of new Set(internalLinks(html))) expect(all).toContain(target)
+  })
+
+  it("names the provider and shows the diarization agreement as a percentage", () => {
+    const html = renderReport(withTranscript())
+    const method = section(html, "method")
+    expect(method).toContain("transcript by <b>Deepgram</b>")
+    expect(method).toContain("nova-3")
+    expect(method).toContain("<b>93 %</b> of speech time")
+    expect(html).toMatch(/Transcript<\/dt><dd>Deepgram · nova-3</)
+    const silent = renderReport(withTranscript({ transcription: { provider: "whisper-local", model: "whisper-1", diarization_agreement: null } }))
+    expect(section(silent, "method")).toContain("transcript by <b>whisper-local</b>")
+    expect(section(silent, "method")).toContain("no second opinion")
+  })
+
+  it("escapes hostile quotes, speaker labels and element names", () => {
+    const input = withTranscript()
+    const evil = `"><img src=x onerror=alert(2)>`
+    const relabel = (s: string | null) => (s === "S2" ? evil : s)
+    const html = renderReport({
+      ...input,
+      speakers: input.speakers.map((s) => ({ ...s, speaker: relabel(s.speaker)! })),
+      speaker_turns: input.speaker_turns.map((t) => ({ ...t, speaker: relabel(t.speaker)! })),
+      evidence: input.evidence.map((e) => ({ ...e, speaker: relabel(e.speaker), quote: e.quote === null ? null : `${e.quote} ${HOSTILE}` })),
+      transcript: SEGMENTS.map((s) => ({ ...s, speaker: relabel(s.speaker)!, text: `${s.text} ${HOSTILE}` })),
+      qualification: {
+        framework: "MEDDPICC",
+        elements: [
+          ...input.qualification!.elements,
+          { element: `<b onmouseover=alert(3)>budget</b>`, score: 1, evidence: { dimension: "qualification", start: 35.3, end: 46.7, speaker: evil, quote: HOSTILE, effect: 1 } }
+        ]
+      },
+      objections: input.objections!.map((o) => ({ ...o, quote: `${HOSTILE} ${o.quote}` })),
+      next_steps: [{ at: 61.2, quote: HOSTILE, owner: `<i>${HOSTILE}</i>`, due: `<u>Tuesday</u>` }],
+      transcription: { provider: `<svg onload=alert(4)>`, model: HOSTILE, diarization_agreement: 0.9 }
+    })
+    expect(html).not.toContain(HOSTILE)
+    expect(html).not.toMatch(/<script|<img|<svg onload|<b onmouseover|<u>/i)
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;")
+    expect(html).toContain("&quot;&gt;&lt;img src=x onerror=alert(2)&gt;")
+    expect(html).toContain("&lt;b onmouseover=alert(3)&gt;budget&lt;/b&gt;")
+    expect(html).toContain("&lt;svg onload=alert(4)&gt;")
+    expect(html).toContain("&lt;u&gt;Tuesday&lt;/u&gt;")
+    expect(html).toContain("&lt;i&gt;&lt;script&gt;")
+    for (const target of new Set(internalLinks(html))) expect(ids(html)).toContain(target)
+  })
+
+  it("names unknown elements, providers and dimensions by their own words", () => {
+    const input = withTranscript()
+    const html = renderReport({
+      ...input,
+      evidence: [...input.evidence, { dimension: "constructor", start: 8.42, end: 10.895, speaker: "S2", quote: "Yes", effect: 0 }],
+      qualification: { framework: "BANT", elements: [{ element: "constructor", score: 0, evidence: null }, { element: "budget", score: 1, evidence: null }] },
+      transcription: { provider: "constructor", model: "m", diarization_agreement: null }
+    })
+    expect(html).not.toMatch(/native code|function Object/)
+    expect(section(html, "qualification")).toContain("<b>Constructor</b>")
+    expect(section(html, "qualification")).toContain("<b>Budget</b><small>money set aside, and how much</small>")
+    expect(section(html, "method")).toContain("transcript by <b>constructor</b>")
+    expect(section(html, "evidence")).toMatch(/<td>constructor<\/td>/)
+    for (const target of new Set(internalLinks(html))) expect(ids(html)).toContain(target)
+  })
+
+  it("loads nothing either: no scripts, no external resources", () => {
+    const html = renderReport(
+      withTranscript({ transcript: [...SEGMENTS, { speaker: "S2", start: 74.3, end: 74.9, text: `see <img src="https://evil.example/x.png"> and url(http://evil.example/y)` }] })
+    )
+    expect(html).not.toMatch(/<script/i)
+    expect(html).not.toMatch(/\b(?:src|href|action|srcset|poster|data)\s*=\s*["']?\s*(?:https?:)?\/\//i)
+    // style sheets: the <style> element and style attributes
+    const css = [html.slice(html.indexOf("<style>"), html.indexOf("</style>")), ...[...html.matchAll(/\sstyle="([^"]*)"/g)].map((m) => m[1]!)]
+    for (const sheet of css) expect(sheet).not.toMatch(/url\(\s*["']?\s*(?:https?:)?\/\/|@import|@font-face/i)
+    expect(html).not.toMatch(/<link|<iframe|<object|<embed/i)
+    expect(html).toContain("see &lt;img src=&quot;https://evil.example/x.png&quot;&gt;")
+    for (const href of html.matchAll(/\shref="([^"]*)"/g)) expect(href[1]!.startsWith("#")).toBe(true)
+  })
+
+  it("leaves the transcript out when include_transcript is false, and keeps quotes and the checklist", () => {
+    const full = renderReport(withTranscript())
+    const html = renderReport(withTranscript({ include_transcript: false }))
+    expect(html).not.toContain(`class="segments"`)
+    expect(html).not.toMatch(/id="t-/)
+    expect(html).not.toMatch(/href="#t-/)
+    expect(html).not.toContain("Honestly, our win rate dropped from thirty one percent to twenty four percent last quarter, and we have")
+    expect(section(html, "transcript")).toContain("The transcript is left out of this report")
+    // the rest stays: checklist, objections, next steps, quotes (with their times, unlinked)
+    expect(section(html, "qualification")).toBe(section(full, "qualification").replace(/<a class="ts" href="#[^"]+" title="[^"]+">([^<]+)<\/a>/g, `<span class="ts">$1</span>`))
+    expect(section(html, "objections")).toContain("Asked a question back")
+    expect(section(html, "next-steps")).toContain("Tuesday 14:00")
+    expect(html).toContain("“What prompted you to look at call coaching tools right now?”")
+    expect(html).toContain(`<span class="ts">0:11</span>`)
+    expect(html).toContain("<b>93 %</b> of speech time")
+    for (const target of new Set(internalLinks(html))) expect(ids(html)).toContain(target)
+    // the default is to include it
+    expect(renderReport(withTranscript({ include_transcript: true }))).toBe(full)
+  })
+
+  it("says so when nothing was raised, agreed or assessed", () => {
+    const html = renderReport(withTranscript({ qualification: null, objections: [], next_steps: [], transcription: null }))
+    expect(section(html, "qualification")).toContain("Not assessed for this call")
+    expect(section(html, "objections")).toContain("No objections were raised on this call")
+    expect(section(html, "next-steps")).toContain("No next step was agreed on this call")
+    expect(section(html, "method")).toContain("the configured speech-to-text provider")
+    const empty = renderReport(withTranscript({ transcript: [] }))
+    expect(section(empty, "transcript")).toContain("The provider returned no words")
+    for (const target of new Set(internalLinks(empty))) expect(ids(empty)).toContain(target)
+  })
+
+  it("is deterministic", () => {
+    expect(renderReport(withTranscript())).toBe(renderReport(withTranscript()))
   })
 })
