@@ -102,6 +102,11 @@ const stageReporter = (json: boolean) => {
 
 const seconds = (s: number | null) => (s === null ? null : `${s.toFixed(1)} s`)
 
+/** 83.4 → "01:23" */
+const clock = (s: number) => `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(Math.floor(s % 60)).padStart(2, "0")}`
+
+const quoted = (quote: string | null) => (quote === null || quote === "" ? "" : `  “${quote}”`)
+
 const rows = (entries: ReadonlyArray<readonly [string, string | number | null | undefined]>) => {
   const shown = entries.filter((e): e is readonly [string, string | number] => e[1] !== null && e[1] !== undefined)
   const width = Math.max(0, ...shown.map(([k]) => k.length)) + 1
@@ -174,9 +179,33 @@ const describeAnalysis = (a: CallAnalysis): string => {
         ["interruptions", m.interruptions],
         ["silence ratio", m.silence_ratio],
         ["questions", m.question_count],
-        ["filler rate", m.filler_rate]
+        ["question rate", m.question_rate === null ? null : `${m.question_rate} per 10 min`],
+        ["words/min (rep)", m.words_per_minute?.rep],
+        ["words/min (buyer)", m.words_per_minute?.buyer],
+        ["filler rate", m.filler_rate === null ? null : `${m.filler_rate} per 100 rep words`]
       ])
     )
+  }
+  if (a.qualification !== null) {
+    const q = a.qualification
+    const points = q.elements.reduce((sum, e) => sum + e.score, 0)
+    lines.push(`Qualification (${q.framework}): ${points} of ${2 * q.elements.length} points`)
+    for (const e of q.elements) {
+      lines.push(`  ${e.element.padEnd(20)}${String(e.score).padStart(2)}${quoted(e.evidence?.quote ?? null)}`)
+    }
+  }
+  if (a.objections.length > 0) {
+    lines.push("Objections:")
+    for (const o of a.objections) {
+      const pause = o.response_pause_s === null ? "" : `, after ${o.response_pause_s.toFixed(1)} s`
+      lines.push(`  ${clock(o.at)} ${o.kind.padEnd(11)}${o.response.replace("_", " ")}${pause}${quoted(o.quote)}`)
+    }
+  }
+  if (a.next_steps.length > 0) {
+    lines.push("Next steps:")
+    for (const n of a.next_steps) {
+      lines.push(`  ${clock(n.at)} ${n.due ?? "no date"}, ${n.owner ?? "no owner"}${quoted(n.quote)}`)
+    }
   }
   lines.push(
     `${a.speaker_turns.length} speaker turns, ${a.evidence.length} evidence moments, ` +

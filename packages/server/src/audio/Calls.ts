@@ -18,6 +18,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema, Stream } from "effect"
 import { renderReport } from "../analysis/Report.js"
 import { SNIFF_BYTES, sniffFormat } from "../analysis/Sniff.js"
+import { RuntimeFlags } from "../admin/RuntimeFlags.js"
 import { TenantsRepo } from "../admin/TenantsRepo.js"
 import { LedgerRepo } from "../billing/LedgerRepo.js"
 import { MONTHLY_INGESTS } from "../billing/Plans.js"
@@ -53,6 +54,7 @@ export class Calls extends Effect.Service<Calls>()("Calls", {
     const tenants = yield* TenantsRepo
     const events = yield* EventsRepo
     const blobs = yield* BlobStore
+    const runtimeFlags = yield* RuntimeFlags
     const limitBytes = config.maxUploadMb * 1024 * 1024
 
     const accepted = (row: Pick<CallRow, "call_id" | "external_call_id" | "created_at">) => ({
@@ -246,9 +248,9 @@ export class Calls extends Effect.Service<Calls>()("Calls", {
         metrics: r?.metrics ?? null,
         scorecard: r?.scorecard ?? null,
         evidence: r?.evidence ?? [],
-        qualification: null,
-        objections: [],
-        next_steps: [],
+        qualification: r?.qualification ?? null,
+        objections: r?.objections ?? [],
+        next_steps: r?.next_steps ?? [],
         transcript: r?.transcript ?? null,
         error: call.error_code === null ? null : { code: call.error_code, message: call.error_message ?? "" }
       }
@@ -264,6 +266,7 @@ export class Calls extends Effect.Service<Calls>()("Calls", {
         return yield* new Conflict({ message: `the analysis is ${call.status}; the report exists once it is completed` })
       }
       const r = call.result
+      const flags = yield* runtimeFlags.forTenant(clientId)
       return renderReport({
         call_id: call.call_id,
         external_call_id: call.external_call_id,
@@ -276,7 +279,15 @@ export class Calls extends Effect.Service<Calls>()("Calls", {
         metrics: r.metrics,
         scorecard: r.scorecard,
         evidence: r.evidence,
-        transcript: r.transcript
+        transcript: r.transcript,
+        closer_email: call.closer_email,
+        diarization: r.diarization,
+        // results stored before transcripts landed have none of these
+        qualification: r.qualification ?? null,
+        objections: r.objections ?? [],
+        next_steps: r.next_steps ?? [],
+        transcription: r.transcription ?? null,
+        include_transcript: flags["report.include_transcript"] !== false
       })
     })
 
@@ -307,7 +318,8 @@ export class Calls extends Effect.Service<Calls>()("Calls", {
     LedgerRepo.Default,
     TenantsRepo.Default,
     EventsRepo.Default,
-    BlobStore.Default
+    BlobStore.Default,
+    RuntimeFlags.Default
   ]
 }) {}
 

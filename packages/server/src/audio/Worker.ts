@@ -2,7 +2,9 @@
  * The analysis worker: `WORKER_CONCURRENCY` loops in this process, each claiming a job, analysing
  * its call under a renewed lease, and recording the outcome. The credit is taken in the same
  * transaction that marks the call completed; failures take none. A job is tried at most
- * `MAX_ATTEMPTS` times with growing back-off; a file that cannot be analysed fails at once.
+ * `MAX_ATTEMPTS` times with growing back-off; a file that cannot be analysed fails at once, and so
+ * does a call whose speech-to-text provider still fails after its own retries
+ * (`transcription_failed`): uploading the file again analyses it afresh.
  */
 import { SqlClient } from "@effect/sql"
 import { Data, Duration, Effect, Layer, Option, Schedule } from "effect"
@@ -13,6 +15,7 @@ import { LedgerRepo } from "../billing/LedgerRepo.js"
 import { AppConfig } from "../config.js"
 import { newId } from "../lib/Ids.js"
 import { EventsRepo } from "../portal/EventsRepo.js"
+import { Transcribers } from "../transcription/Transcribers.js"
 import { BlobStore } from "./BlobStore.js"
 import { type CallRow, CallsRepo } from "./CallsRepo.js"
 import { type ClaimedJob, JobQueue } from "./JobQueue.js"
@@ -43,6 +46,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     const events = yield* EventsRepo
     const blobs = yield* BlobStore
     const analyzer = yield* Analyzer
+    const transcribers = yield* Transcribers
     const workerId = `${hostname()}:${process.pid}:${newId("wrk")}`
     const lease = config.workerLeaseSeconds
 
@@ -111,10 +115,14 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         }
         yield* calls.markProcessing(call.call_id)
         const progress = { stage: "decode" as AnalysisStage, fraction: 0 }
-        const analysis = analyzer.analyze(blobs.pathOf(call.blob_key), call.format, (stage, fraction) => {
-          progress.stage = stage
-          progress.fraction = fraction
-        })
+        const analysis = Effect.flatMap(transcribers.forTenant(call.client_id), (transcriber) =>
+          analyzer.analyze(blobs.pathOf(call.blob_key), call.format, {
+            transcribe: Option.getOrUndefined(transcriber)?.transcribe,
+            onProgress: (stage, fraction) => {
+              progress.stage = stage
+              progress.fraction = fraction
+            }
+          }))
         const outcome = yield* Effect.raceFirst(
           Effect.either(analysis),
           Effect.zipRight(keepLease(call.call_id, progress), Effect.never)
@@ -154,7 +162,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
 
     return { workerId, step, loop } as const
   }),
-  dependencies: [JobQueue.Default, CallsRepo.Default, LedgerRepo.Default, EventsRepo.Default, BlobStore.Default, Analyzer.Default]
+  dependencies: [JobQueue.Default, CallsRepo.Default, LedgerRepo.Default, EventsRepo.Default, BlobStore.Default, Analyzer.Default, Transcribers.Default]
 }) {}
 
 /** `WORKER_CONCURRENCY` worker loops for the life of the layer. */
