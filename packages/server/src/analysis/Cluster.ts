@@ -1,11 +1,12 @@
 /**
- * Agglomerative clustering (average linkage) of unit vectors by cosine distance, and the choice
- * of the number of clusters from the data.
+ * Agglomerative clustering (average linkage) over a distance matrix, and the choice of the number
+ * of clusters from the data.
  *
  * The number of clusters is chosen among 2..6 by the silhouette of each cut of the dendrogram
  * (how much closer each item is to its own cluster than to the next one). A cut that only splits
  * off a handful of outliers is not a new speaker: such clusters are not counted and their items
- * go to the nearest real cluster.
+ * go to the nearest real cluster (by average distance). The distances are the caller's: cosine
+ * between unit vectors, or Euclidean.
  */
 
 /** Cosine distances of `n` unit vectors of `dims` values, as a packed n×n Float32Array. */
@@ -16,6 +17,21 @@ export const cosineDistances = (vectors: Float32Array, n: number, dims: number):
       let dot = 0
       for (let k = 0; k < dims; k++) dot += vectors[i * dims + k]! * vectors[j * dims + k]!
       const v = 1 - dot
+      d[i * n + j] = v
+      d[j * n + i] = v
+    }
+  }
+  return d
+}
+
+/** Euclidean distances of `n` vectors of `dims` values, as a packed n×n Float32Array. */
+export const euclideanDistances = (vectors: Float32Array, n: number, dims: number): Float32Array => {
+  const d = new Float32Array(n * n)
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      let sum = 0
+      for (let k = 0; k < dims; k++) sum += (vectors[i * dims + k]! - vectors[j * dims + k]!) ** 2
+      const v = Math.sqrt(sum)
       d[i * n + j] = v
       d[j * n + i] = v
     }
@@ -149,67 +165,103 @@ export const silhouette = (distances: Float32Array, n: number, labels: Int32Arra
 export interface Clustering {
   readonly k: number
   readonly labels: Int32Array
+  /** The silhouette of the chosen labels. */
+  readonly silhouette: number
+  /** The best silhouette of each count considered. */
   readonly scores: ReadonlyArray<{ readonly k: number; readonly silhouette: number }>
 }
 
 /**
- * Labels for `n` unit vectors with the number of clusters chosen from the data in
- * [minK, maxK]. Clusters holding less than `minShare` of the items are folded into their
- * nearest neighbour cluster, so an outlier is never a speaker.
+ * Labels for `n` items, given their distances, with the number of clusters chosen from the data
+ * in [minK, maxK]. Clusters holding less than `minShare` of the items (and at least 3) are folded
+ * into the nearest large cluster, so an outlier is never a speaker.
  */
-export const clusterVectors = (
-  vectors: Float32Array,
+export const clusterDistances = (
+  distances: Float32Array,
   n: number,
-  dims: number,
   options: { readonly minK: number; readonly maxK: number; readonly minShare: number }
 ): Clustering => {
-  if (n <= options.minK) return { k: n, labels: Int32Array.from({ length: n }, (_, i) => i), scores: [] }
-  const distances = cosineDistances(vectors, n, dims)
+  if (n <= options.minK) return { k: n, labels: Int32Array.from({ length: n }, (_, i) => i), silhouette: 0, scores: [] }
   const tree = averageLinkage(distances.slice(), n)
-  const minSize = Math.max(2, Math.ceil(options.minShare * n))
+  const minSize = Math.max(3, Math.ceil(options.minShare * n))
   const scores: Array<{ k: number; silhouette: number }> = []
   let best: { k: number; labels: Int32Array; score: number } | undefined
-  // cut deeper than maxK so that outlier clusters do not use up the speaker count
+  // cut deeper than maxK so that outlier clusters do not use up the speaker count; several cuts
+  // can fold to the same count, and each is a candidate
   for (let cut = options.minK; cut <= Math.min(n, options.maxK + 6); cut++) {
-    const labels = foldSmallClusters(vectors, dims, cutTree(tree, cut), cut, minSize)
+    const labels = foldSmallClusters(distances, n, cutTree(tree, cut), cut, minSize)
     const k = Math.max(...labels) + 1
     if (k < options.minK || k > options.maxK) continue
-    if (scores.some((s) => s.k === k)) continue
     const score = silhouette(distances, n, labels, k)
-    scores.push({ k, silhouette: score })
+    const seen = scores.find((s) => s.k === k)
+    if (seen === undefined) scores.push({ k, silhouette: score })
+    else seen.silhouette = Math.max(seen.silhouette, score)
     if (!best || score > best.score) best = { k, labels, score }
   }
+  scores.sort((a, b) => a.k - b.k)
   if (!best) {
     const labels = cutTree(tree, options.minK)
-    return { k: options.minK, labels, scores }
+    return { k: options.minK, labels, silhouette: silhouette(distances, n, labels, options.minK), scores }
   }
-  return { k: best.k, labels: best.labels, scores }
+  return { k: best.k, labels: best.labels, silhouette: best.score, scores }
 }
 
-/** Moves the items of clusters smaller than `minSize` to the nearest large cluster (by centroid). */
-const foldSmallClusters = (vectors: Float32Array, dims: number, labels: Int32Array, k: number, minSize: number): Int32Array => {
+/** Moves the items of clusters smaller than `minSize` to the large cluster nearest on average. */
+const foldSmallClusters = (distances: Float32Array, n: number, labels: Int32Array, k: number, minSize: number): Int32Array => {
   const counts = new Int32Array(k)
   for (const l of labels) counts[l]!++
   const large = Array.from({ length: k }, (_, c) => c).filter((c) => counts[c]! >= minSize)
   if (large.length === 0 || large.length === k) return labels
-  const centroids = large.map((c) => centroid(vectors, dims, labels, c))
-  const out = new Int32Array(labels.length)
-  for (let i = 0; i < labels.length; i++) {
-    let target = large.indexOf(labels[i]!)
-    if (target < 0) target = nearest(vectors.subarray(i * dims, (i + 1) * dims), centroids)
+  const slot = new Int32Array(k).fill(-1)
+  large.forEach((c, index) => (slot[c] = index))
+  const out = new Int32Array(n)
+  const sums = new Float64Array(large.length)
+  for (let i = 0; i < n; i++) {
+    if (slot[labels[i]!]! >= 0) {
+      out[i] = slot[labels[i]!]!
+      continue
+    }
+    sums.fill(0)
+    for (let j = 0; j < n; j++) {
+      const s = slot[labels[j]!]!
+      if (s >= 0) sums[s]! += distances[i * n + j]!
+    }
+    let target = 0
+    for (let s = 1; s < large.length; s++) {
+      if (sums[s]! / counts[large[s]!]! < sums[target]! / counts[large[target]!]!) target = s
+    }
     out[i] = target
   }
   return out
 }
 
-/** Mean of the vectors labelled `c`, normalised to unit length. */
-export const centroid = (vectors: Float32Array, dims: number, labels: ArrayLike<number>, c: number): Float32Array => {
+/**
+ * How two vectors are compared: by direction around the origin (cosine, between unit vectors) or by
+ * position (Euclidean).
+ */
+export type Metric = "cosine" | "euclidean"
+
+export const distances = (metric: Metric, vectors: Float32Array, n: number, dims: number): Float32Array =>
+  metric === "cosine" ? cosineDistances(vectors, n, dims) : euclideanDistances(vectors, n, dims)
+
+/** Mean of the vectors labelled `c` (normalised to unit length for cosine). */
+export const centroid = (
+  vectors: Float32Array,
+  dims: number,
+  labels: ArrayLike<number>,
+  c: number,
+  metric: Metric = "cosine"
+): Float32Array => {
   const sum = new Float32Array(dims)
+  let count = 0
   for (let i = 0; i < labels.length; i++) {
     if (labels[i] !== c) continue
     for (let k = 0; k < dims; k++) sum[k]! += vectors[i * dims + k]!
+    count++
   }
-  return normalize(sum)
+  if (metric === "cosine") return normalize(sum)
+  for (let k = 0; k < dims; k++) sum[k]! /= Math.max(1, count)
+  return sum
 }
 
 export const normalize = (v: Float32Array): Float32Array => {
@@ -220,15 +272,16 @@ export const normalize = (v: Float32Array): Float32Array => {
   return v
 }
 
-/** Index of the centroid with the largest cosine similarity to `v`. */
-export const nearest = (v: Float32Array, centroids: ReadonlyArray<Float32Array>): number => {
+/** Index of the centroid nearest to `v`: the largest cosine similarity, or the shortest distance. */
+export const nearest = (v: Float32Array, centroids: ReadonlyArray<Float32Array>, metric: Metric = "cosine"): number => {
   let best = 0
-  let bestDot = -Infinity
+  let bestScore = -Infinity
   centroids.forEach((c, index) => {
-    let dot = 0
-    for (let k = 0; k < v.length; k++) dot += v[k]! * c[k]!
-    if (dot > bestDot) {
-      bestDot = dot
+    let score = 0
+    if (metric === "cosine") for (let k = 0; k < v.length; k++) score += v[k]! * c[k]!
+    else for (let k = 0; k < v.length; k++) score -= (v[k]! - c[k]!) ** 2
+    if (score > bestScore) {
+      bestScore = score
       best = index
     }
   })

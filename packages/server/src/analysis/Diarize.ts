@@ -6,8 +6,13 @@
  * channel at that moment). Both channels may be active at once: overlaps are kept exactly.
  *
  * Mono: 1.5 s windows over speech (0.75 s apart) are described by the mean and spread of their
- * normalised MFCCs, clustered by average linkage with the number of speakers chosen from the
- * data (2–6, `Cluster.ts`), then resegmented frame by frame: a voice model (GMM) per speaker and
+ * normalised MFCCs, standardised across the call, and clustered by average linkage with the
+ * number of speakers chosen from the data (2–6, `Cluster.ts`) in two views of the same vectors:
+ * by direction around the call's mean (cosine), which separates voices best when the mean lies
+ * between them, and by position (Euclidean), which still works when one voice dominates the call
+ * and so sits at its mean (a rep's monologue with a buyer's "okay" in it: around that centre the
+ * rep's windows point every way and cosine sees no structure). The view whose clustering has the
+ * higher silhouette wins. Then the windows are resegmented frame by frame: a voice model (GMM) per speaker and
  * a Viterbi pass whose switch penalty keeps turns from flickering; then once more with models
  * trained on that result. Finally turns shorter than the minimum are absorbed by their
  * neighbours.
@@ -15,7 +20,7 @@
  * Times here are frame indices (10 ms); `Acoustic.ts` turns them into seconds.
  */
 import { cleanMask, runs } from "./Activity.js"
-import { centroid, clusterVectors, nearest, normalize } from "./Cluster.js"
+import { centroid, clusterDistances, distances, type Metric, nearest, normalize } from "./Cluster.js"
 import type { ChannelFeatures, FrameMatrix } from "./Features.js"
 import { FRAME_RATE } from "./Features.js"
 import { logLikelihood, trainGmm, type Gmm } from "./Gmm.js"
@@ -31,6 +36,8 @@ export interface Diarization {
   /** Speakers 0..speakers-1, numbered in order of first speech. */
   readonly speakers: number
   readonly segments: ReadonlyArray<SpeakerSegment>
+  /** Mono: the view of the windows the speakers were found in (see `diarizeMono`), for the record. */
+  readonly metric?: Metric
   /** Silhouette of each candidate speaker count (mono), for the record. */
   readonly countScores: ReadonlyArray<{ readonly k: number; readonly silhouette: number }>
 }
@@ -132,13 +139,15 @@ const WINDOW = Math.round(1.5 * FRAME_RATE)
 const WINDOW_HOP = Math.round(0.75 * FRAME_RATE)
 const MIN_WINDOW = Math.round(0.5 * FRAME_RATE)
 const MAX_CLUSTER_ITEMS = 1200
+/** A cluster of fewer windows than this share (and at least 3, about 3 s) is an outlier, not a speaker. */
+const MIN_SPEAKER_SHARE = 0.02
 const GMM_COMPONENTS = 8
 const GMM_MAX_FRAMES = 20_000
 const SWITCH_PENALTY = 40 // nats: about 0.2–0.4 s of clear evidence to change speaker mid-speech
 const GAP_SWITCH_PENALTY = 8 // changing speaker across a pause is cheap
 
 /** Reads normalised MFCC rows of speech frames. */
-const createReader = (mfcc: FrameMatrix, mask: Uint8Array) => {
+export const createReader = (mfcc: FrameMatrix, mask: Uint8Array) => {
   const dims = mfcc.dims - FIRST_DIM
   const mean = new Float64Array(dims)
   const scale = new Float64Array(dims)
@@ -172,7 +181,7 @@ interface Window {
 }
 
 /** ~1.5 s windows over the speech runs (a shorter run is one window; very short runs none). */
-const speechWindows = (mask: Uint8Array): Array<Window> => {
+export const speechWindows = (mask: Uint8Array): Array<Window> => {
   const windows: Array<Window> = []
   for (const [start, end] of runs(mask)) {
     const length = end - start
@@ -188,8 +197,8 @@ const speechWindows = (mask: Uint8Array): Array<Window> => {
   return windows
 }
 
-/** Mean and standard deviation of each normalised MFCC over each window, standardised across windows and unit-normalised. */
-const embed = (windows: ReadonlyArray<Window>, reader: Reader): { vectors: Float32Array; dims: number } => {
+/** Mean and standard deviation of each normalised MFCC over each window, standardised across windows. */
+export const embed = (windows: ReadonlyArray<Window>, reader: Reader): { vectors: Float32Array; dims: number } => {
   const d = reader.dims
   const dims = 2 * d
   const vectors = new Float32Array(windows.length * dims)
@@ -209,7 +218,7 @@ const embed = (windows: ReadonlyArray<Window>, reader: Reader): { vectors: Float
       vectors[base + d + k] = Math.sqrt(Math.max(0, vectors[base + d + k]! - m * m))
     }
   })
-  // every statistic on the same footing, then compare directions (cosine)
+  // every statistic on the same footing
   const n = windows.length
   for (let k = 0; k < dims; k++) {
     let mean = 0
@@ -219,8 +228,14 @@ const embed = (windows: ReadonlyArray<Window>, reader: Reader): { vectors: Float
     const scale = 1 / Math.sqrt(variance + 1e-8)
     for (let i = 0; i < n; i++) vectors[i * dims + k] = (vectors[i * dims + k]! - mean) * scale
   }
-  for (let i = 0; i < n; i++) normalize(vectors.subarray(i * dims, (i + 1) * dims))
   return { vectors, dims }
+}
+
+/** A copy of `vectors` with every row of `dims` values scaled to unit length. */
+const unitRows = (vectors: Float32Array, dims: number): Float32Array => {
+  const unit = vectors.slice()
+  for (let i = 0; i < unit.length; i += dims) normalize(unit.subarray(i, i + dims))
+  return unit
 }
 
 /** Trains one GMM per speaker on (an even spread of) the frames carrying its label. */
@@ -346,23 +361,27 @@ export const diarizeMono = (
   const { vectors, dims } = embed(windows, reader)
   onProgress?.(0.2)
 
-  // cluster an even spread of at most MAX_CLUSTER_ITEMS windows, then place every window
+  // cluster an even spread of at most MAX_CLUSTER_ITEMS windows in both views, keep the better
+  // view (by silhouette), then place every window by that view's nearest centroid
   const step = Math.max(1, windows.length / MAX_CLUSTER_ITEMS)
   const picked: Array<number> = []
   for (let x = 0; Math.floor(x) < windows.length; x += step) picked.push(Math.floor(x))
-  const sample = new Float32Array(picked.length * dims)
-  picked.forEach((w, i) => sample.set(vectors.subarray(w * dims, (w + 1) * dims), i * dims))
-  const clustering = clusterVectors(sample, picked.length, dims, {
-    minK: options.minSpeakers,
-    maxK: options.maxSpeakers,
-    minShare: 0.03
+  const clusterOptions = { minK: options.minSpeakers, maxK: options.maxSpeakers, minShare: MIN_SPEAKER_SHARE }
+  const views = (["cosine", "euclidean"] as const).map((metric) => {
+    const all = metric === "cosine" ? unitRows(vectors, dims) : vectors
+    const sample = new Float32Array(picked.length * dims)
+    picked.forEach((w, i) => sample.set(all.subarray(w * dims, (w + 1) * dims), i * dims))
+    const clustering = clusterDistances(distances(metric, sample, picked.length, dims), picked.length, clusterOptions)
+    return { metric, all, sample, clustering }
   })
-  const centroids = Array.from({ length: clustering.k }, (_, c) => centroid(sample, dims, clustering.labels, c))
+  const view = views[1]!.clustering.silhouette > views[0]!.clustering.silhouette ? views[1]! : views[0]!
+  const { metric, all, sample, clustering } = view
+  const centroids = Array.from({ length: clustering.k }, (_, c) => centroid(sample, dims, clustering.labels, c, metric))
   onProgress?.(0.4)
 
   // first labels: each speech frame takes the label of the window centred nearest to it
   let labels: Int8Array = new Int8Array(mask.length).fill(-1)
-  const windowLabels = windows.map((_, i) => nearest(vectors.subarray(i * dims, (i + 1) * dims), centroids))
+  const windowLabels = windows.map((_, i) => nearest(all.subarray(i * dims, (i + 1) * dims), centroids, metric))
   windows.forEach((w, i) => {
     const from = i > 0 && windows[i - 1]!.end > w.start ? Math.round((w.start + windows[i - 1]!.end) / 2) : w.start
     labels.fill(windowLabels[i]!, from, w.end)
@@ -376,5 +395,5 @@ export const diarizeMono = (
   }
   labels = absorbShortRuns(labels, options.minTurn)
   const { speakers, segments } = renumber(labelsToSegments(labels, options.turnGap))
-  return { method: "clustering", speakers, segments, countScores: clustering.scores }
+  return { method: "clustering", speakers, segments, metric, countScores: clustering.scores }
 }

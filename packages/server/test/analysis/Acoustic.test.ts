@@ -28,6 +28,7 @@ const FILES = [
   "discovery-short.m4a",
   "demo-objection.mp3",
   "demo-objection.m4a",
+  "rep-monologue.mp3",
   "renewal-stereo.wav",
   "renewal-stereo.mp3"
 ] as const
@@ -164,6 +165,36 @@ describe("speakers found from the data", () => {
           console.log(`${names.length} calls joined: ${analysis.speakers.length} speakers found, DER ${(100 * result.der).toFixed(2)} %`)
           expect(analysis.speakers).toHaveLength(voices)
           expect(result.der).toBeLessThanOrEqual(0.1)
+        }),
+      ({ cleanup }) => Effect.sync(cleanup)
+    ))
+
+  it.effect("a buyer with 4 % of the speech under a long monologue is still a speaker", () =>
+    Effect.acquireUseRelease(
+      Effect.sync(tempDir),
+      ({ dir }) =>
+        Effect.gen(function* () {
+          // rep-monologue, then the rep turns of discovery-short (the same voice, other words)
+          const [monologue] = yield* Effect.promise(() => decodeAll(fixture("rep-monologue.mp3"), "mp3"))
+          const [discovery] = yield* Effect.promise(() => decodeAll(fixture("discovery-short.wav"), "wav"))
+          const turns: Array<Segment> = [...readTruth("rep-monologue").turns]
+          const parts: Array<Float32Array> = [monologue!]
+          let offset = monologue!.length / 16_000
+          for (const turn of readTruth("discovery-short").turns.filter((x) => x.speaker === "rep")) {
+            const pcm = discovery!.subarray(Math.round((turn.start - 0.3) * 16_000), Math.round((turn.end + 0.3) * 16_000))
+            turns.push({ speaker: "rep", start: offset + 0.3, end: offset + 0.3 + turn.end - turn.start })
+            parts.push(pcm)
+            offset += pcm.length / 16_000
+          }
+          const file = path.join(dir, "long-monologue.wav")
+          fs.writeFileSync(file, wavBytes([concatPcm(parts)], 16_000))
+          const analysis = yield* analyzeFile(file, { format: "wav" })
+          const result = diarizationErrorRate(turns, analysis.speaker_turns, offset)
+          const truthShare = repShare(turns, (s) => s === "rep")
+          expect(truthShare).toBeGreaterThan(0.95)
+          expect(analysis.speakers).toHaveLength(2)
+          expect(result.der).toBeLessThanOrEqual(0.1)
+          expect(Math.abs(analysis.metrics.talk_ratio! - truthShare)).toBeLessThanOrEqual(0.05)
         }),
       ({ cleanup }) => Effect.sync(cleanup)
     ))

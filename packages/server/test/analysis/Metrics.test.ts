@@ -1,6 +1,6 @@
 /** The word-free metrics on hand-made turns, the role cues, the clustering, and the test's own DER. */
 import { describe, expect, it } from "@effect/vitest"
-import { clusterVectors, normalize } from "../../src/analysis/Cluster.js"
+import { clusterDistances, cosineDistances, euclideanDistances, normalize } from "../../src/analysis/Cluster.js"
 import { acousticMetrics, longestStretch } from "../../src/analysis/Metrics.js"
 import { assignRolesByChannel, assignRolesByCues, risingEnding } from "../../src/analysis/Roles.js"
 import type { Turn } from "../../src/analysis/Types.js"
@@ -100,7 +100,7 @@ describe("roles", () => {
   })
 })
 
-describe("clusterVectors", () => {
+describe("clusterDistances", () => {
   /** `perCluster` noisy unit vectors around each of `k` orthogonal directions. */
   const blobs = (k: number, perCluster: number, dims = 8) => {
     let x = 7
@@ -120,12 +120,39 @@ describe("clusterVectors", () => {
   }
 
   it.each([2, 3, 5, 6])("finds %i clusters when there are %i", (k) => {
-    const result = clusterVectors(blobs(k, 40), k * 40, 8, { minK: 2, maxK: 6, minShare: 0.03 })
+    const result = clusterDistances(cosineDistances(blobs(k, 40), k * 40, 8), k * 40, { minK: 2, maxK: 6, minShare: 0.02 })
     expect(result.k).toBe(k)
     for (let c = 0; c < k; c++) {
       const labels = new Set(result.labels.subarray(c * 40, (c + 1) * 40))
       expect(labels.size).toBe(1)
     }
+  })
+
+  it("a few outliers are folded into the nearest cluster, never a cluster of their own", () => {
+    // two clusters of 60, and 2 items between them: 2 < 3, the smallest cluster kept
+    const vectors = new Float32Array(122)
+    for (let i = 0; i < 60; i++) vectors[i] = (i % 7) * 0.01
+    for (let i = 60; i < 120; i++) vectors[i] = 10 + (i % 7) * 0.01
+    vectors[120] = 4
+    vectors[121] = 6.5
+    const result = clusterDistances(euclideanDistances(vectors, 122, 1), 122, { minK: 2, maxK: 6, minShare: 0.02 })
+    expect(result.k).toBe(2)
+    expect(result.labels[120]).toBe(result.labels[0])
+    expect(result.labels[121]).toBe(result.labels[60])
+  })
+
+  it("a small distinct cluster beside a dominant spread one is a cluster (Euclidean)", () => {
+    // 200 items spread around the origin, 6 items far away: the 6 are the second cluster
+    let x = 11
+    const noise = () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff - 0.5) * 2
+    const dims = 4
+    const vectors = new Float32Array(206 * dims)
+    for (let i = 0; i < 206 * dims; i++) vectors[i] = noise() + (i >= 200 * dims && i % dims === 0 ? 8 : 0)
+    const result = clusterDistances(euclideanDistances(vectors, 206, dims), 206, { minK: 2, maxK: 6, minShare: 0.02 })
+    expect(result.k).toBe(2)
+    expect(new Set(result.labels.subarray(200)).size).toBe(1)
+    expect(result.labels[200]).not.toBe(result.labels[0])
+    expect(new Set(result.labels.subarray(0, 200)).size).toBe(1)
   })
 })
 
