@@ -111,6 +111,16 @@ export const NextStep = Schema.Struct({
   due: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "NextStep" })
 
+/** Who turned the speech into words, and how far its speaker labels agree with our diarization. */
+export const Transcription = Schema.Struct({
+  provider: Schema.Literal("deepgram", "assemblyai", "openai"),
+  model: Schema.String,
+  language: Schema.NullOr(Schema.String),
+  diarization_agreement: Schema.NullOr(Schema.Number).annotations({
+    description: "share of word time (0–1) on which the provider's own speaker labels agree with ours; null when the provider does not diarize"
+  })
+}).annotations({ identifier: "Transcription" })
+
 export const AnalysisSummary = Schema.Struct({
   overall_score: Schema.NullOr(Schema.Number),
   talk_ratio: Schema.NullOr(Schema.Number),
@@ -138,6 +148,8 @@ export const CallAnalysis = Schema.Struct({
   objections: Schema.Array(Objection),
   next_steps: Schema.Array(NextStep),
   transcript: Schema.NullOr(Schema.Array(TranscriptSegment)),
+  /** null for an acoustic-only analysis */
+  transcription: Schema.NullOr(Transcription),
   error: Schema.NullOr(AnalysisError)
 }).annotations({ identifier: "CallAnalysis" })
 export type CallAnalysis = typeof CallAnalysis.Type

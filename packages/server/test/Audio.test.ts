@@ -3,70 +3,13 @@
  * status, report and the calls list, tenant isolation; then, with the workers running, calls
  * that complete with exactly one credit, calls that fail with none, and 20 uploads at once.
  */
-import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
-import { HttpApiClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { balanceOf, createTenant, get, settle, upload } from "./utils/AudioRequests.js"
 import { fixture, truth, wavOf, wavSamples } from "./utils/Fixtures.js"
-import { ADMIN_KEY, testServerLayer } from "./utils/TestServer.js"
-
-const admin = { "x-api-key": ADMIN_KEY }
-
-const createTenant = (credits: number, plan: "trial" | "starter" | "growth" | "scale" = "growth") =>
-  Effect.flatMap(HttpApiClient.make(CallsightApi), (api) =>
-    api.extensions.createClient({ headers: admin, payload: CreateClientRequest.make({ company_name: "Acme", credits, plan }) })
-  )
-
-/** The tenant's credit balance, read from the ledger. */
-const balanceOf = (clientId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ balance: number }>`SELECT COALESCE(SUM(delta), 0)::int AS balance FROM credit_ledger WHERE client_id = ${clientId}`
-  ).pipe(Effect.map((rows) => rows[0].balance))
-
-interface UploadOptions {
-  readonly name?: string
-  readonly externalCallId?: string
-  readonly closerEmail?: string
-  readonly idempotencyKey?: string
-  readonly field?: string
-}
-
-const upload = (apiKey: string, bytes: Uint8Array, options: UploadOptions = {}) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const form = new FormData()
-    form.append(options.field ?? "audio", new Blob([bytes]), options.name ?? "call.bin")
-    if (options.externalCallId !== undefined) form.append("external_call_id", options.externalCallId)
-    if (options.closerEmail !== undefined) form.append("closer_email", options.closerEmail)
-    const headers: Record<string, string> = { "x-api-key": apiKey }
-    if (options.idempotencyKey !== undefined) headers["idempotency-key"] = options.idempotencyKey
-    const response = yield* client.execute(
-      HttpClientRequest.post("/v1/teams/audio").pipe(HttpClientRequest.setHeaders(headers), HttpClientRequest.bodyFormData(form))
-    )
-    return { status: response.status, body: (yield* response.json) as any }
-  })
-
-const get = (apiKey: string, path: string) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const response: HttpClientResponse.HttpClientResponse = yield* client.execute(
-      HttpClientRequest.get(path).pipe(HttpClientRequest.setHeader("x-api-key", apiKey))
-    )
-    const text = yield* response.text
-    const isJson = (response.headers["content-type"] ?? "").includes("json")
-    return { status: response.status, body: (isJson ? JSON.parse(text) : text) as any, headers: response.headers }
-  })
-
-/** Polls the status until the call is completed or failed. */
-const settle = (apiKey: string, callId: string) =>
-  Effect.gen(function* () {
-    for (;;) {
-      const { body } = yield* get(apiKey, `/analysis/${callId}`)
-      if (body.status === "completed" || body.status === "failed") return body
-      yield* Effect.sleep("200 millis")
-    }
-  }).pipe(Effect.timeoutFail({ duration: "90 seconds", onTimeout: () => new Error(`call ${callId} did not settle`) }))
+import { testServerLayer } from "./utils/TestServer.js"
 
 describe("audio analysis", () => {
   // Without workers: calls stay queued, so what is answered before an analysis can be checked.

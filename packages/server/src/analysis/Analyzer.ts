@@ -4,7 +4,7 @@
  * we decode); then the content analysis of the words and the scorecard. Pure of HTTP and SQL: the
  * transcriber comes in as a function, the worker stores what this answers and the report renders it.
  */
-import type { NextStep, Objection, Qualification, TranscriptSegment } from "@callsight/api-spec"
+import type { NextStep, Objection, Qualification, Transcription, TranscriptSegment } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { analyzeFile } from "./Acoustic.js"
 import { analyzeContent, type ContentAnalysis } from "./Content.js"
@@ -13,21 +13,13 @@ import { scoreCall } from "./Scorecard.js"
 import type { Framework, Transcript } from "./Transcript.js"
 import type { AcousticAnalysis, AnalysisFailed, AnalysisStage, AudioFormat, ScoredCall } from "./Types.js"
 
-/** Where the words came from, for the report's method note. */
-export interface TranscriptionInfo {
-  readonly provider: Transcript["provider"]
-  readonly model: string
-  readonly language: string | null
-  /** Share of speech time on which the provider's own speaker labels agree with ours; null when it does not diarize. */
-  readonly diarization_agreement: number | null
-}
-
 /** Everything stored of a completed analysis (the `result` of a call). */
 export interface AnalysisResult extends AcousticAnalysis, ScoredCall {
   readonly method_version: string
   /** Segments with our speakers and times, when a transcriber ran; null for an acoustic-only analysis. */
   readonly transcript: ReadonlyArray<typeof TranscriptSegment.Type> | null
-  readonly transcription: TranscriptionInfo | null
+  /** Where the words came from; null for an acoustic-only analysis. */
+  readonly transcription: typeof Transcription.Type | null
   /** The qualification checklist; null without a transcript. */
   readonly qualification: typeof Qualification.Type | null
   readonly objections: ReadonlyArray<typeof Objection.Type>

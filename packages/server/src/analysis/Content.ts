@@ -53,6 +53,7 @@ import {
   METRIC_UNITS,
   MONEY_UNITS,
   NAMED_COMPETITORS,
+  isAgendaToday,
   NEXT_STEP_CUES,
   type NumberMention,
   objectionKind,
@@ -212,56 +213,15 @@ const sideOf = (turn: Turn, speakers: ReadonlyArray<SpeakerSummary>): Side => {
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-/**
- * The index of the turn a word belongs to: the largest overlap (ties: the earlier turn), else the
- * nearest turn. Turns are sorted by start; `reach[i]` is the latest end among turns 0..i.
- */
-const attachTo = (
-  turns: ReadonlyArray<Turn>,
-  reach: ReadonlyArray<number>,
-  reachAt: ReadonlyArray<number>,
-  start: number,
-  end: number
-): number => {
-  // first turn whose reach passes the word's start: no earlier turn can overlap it
-  let lo = 0
-  let hi = turns.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (reach[mid]! > start) hi = mid
-    else lo = mid + 1
-  }
-  let best = -1
-  let bestOverlap = 0
-  for (let i = lo; i < turns.length && turns[i]!.start < end; i++) {
-    const o = Math.min(end, turns[i]!.end) - Math.max(start, turns[i]!.start)
-    if (o > bestOverlap) {
-      best = i
-      bestOverlap = o
-    }
-  }
-  if (best >= 0) return best
-  // nearest: the turn reaching furthest among those that start before the word, or the next one
-  let k = -1
-  lo = 0
-  hi = turns.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (turns[mid]!.start <= start) lo = mid + 1
-    else hi = mid
-  }
-  k = lo - 1
-  const before = k >= 0 ? reachAt[k]! : -1
-  const after = k + 1 < turns.length ? k + 1 : -1
-  if (before < 0) return after
-  if (after < 0) return before
-  const dBefore = Math.max(0, start - turns[before]!.end)
-  const dAfter = Math.max(0, turns[after]!.start - end)
-  return dAfter < dBefore ? after : before
+/** Turns sorted by start, with `reach[i]`, the latest end among turns 0..i, and `reachAt[i]`, the turn that reaches it. */
+interface TurnIndex {
+  readonly turns: ReadonlyArray<Turn>
+  readonly reach: ReadonlyArray<number>
+  readonly reachAt: ReadonlyArray<number>
 }
 
-const attachWords = (input: ContentInput): { words: Array<Attached>; turns: Array<Turn> } => {
-  const turns = input.speaker_turns
+const indexTurns = (speakerTurns: ReadonlyArray<Turn>): TurnIndex => {
+  const turns = speakerTurns
     .filter((t) => Number.isFinite(t.start) && Number.isFinite(t.end) && t.end > t.start)
     .slice()
     .sort((a, b) => a.start - b.start || a.end - b.end || byText(a.speaker, b.speaker))
@@ -272,26 +232,98 @@ const attachWords = (input: ContentInput): { words: Array<Attached>; turns: Arra
     reach.push(Math.max(prev, t.end))
     reachAt.push(i > 0 && prev >= t.end ? reachAt[i - 1]! : i)
   })
+  return { turns, reach, reachAt }
+}
+
+/**
+ * The turn with the largest overlap with [start, end) (ties: the earlier turn), among the turns of
+ * `speaker` when given, each turn widened by `collar` seconds on both sides; -1 when none overlaps.
+ */
+const largestOverlap = ({ turns, reach }: TurnIndex, start: number, end: number, speaker?: string, collar = 0): number => {
+  // first turn whose (widened) reach passes the word's start: no earlier turn can overlap it
+  let lo = 0
+  let hi = turns.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (reach[mid]! + collar > start) hi = mid
+    else lo = mid + 1
+  }
+  let best = -1
+  let bestOverlap = 0
+  for (let i = lo; i < turns.length && turns[i]!.start - collar < end; i++) {
+    const turn = turns[i]!
+    if (speaker !== undefined && turn.speaker !== speaker) continue
+    const o = Math.min(end, turn.end + collar) - Math.max(start, turn.start - collar)
+    if (o > bestOverlap) {
+      best = i
+      bestOverlap = o
+    }
+  }
+  return best
+}
+
+/** How far our turn edges may be off (speech onsets are found late): the DER collar. */
+const EDGE_COLLAR_S = 0.25
+
+/** The index of the turn a word belongs to by time: the largest overlap, else the nearest turn. */
+const attachTo = (index: TurnIndex, start: number, end: number): number => {
+  const overlapping = largestOverlap(index, start, end)
+  if (overlapping >= 0) return overlapping
+  // nearest: the turn reaching furthest among those that start before the word, or the next one
+  const { turns, reachAt } = index
+  let lo = 0
+  let hi = turns.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (turns[mid]!.start <= start) lo = mid + 1
+    else hi = mid
+  }
+  const k = lo - 1
+  const before = k >= 0 ? reachAt[k]! : -1
+  const after = k + 1 < turns.length ? k + 1 : -1
+  if (before < 0) return after
+  if (after < 0) return before
+  const dBefore = Math.max(0, start - turns[before]!.end)
+  const dAfter = Math.max(0, turns[after]!.start - end)
+  return dAfter < dBefore ? after : before
+}
+
+/**
+ * Every word attached to one of our turns. By time first: the turn it overlaps most, else the
+ * nearest. Where the provider labels speakers, its labels are mapped to ours (one to one, as in
+ * `diarizationAgreement`, measured on the attachment by time) and a word that also overlaps a
+ * turn of its mapped speaker, give or take the 0.25 s our turn edges may be off, goes to that
+ * turn: where two people talk at once, or at a turn's late-found onset, time cannot tell who said
+ * a word, the provider's label can. A word never moves to a turn further away.
+ */
+const attachWords = (input: ContentInput): { words: Array<Attached>; turns: ReadonlyArray<Turn>; agreement: number | null } => {
+  const index = indexTurns(input.speaker_turns)
+  const { turns } = index
   const words = input.words
     .filter((w) => Number.isFinite(w.start) && Number.isFinite(w.end) && w.text.trim().length > 0)
     .map((w) => ({ ...w, text: w.text.trim(), end: Math.max(w.start, w.end) }))
     .sort((a, b) => a.start - b.start || a.end - b.end || byText(a.text, b.text) || byText(a.speaker ?? "", b.speaker ?? ""))
   const sides = turns.map((t) => sideOf(t, input.speakers))
-  const out: Array<Attached> = []
-  for (const w of words) {
-    const turn = turns.length === 0 ? -1 : attachTo(turns, reach, reachAt, w.start, w.end)
-    out.push({
-      text: w.text,
-      start: w.start,
-      end: w.end,
-      provider: w.speaker !== undefined && w.speaker !== "" ? w.speaker : null,
-      turn,
-      speaker: turn >= 0 ? turns[turn]!.speaker : "unknown",
-      side: turn >= 0 ? sides[turn]! : "buyer",
-      token: toToken(w.text)
-    })
-  }
-  return { words: out, turns }
+  const attach = (w: (typeof words)[number], turn: number): Attached => ({
+    text: w.text,
+    start: w.start,
+    end: w.end,
+    provider: w.speaker !== undefined && w.speaker !== "" ? w.speaker : null,
+    turn,
+    speaker: turn >= 0 ? turns[turn]!.speaker : "unknown",
+    side: turn >= 0 ? sides[turn]! : "buyer",
+    token: toToken(w.text)
+  })
+  const byTime = words.map((w) => attach(w, turns.length === 0 ? -1 : attachTo(index, w.start, w.end)))
+  const labels = speakerMapping(byTime)
+  if (labels === null) return { words: byTime, turns, agreement: null }
+  const out = byTime.map((a, i) => {
+    const mapped = a.provider === null ? undefined : labels.mapping.get(a.provider)
+    if (mapped === undefined || mapped === a.speaker) return a
+    const turn = largestOverlap(index, a.start, a.end, mapped, EDGE_COLLAR_S)
+    return turn >= 0 ? attach(words[i]!, turn) : a
+  })
+  return { words: out, turns, agreement: labels.agreement }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -428,13 +460,13 @@ const momentOfSentence = (s: Sentence): Moment => ({ speaker: s.speaker, side: s
 const MIN_WORD_S = 0.01
 
 /**
- * Where the provider labelled speakers: map each provider label to one of ours (one-to-one, the
- * mapping that maximises the word time they share) and return the share of word time on which the
- * two agree. Null when no word has a provider label.
+ * Where the provider labelled speakers: each provider label mapped to one of ours (one to one, the
+ * mapping that maximises the word time they share), and the share of word time on which the two
+ * agree. Null when no word has a provider label.
  */
-export const diarizationAgreement = (
+const speakerMapping = (
   words: ReadonlyArray<{ readonly provider: string | null; readonly speaker: string; readonly start: number; readonly end: number }>
-): number | null => {
+): { readonly mapping: ReadonlyMap<string, string>; readonly agreement: number } | null => {
   const labelled = words.filter((w) => w.provider !== null)
   if (labelled.length === 0) return null
   const providers = [...new Set(labelled.map((w) => w.provider!))].sort(byText)
@@ -446,42 +478,54 @@ export const diarizationAgreement = (
     time[providers.indexOf(w.provider!)]![ours.indexOf(w.speaker)]! += d
     total += d
   }
-  // best one-to-one mapping: dynamic programming over the set of our speakers already taken
   const best = bestAssignment(time)
-  return round(best / total, 3)
+  const mapping = new Map<string, string>()
+  best.columns.forEach((c, r) => c >= 0 && mapping.set(providers[r]!, ours[c]!))
+  return { mapping, agreement: round(best.sum / total, 3) }
 }
 
-/** The largest sum of one entry per row, each column used at most once (rows may stay unmapped). */
-const bestAssignment = (m: ReadonlyArray<ReadonlyArray<number>>): number => {
+/** The share of word time on which the provider's speaker labels agree with ours; null without labels. */
+export const diarizationAgreement = (
+  words: ReadonlyArray<{ readonly provider: string | null; readonly speaker: string; readonly start: number; readonly end: number }>
+): number | null => speakerMapping(words)?.agreement ?? null
+
+/**
+ * The largest sum of one entry per row, each column used at most once (rows may stay unmapped),
+ * and the column of each row (-1: unmapped).
+ */
+const bestAssignment = (m: ReadonlyArray<ReadonlyArray<number>>): { sum: number; columns: Array<number> } => {
   const cols = m[0]?.length ?? 0
   if (cols > 16) {
     // more speakers than a bitmask can hold: greedy, largest shared time first
     const cells = m.flatMap((row, r) => row.map((v, c) => ({ v, r, c }))).sort((a, b) => b.v - a.v || a.r - b.r || a.c - b.c)
-    const rows = new Set<number>()
+    const columns = m.map(() => -1)
     const used = new Set<number>()
     let sum = 0
     for (const x of cells) {
-      if (rows.has(x.r) || used.has(x.c)) continue
-      rows.add(x.r)
+      if (columns[x.r]! >= 0 || used.has(x.c)) continue
+      columns[x.r] = x.c
       used.add(x.c)
       sum += x.v
     }
-    return sum
+    return { sum, columns }
   }
-  let dp = new Map<number, number>([[0, 0]])
+  // dynamic programming over the set of columns already taken, keeping each state's choices
+  let dp = new Map<number, { sum: number; columns: Array<number> }>([[0, { sum: 0, columns: [] }]])
   for (const row of m) {
-    const next = new Map(dp)
-    for (const [mask, value] of dp) {
+    const next = new Map<number, { sum: number; columns: Array<number> }>()
+    const offer = (key: number, sum: number, columns: Array<number>) => {
+      if (sum > (next.get(key)?.sum ?? -1)) next.set(key, { sum, columns })
+    }
+    for (const [mask, state] of dp) {
+      offer(mask, state.sum, [...state.columns, -1])
       for (let c = 0; c < cols; c++) {
         if (mask & (1 << c)) continue
-        const key = mask | (1 << c)
-        const v = value + row[c]!
-        if (v > (next.get(key) ?? -1)) next.set(key, v)
+        offer(mask | (1 << c), state.sum + row[c]!, [...state.columns, c])
       }
     }
     dp = next
   }
-  return Math.max(...dp.values())
+  return [...dp.values()].reduce((a, b) => (b.sum > a.sum ? b : a))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -661,6 +705,7 @@ const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFindin
       last = d
     }
     if (day === null && time === null) continue
+    if (isAgendaToday(clause.tokens, { day, time })) continue
     absorbedUntil = Math.max(absorbedUntil, last)
     const previousOther = [...clauses.slice(0, c)].reverse().find((x) => x.side !== clause.side) ?? null
     const commitment = commitmentOf(clause.tokens)
@@ -732,7 +777,7 @@ const qualificationOf = (framework: Framework, sentences: ReadonlyArray<Sentence
 /** Analyse the words of a call against our speaker turns. Pure: no clock, no randomness. */
 export const analyzeContent = (input: ContentInput): ContentAnalysis => {
   const duration = Number.isFinite(input.duration_s) && input.duration_s > 0 ? input.duration_s : 0
-  const { words, turns } = attachWords(input)
+  const { words, turns, agreement } = attachWords(input)
   const segments = segmentsOf(words)
   const punctuated = words.some((w) => endsSentence(w.text))
   const sentences = sentencesOf(segments, punctuated)
@@ -758,7 +803,7 @@ export const analyzeContent = (input: ContentInput): ContentAnalysis => {
       end: round(latestEnd(seg), 3),
       text: textOf(seg)
     })),
-    diarization_agreement: diarizationAgreement(words),
+    diarization_agreement: agreement,
     metrics,
     qualification: qualificationOf(input.framework, sentences),
     objections: objections.map((o) => o.objection),

@@ -526,6 +526,18 @@ export const NEXT_STEP_CUES: RegExp = phrases(
   "reach out", "talk (again|next)", "speak (again|next)", "sync", "loop in", "pencil"
 )
 
+/**
+ * What the call itself is for ("I want to walk you through our platform today", "the demo
+ * today"): with "today" and no clock time, an agenda, not a next step after the call.
+ */
+export const AGENDA_CUES: RegExp = phrases(
+  "walk (you |her |him |them )?through", "demo", "show (you|how)", "go (over|through)", "talk about", "cover", "discuss"
+)
+
+/** A next step's "today" that only names this call's agenda (see AGENDA_CUES). */
+export const isAgendaToday = (tokens: ReadonlyArray<Token>, when: When): boolean =>
+  when.day === "today" && when.time === null && AGENDA_CUES.test(plain(tokens))
+
 const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 const ORDINALS: Readonly<Record<string, number>> = {

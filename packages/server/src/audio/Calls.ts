@@ -252,6 +252,7 @@ export class Calls extends Effect.Service<Calls>()("Calls", {
         objections: r?.objections ?? [],
         next_steps: r?.next_steps ?? [],
         transcript: r?.transcript ?? null,
+        transcription: r?.transcription ?? null,
         error: call.error_code === null ? null : { code: call.error_code, message: call.error_message ?? "" }
       }
     }

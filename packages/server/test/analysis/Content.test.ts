@@ -89,6 +89,31 @@ describe("words attached to our speaker turns", () => {
     ])
   })
 
+  it("in overlapping speech, and at a turn's edge, the provider's label decides; never further than 0.25 s", () => {
+    // the buyer finishes "close it." while the rep already starts "So it is": both turns cover 5.2–5.6
+    const turns: Array<Turn> = [
+      { speaker: REP, role: "rep", start: 0, end: 3 },
+      { speaker: BUYER, role: "buyer", start: 3.2, end: 5.6 },
+      { speaker: REP, role: "rep", start: 5.2, end: 8 }
+    ]
+    const word = (text: string, start: number, end: number, speaker: string): Word => ({ text, start, end, speaker, confidence: 1 })
+    const words = [
+      word("Right.", 0.2, 1.5, "A"),
+      // the rep's turn ends 0.1 s before this word by our edges; the provider says it is the rep's
+      word("okay.", 3.1, 3.3, "A"),
+      word("Then", 3.3, 3.8, "B"), word("close", 4.8, 5.2, "B"), word("it.", 5.25, 5.6, "B"),
+      word("So", 5.3, 5.5, "A"), word("it", 5.6, 5.8, "A"), word("is.", 5.9, 6.3, "A"),
+      // labelled as the buyer, but 1.4 s from the buyer's turn: it stays the rep's
+      word("yes", 7, 7.4, "B")
+    ]
+    const c = analyzeContent({ words, speaker_turns: turns, speakers: [], duration_s: 9, framework: "MEDDPICC" })
+    expect(c.transcript.map((s) => [s.speaker, s.text])).toEqual([
+      [REP, "Right. okay."],
+      [BUYER, "Then close it."],
+      [REP, "So it is. yes"]
+    ])
+  })
+
   it("a pause over 2 s splits a segment of one speaker", () => {
     const t = script([["rep", 0, 10, "One two three. Four five six."]])
     const words = truthWords(t).map((w, i) => (i >= 3 ? { ...w, start: w.start + 3, end: w.end + 3 } : w))
@@ -311,6 +336,21 @@ describe("next steps", () => {
   it("an action without a day or a time is not a next step", () => {
     const c = analyze(script([["rep", 0, 5, "I will send you the deck."], ["prospect", 6, 8, "Thanks."]]))
     expect(c.next_steps).toEqual([])
+  })
+
+  it("today's agenda is not a next step; sending something today, or a time today, is", () => {
+    const agenda = analyze(script([
+      ["rep", 0, 5, "I want to walk you through our platform today."],
+      ["prospect", 6, 8, "Sure, go ahead."],
+      ["rep", 9, 12, "The demo today covers the scorecards."]
+    ]))
+    expect(agenda.next_steps).toEqual([])
+    const steps = analyze(script([
+      ["rep", 0, 5, "I will send you the deck today."],
+      ["prospect", 6, 8, "Thanks."],
+      ["rep", 9, 14, "Could we walk through it with your team today at four?"]
+    ]))
+    expect(steps.next_steps.map((s) => [s.owner, s.due])).toEqual([[REP, "today"], [REP, "today 16:00"]])
   })
 })
 

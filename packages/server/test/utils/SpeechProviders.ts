@@ -1,7 +1,8 @@
 /**
  * Local stand-ins for the three speech-to-text providers: `node:http` servers on 127.0.0.1 (a
- * random port) that speak each provider's documented protocol and answer with the words of a
- * fixture's ground truth (`truthWords`). Each records every request it got, and can be told to
+ * random port) that speak each provider's documented protocol and answer with the words of the
+ * ground truth (`truthWords`) of the fixture whose audio they received (recognised by its SHA-256
+ * among the files of test/fixtures), as a real provider transcribes what it is sent. Each records every request it got, and can be told to
  * fail: the first requests with given statuses (500, 429 with Retry-After), always with one (401),
  * never answer at all, or answer 200 with something that is not the provider's JSON.
  *
@@ -9,9 +10,10 @@
  */
 import { Effect, type Scope } from "effect"
 import { createHash, randomUUID } from "node:crypto"
+import { readdirSync, readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type Truth, truth as fixtureTruth, type TruthTurn } from "./Fixtures.js"
+import { FIXTURES, fixturePath, type Truth, truth as fixtureTruth, type TruthTurn } from "./Fixtures.js"
 import { bareWord, type TruthWord, truthWords } from "./TruthWords.js"
 
 /** Small retry delays and timeouts, so that failure tests take milliseconds. */
@@ -61,7 +63,7 @@ export interface Faults {
 }
 
 export interface ProviderServerOptions extends Faults {
-  /** The fixture call whose truth the words come from (default discovery-short). */
+  /** The fixture call whose truth the words come from, whatever audio is sent (default: the one sent). */
   readonly call?: string
   /** When set, a request without this key (in the provider's header form) gets 401. */
   readonly apiKey?: string
@@ -72,12 +74,24 @@ export interface SpeechProviderServer {
   readonly url: string
   /** Every request received, in order (including the failed ones). */
   readonly requests: Array<ReceivedRequest>
-  readonly truth: Truth
   readonly close: () => Promise<void>
 }
 
 type Answer = { readonly status: number; readonly body: unknown; readonly headers?: Record<string, string> } | "hang"
 type Handler = (request: ReceivedRequest) => Answer
+/** The truth of the audio with this SHA-256, undefined for audio that is no fixture. */
+type TruthOf = (audioSha256: string) => Truth | undefined
+
+let fixtureAudio: Map<string, string> | undefined
+/** The fixture call whose audio file (any format) has this SHA-256. */
+const fixtureCallOf = (audioSha256: string): string | undefined => {
+  fixtureAudio ??= new Map(
+    readdirSync(FIXTURES)
+      .filter((name) => /\.(wav|mp3|m4a)$/.test(name))
+      .map((name) => [sha256(readFileSync(fixturePath(name))), name.replace(/\.[^.]+$/, "")])
+  )
+  return fixtureAudio.get(audioSha256)
+}
 
 /** The truth speakers numbered in order of first appearance (as Deepgram and AssemblyAI label them). */
 export const speakerOrder = (t: Truth): Array<string> => [...new Set(t.turns.map((turn) => turn.speaker))]
@@ -155,14 +169,17 @@ const receive = async (req: IncomingMessage, base: string): Promise<ReceivedRequ
 const startServer = (
   options: ProviderServerOptions,
   authorization: (key: string) => string,
-  handler: (t: Truth, url: () => string) => Handler
+  handler: (truthOf: TruthOf, url: () => string) => Handler
 ): Effect.Effect<SpeechProviderServer, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.promise(async () => {
-      const t = fixtureTruth(options.call ?? "discovery-short")
+      const truthOf: TruthOf = (audioSha256) => {
+        const call = options.call ?? fixtureCallOf(audioSha256)
+        return call === undefined ? undefined : fixtureTruth(call)
+      }
       const requests: Array<ReceivedRequest> = []
       let base = ""
-      const handle = handler(t, () => base)
+      const handle = handler(truthOf, () => base)
       let failed = 0
 
       const answer = (request: ReceivedRequest): Answer => {
@@ -214,7 +231,7 @@ const startServer = (
           server.closeAllConnections()
           server.close(() => resolve())
         })
-      return { url: base, requests, truth: t, close }
+      return { url: base, requests, close }
     }),
     (server) => Effect.promise(server.close)
   )
@@ -230,9 +247,11 @@ const notFound = (request: ReceivedRequest): Answer => ({
  * written, `speaker` a number in order of first appearance) and `utterances` (one per truth turn).
  */
 export const startDeepgram = (options: ProviderServerOptions = {}) =>
-  startServer(options, (key) => `Token ${key}`, (t) => (request) => {
+  startServer(options, (key) => `Token ${key}`, (truthOf) => (request) => {
     if (request.method !== "POST" || request.path !== "/v1/listen") return notFound(request)
     if (request.bodySize === 0) return { status: 400, body: { err_code: "Bad Request", err_msg: "empty body" } }
+    const t = truthOf(request.bodySha256)
+    if (t === undefined) return { status: 400, body: { err_code: "Bad Request", err_msg: "this test server knows only the fixtures' audio" } }
     const order = speakerOrder(t)
     const model = request.query["model"] ?? "nova-3"
     const modelId = randomUUID()
@@ -298,15 +317,17 @@ export interface AssemblyAIServerOptions extends ProviderServerOptions {
  * The key goes bare in `Authorization`.
  */
 export const startAssemblyAI = (options: AssemblyAIServerOptions = {}) =>
-  startServer(options, (key) => key, (t, url) => {
-    const uploads = new Set<string>()
-    const transcripts = new Map<string, { polls: number; config: Record<string, unknown> }>()
+  startServer(options, (key) => key, (truthOf, url) => {
+    const uploads = new Map<string, Truth>()
+    const transcripts = new Map<string, { polls: number; config: Record<string, unknown>; truth: Truth }>()
     const pending = options.pendingPolls ?? 2
     return (request) => {
       if (request.method === "POST" && request.path === "/v2/upload") {
         if (request.bodySize === 0) return { status: 400, body: { error: "Upload is empty" } }
+        const t = truthOf(request.bodySha256)
+        if (t === undefined) return { status: 400, body: { error: "this test server knows only the fixtures' audio" } }
         const uploadUrl = `${url()}/files/${randomUUID()}`
-        uploads.add(uploadUrl)
+        uploads.set(uploadUrl, t)
         return { status: 200, body: { upload_url: uploadUrl } }
       }
       if (request.method === "POST" && request.path === "/v2/transcript") {
@@ -315,7 +336,7 @@ export const startAssemblyAI = (options: AssemblyAIServerOptions = {}) =>
           return { status: 400, body: { error: "audio_url is not an uploaded file" } }
         }
         const id = randomUUID()
-        transcripts.set(id, { polls: 0, config })
+        transcripts.set(id, { polls: 0, config, truth: uploads.get(config["audio_url"])! })
         return { status: 200, body: { id, status: "queued", audio_url: config["audio_url"], ...config } }
       }
       const polled = request.method === "GET" ? /^\/v2\/transcript\/([^/]+)$/.exec(request.path) : null
@@ -323,6 +344,7 @@ export const startAssemblyAI = (options: AssemblyAIServerOptions = {}) =>
         const id = decodeURIComponent(polled[1]!)
         const transcript = transcripts.get(id)
         if (transcript === undefined) return { status: 404, body: { error: "Transcript not found" } }
+        const t = transcript.truth
         const n = transcript.polls++
         const common = { id, audio_url: transcript.config["audio_url"], speaker_labels: transcript.config["speaker_labels"] ?? false }
         if (n < pending) return { status: 200, body: { ...common, status: n === 0 ? "queued" : "processing" } }
@@ -371,12 +393,16 @@ export const startAssemblyAI = (options: AssemblyAIServerOptions = {}) =>
  * answers them) and one segment per truth turn with its text and `avg_logprob`.
  */
 export const startOpenAI = (options: ProviderServerOptions = {}) =>
-  startServer(options, (key) => `Bearer ${key}`, (t) => (request) => {
+  startServer(options, (key) => `Bearer ${key}`, (truthOf) => (request) => {
     if (request.method !== "POST" || request.path !== "/v1/audio/transcriptions") return notFound(request)
     const fields = request.form?.fields ?? {}
     const file = request.form?.files["file"]
     if (file === undefined || file.size === 0) {
       return { status: 400, body: { error: { message: "file is required", type: "invalid_request_error" } } }
+    }
+    const t = truthOf(file.sha256)
+    if (t === undefined) {
+      return { status: 400, body: { error: { message: "this test server knows only the fixtures' audio", type: "invalid_request_error" } } }
     }
     if (fields["model"]?.[0] === undefined) {
       return { status: 400, body: { error: { message: "model is required", type: "invalid_request_error" } } }
