@@ -207,9 +207,13 @@ const describeAnalysis = (a: CallAnalysis): string => {
       lines.push(`  ${clock(n.at)} ${n.due ?? "no date"}, ${n.owner ?? "no owner"}${quoted(n.quote)}`)
     }
   }
+  const t = a.transcription
+  const transcribedBy = t === null
+    ? ""
+    : ` (${t.provider} ${t.model}${t.diarization_agreement === null ? "" : `, its speakers agree with ours on ${Math.round(t.diarization_agreement * 100)} %`})`
   lines.push(
     `${a.speaker_turns.length} speaker turns, ${a.evidence.length} evidence moments, ` +
-      `transcript ${a.transcript === null ? "not available" : `of ${a.transcript.length} segments`}`
+      `transcript ${a.transcript === null ? "not available" : `of ${a.transcript.length} segments${transcribedBy}`}`
   )
   return lines.join("\n")
 }

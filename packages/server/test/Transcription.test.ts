@@ -312,4 +312,29 @@ describe("transcripts", () => {
         expect(yield* balanceOf(tenant.client_id)).toBe(3)
       }))
   })
+
+  layer(withProviders({ config: { transcriber: "none", deepgramApiKey: Option.none() } }), { excludeTestServices: true })(
+    "on a server without a Deepgram key",
+    (it) => {
+      it.effect("a tenant flagged deepgram fails with transcription_failed naming the missing variable; others stay acoustic-only", () =>
+        Effect.gen(function* () {
+          const providers = yield* Providers
+          const flagged = yield* createTenant(3)
+          yield* setFlags(flagged.client_id, { transcriber: "deepgram" })
+          const failed = yield* analyse(flagged.api_key, "discovery-short.mp3")
+          expect(failed.status).toMatchObject({ status: "failed", credits_charged: 0 })
+          expect(failed.status.error).toEqual({
+            code: "transcription_failed",
+            message: "this server has no DEEPGRAM_API_KEY: deepgram cannot be used"
+          })
+          expect(providers.deepgram.requests).toHaveLength(0)
+          expect(yield* balanceOf(flagged.client_id)).toBe(3)
+
+          const other = yield* createTenant(3)
+          const plain = yield* analyse(other.api_key, "discovery-short.mp3")
+          expect(plain.status).toMatchObject({ status: "completed", credits_charged: 1 })
+          expect(plain.call.transcript).toBeNull()
+        }))
+    }
+  )
 })
