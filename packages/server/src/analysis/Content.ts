@@ -33,7 +33,6 @@
  *   answer is. The evidence is the earliest sentence with the best score; its `dimension` is
  *   "qualification" and its `effect` the element's score (not scorecard points).
  */
-import type { NextStep, Objection, Qualification, TranscriptSegment } from "@callsight/api-spec"
 import {
   BACK_REFERENCE,
   CLAUSE_OPENERS,
@@ -69,15 +68,20 @@ import {
   VALUE_CUES
 } from "./Lexicon.js"
 import type { ContentInput, Framework } from "./Transcript.js"
-import type { EvidenceItem, Metrics, SpeakerSummary, Turn } from "./Types.js"
+import type {
+  EvidenceItem,
+  Metrics,
+  NextStepItem,
+  ObjectionItem,
+  QualificationResult,
+  SpeakerSummary,
+  TranscriptSegmentItem,
+  Turn
+} from "./Types.js"
 
 // ---------------------------------------------------------------------------------------------
 // Types
 
-export type Segment = typeof TranscriptSegment.Type
-export type ObjectionItem = typeof Objection.Type
-export type NextStepItem = typeof NextStep.Type
-export type QualificationResult = typeof Qualification.Type
 export type Side = "rep" | "buyer"
 
 /** Words someone said, and when: what evidence points at. */
@@ -153,7 +157,7 @@ export interface ContentFindings {
 export type ContentMetrics = Pick<Metrics, "question_count" | "question_rate" | "words_per_minute" | "filler_rate">
 
 export interface ContentAnalysis {
-  readonly transcript: ReadonlyArray<Segment>
+  readonly transcript: ReadonlyArray<TranscriptSegmentItem>
   /** Share of word time on which the provider's speaker labels agree with ours; null without provider labels. */
   readonly diarization_agreement: number | null
   readonly metrics: ContentMetrics

@@ -16,7 +16,6 @@
  * `method_version`, the speech-to-text provider and how far its diarization agrees with ours, the
  * weights and the scoring rules.
  */
-import type { NextStep, Objection, Qualification, TranscriptSegment } from "@callsight/api-spec"
 import {
   DIMENSION_LABELS,
   DIMENSION_WEIGHTS,
@@ -26,24 +25,18 @@ import {
   SCORE_BASE,
   SCORING_RULES
 } from "./Scorecard.js"
-import type { EvidenceItem, Metrics, ScorecardResult, SpeakerSummary, Turn } from "./Types.js"
-
-export type ReportSegment = typeof TranscriptSegment.Type
-export type ReportQualification = typeof Qualification.Type
-export type ReportObjection = typeof Objection.Type
-export type ReportNextStep = typeof NextStep.Type
-
-/** Where the words came from (ANALYSIS.md step 4). */
-export interface ReportTranscription {
-  /** `deepgram`, `assemblyai`, `openai`, or another provider's name. */
-  readonly provider: string
-  readonly model: string
-  /**
-   * Share of speech time (0–1) on which the provider's own speaker labels and ours agree, after
-   * mapping its labels to ours; null when the provider does not diarize.
-   */
-  readonly diarization_agreement: number | null
-}
+import type {
+  EvidenceItem,
+  Metrics,
+  NextStepItem,
+  ObjectionItem,
+  QualificationResult,
+  ScorecardResult,
+  SpeakerSummary,
+  TranscriptionInfo,
+  TranscriptSegmentItem,
+  Turn
+} from "./Types.js"
 
 export interface ReportInput {
   readonly call_id: string
@@ -59,17 +52,17 @@ export interface ReportInput {
   readonly scorecard: ScorecardResult
   readonly evidence: ReadonlyArray<EvidenceItem>
   /** Null for an acoustic-only analysis. */
-  readonly transcript: ReadonlyArray<ReportSegment> | null
+  readonly transcript: ReadonlyArray<TranscriptSegmentItem> | null
   readonly closer_email?: string | null
   readonly diarization?: "channel" | "clustering" | null
   /** The qualification checklist; null (or absent) when it was not assessed. Shown with a transcript. */
-  readonly qualification?: ReportQualification | null
+  readonly qualification?: QualificationResult | null
   /** Objections raised by the buyer side and the rep's responses. Shown with a transcript. */
-  readonly objections?: ReadonlyArray<ReportObjection>
+  readonly objections?: ReadonlyArray<ObjectionItem>
   /** Next steps agreed on the call. Shown with a transcript. */
-  readonly next_steps?: ReadonlyArray<ReportNextStep>
+  readonly next_steps?: ReadonlyArray<NextStepItem>
   /** The speech-to-text provider behind the transcript, for the method note. */
-  readonly transcription?: ReportTranscription | null
+  readonly transcription?: TranscriptionInfo | null
   /**
    * Show the transcript section (default true; the tenant's runtime flag `report.include_transcript`).
    * When false the transcript is left out, but the quotes, checklist, objections and next steps stay.
@@ -140,7 +133,7 @@ const clip = (text: string, max: number): string => {
  * resolves to the segment being spoken then, or else the last one that started before it.
  */
 interface TranscriptIndex {
-  readonly segments: ReadonlyArray<ReportSegment>
+  readonly segments: ReadonlyArray<TranscriptSegmentItem>
   /** The id of segment i (in input order). */
   readonly ids: ReadonlyArray<string>
   /** Segment indexes in time order. */
@@ -149,7 +142,7 @@ interface TranscriptIndex {
   readonly at: (t: number) => number | null
 }
 
-const indexTranscript = (segments: ReadonlyArray<ReportSegment>): TranscriptIndex => {
+const indexTranscript = (segments: ReadonlyArray<TranscriptSegmentItem>): TranscriptIndex => {
   const used = new Set<string>()
   const ids = segments.map((seg) => {
     const base = `t-${Math.round(Math.max(0, isNum(seg.start) ? seg.start : 0) * 10) / 10}`
@@ -219,7 +212,7 @@ const LEVELS = [
   { cls: "specific", label: "Specific" }
 ] as const
 
-const OBJECTION_LABELS: Record<ReportObjection["kind"], string> = {
+const OBJECTION_LABELS: Record<ObjectionItem["kind"], string> = {
   price: "Price",
   budget: "Budget",
   timing: "Timing",
@@ -228,7 +221,7 @@ const OBJECTION_LABELS: Record<ReportObjection["kind"], string> = {
   competitor: "Competitor"
 }
 
-const RESPONSES: Record<ReportObjection["response"], { readonly label: string; readonly tone: "ok" | "warn" | "bad" | "neutral"; readonly hint: string }> = {
+const RESPONSES: Record<ObjectionItem["response"], { readonly label: string; readonly tone: "ok" | "warn" | "bad" | "neutral"; readonly hint: string }> = {
   pause: { label: "Paused, then answered", tone: "ok", hint: "let the objection land before answering" },
   question_back: { label: "Asked a question back", tone: "ok", hint: "explored the objection before answering it" },
   long_pitch: { label: "Answered with a long pitch", tone: "bad", hint: "talked over the objection" },
@@ -1048,7 +1041,7 @@ ${
     }
 
     // objections, each with the rep's first words after it (within 30 s)
-    const replyTo = (o: ReportObjection): ReportSegment | null =>
+    const replyTo = (o: ObjectionItem): TranscriptSegmentItem | null =>
       tx!.order
         .map((i) => tx!.segments[i]!)
         .find((seg) => seg.start > o.at && seg.start <= o.at + 30 && laneOf.get(seg.speaker)?.role === "rep") ?? null

@@ -3,7 +3,18 @@
  * file, it answers these values, and the same values are stored and shown (api-spec's
  * `CallAnalysis` is their wire form).
  */
-import type { CallMetrics, Evidence, Scorecard, Speaker, SpeakerTurn } from "@callsight/api-spec"
+import type {
+  CallMetrics,
+  Evidence,
+  NextStep,
+  Objection,
+  Qualification,
+  Scorecard,
+  Speaker,
+  SpeakerTurn,
+  Transcription,
+  TranscriptSegment
+} from "@callsight/api-spec"
 import { Data } from "effect"
 
 /** The formats the service accepts, as sniffed from the bytes. */
@@ -14,6 +25,12 @@ export type SpeakerSummary = typeof Speaker.Type
 export type Metrics = typeof CallMetrics.Type
 export type ScorecardResult = typeof Scorecard.Type
 export type EvidenceItem = typeof Evidence.Type
+export type TranscriptSegmentItem = typeof TranscriptSegment.Type
+export type ObjectionItem = typeof Objection.Type
+export type NextStepItem = typeof NextStep.Type
+export type QualificationResult = typeof Qualification.Type
+/** Who transcribed a call; `provider` read back from a stored result may name one we no longer know. */
+export type TranscriptionInfo = Omit<typeof Transcription.Type, "provider"> & { readonly provider: string }
 
 /** What the acoustic pipeline finds: who spoke when, and the metrics that need no words. */
 export interface AcousticAnalysis {

@@ -10,15 +10,13 @@
  * fail. Set `REPORT_SCREENSHOTS=<dir>` to keep the screenshots there to look at.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { type Browser, chromium, type Page } from "playwright-core"
-import { METHOD_VERSION } from "../../src/analysis/Method.js"
-import { renderReport, type ReportInput } from "../../src/analysis/Report.js"
-import { findMoments, scoreCall } from "../../src/analysis/Scorecard.js"
-import type { EvidenceItem, Metrics, SpeakerSummary, Turn } from "../../src/analysis/Types.js"
+import { renderReport } from "../../src/analysis/Report.js"
+import { sample, withTranscript } from "./ReportSamples.js"
 
 // The functions given to `page.evaluate` run in the page, against the DOM, which the types of this
 // Node project do not include: these names are the page's.
@@ -39,113 +37,6 @@ const haveChromium = existsSync(CHROMIUM)
 const CI = Boolean(process.env.CI)
 if (!haveChromium && !CI) {
   console.warn(`ReportScreenshot: ${CHROMIUM} not found, skipping the browser checks (apt-get install chromium; with CI set they fail)`)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sample calls: the discovery-short fixture, its truth turns as speaker turns and transcript
-
-const truth = JSON.parse(
-  readFileSync(new URL("../../../../test/fixtures/discovery-short.truth.json", import.meta.url), "utf8")
-) as { duration: number; turns: Array<{ speaker: string; start: number; end: number; text: string }> }
-
-const label = (speaker: string) => (speaker === "rep" ? "S1" : "S2")
-
-const acousticOnly = (): ReportInput => {
-  const turns: Array<Turn> = truth.turns.map((t) => ({
-    speaker: label(t.speaker),
-    role: t.speaker === "rep" ? "rep" : "buyer",
-    start: t.start,
-    end: t.end
-  }))
-  const duration = truth.duration
-  const m = findMoments({ speaker_turns: turns, speakers: [], duration_s: duration })
-  const talk = m.repTalk_s + m.buyerTalk_s
-  const speakers: Array<SpeakerSummary> = [
-    { speaker: "S1", role: "rep", role_confidence: 0.86, talk_time_s: m.repTalk_s, talk_share: m.repTalk_s / talk },
-    { speaker: "S2", role: "buyer", role_confidence: 0.86, talk_time_s: m.buyerTalk_s, talk_share: m.buyerTalk_s / talk }
-  ]
-  const metrics: Metrics = {
-    talk_ratio: m.repTalk_s / talk,
-    longest_monologue_s: m.monologues[0]!.end - m.monologues[0]!.start,
-    longest_customer_story_s: m.stories[0]!.end - m.stories[0]!.start,
-    interactivity: m.switches / (duration / 60),
-    patience_s: 0.8,
-    interruptions: m.interruptions.length,
-    silence_ratio: 1 - talk / duration,
-    question_count: null,
-    question_rate: null,
-    words_per_minute: null,
-    filler_rate: null
-  }
-  const scored = scoreCall({ metrics, speaker_turns: turns, speakers, duration_s: duration })
-  return {
-    call_id: "call_01JQ8ZK4V3M2N7P5R6S8T9W0XY",
-    external_call_id: "ACME-0412",
-    created_at: "2025-04-12T14:03:27Z",
-    duration_s: duration,
-    channels: 1,
-    method_version: METHOD_VERSION,
-    speakers,
-    speaker_turns: turns,
-    metrics,
-    scorecard: scored.scorecard,
-    evidence: scored.evidence,
-    transcript: null,
-    diarization: "clustering"
-  }
-}
-
-/** With a transcript, and a content analysis written by hand (the content engine is not used here). */
-const full = (): ReportInput => {
-  const base = acousticOnly()
-  const transcript = truth.turns.map((t) => ({ speaker: label(t.speaker), start: t.start, end: t.end, text: t.text }))
-  const said = (start: number, quote: string, dimension: string, effect: number): EvidenceItem => {
-    const seg = transcript.find((s) => s.start === start)!
-    return { dimension, start, end: seg.end, speaker: seg.speaker, quote, effect }
-  }
-  const scores: Record<string, [number, string]> = {
-    discovery: [70, "4 rep questions, 2 open; a pain and a number uncovered"],
-    next_steps: [75, "a dated next step with an owner"]
-  }
-  const dimensions = base.scorecard.dimensions.map((d) =>
-    d.dimension in scores ? { ...d, score: scores[d.dimension]![0], assessed: true, reason: scores[d.dimension]![1] } : d
-  )
-  const assessed = dimensions.filter((d) => d.assessed && d.score !== null)
-  const overall = Math.round(assessed.reduce((s, d) => s + d.score! * d.weight, 0) / assessed.reduce((s, d) => s + d.weight, 0))
-  return {
-    ...base,
-    metrics: { ...base.metrics, question_count: 4, question_rate: 5.3, words_per_minute: { rep: 152, buyer: 141 }, filler_rate: 0.8 },
-    scorecard: { overall, dimensions },
-    evidence: [
-      ...base.evidence,
-      said(11.495, "What prompted you to look at call coaching tools right now?", "discovery", 10),
-      said(30.306, "How is that showing up in the pipeline numbers?", "discovery", 10),
-      said(61.138, "Could we book thirty minutes next Tuesday with you and your revenue operations lead", "next_steps", 25)
-    ],
-    transcript,
-    qualification: {
-      framework: "MEDDPICC",
-      elements: [
-        { element: "metrics", score: 2, evidence: said(35.311, "We are about four hundred thousand dollars behind plan for the half.", "qualification", 2) },
-        { element: "economic_buyer", score: 2, evidence: said(35.311, "My boss, the VP of sales, signs off on anything over fifty thousand", "qualification", 2) },
-        { element: "decision_criteria", score: 0, evidence: null },
-        { element: "decision_process", score: 1, evidence: said(52.332, "Me, our revenue operations lead, and then procurement and legal", "qualification", 1) },
-        { element: "paper_process", score: 2, evidence: said(52.332, "procurement and legal review the contract", "qualification", 2) },
-        { element: "identify_pain", score: 2, evidence: said(16.38, "our win rate dropped from thirty one percent to twenty four percent last quarter", "qualification", 2) },
-        { element: "champion", score: 0, evidence: null },
-        { element: "competition", score: 1, evidence: said(52.332, "We are also looking at one other vendor.", "qualification", 1) }
-      ]
-    },
-    objections: [
-      { kind: "price", at: 35.311, quote: "We are about four hundred thousand dollars behind plan", response: "question_back", response_pause_s: 1.4 },
-      { kind: "competitor", at: 58.9, quote: "We are also looking at one other vendor.", response: "long_pitch", response_pause_s: null }
-    ],
-    next_steps: [
-      { at: 61.138, quote: "Could we book thirty minutes next Tuesday?", owner: "S1", due: "Tuesday 14:00" },
-      { at: 72.5, quote: "Send me the invite.", owner: null, due: null }
-    ],
-    transcription: { provider: "deepgram", model: "nova-3", diarization_agreement: 0.934 }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,7 +140,7 @@ describe.skipIf(!haveChromium && !CI)("the report in headless Chromium", () => {
 
   it("lays out the full report: no overflow, every section, every link, no request", async () => {
     for (const width of [1280, 800]) {
-      const { page, requests } = await open(`full-${width}`, renderReport(full()), width)
+      const { page, requests } = await open(`full-${width}`, renderReport(withTranscript()), width)
       const { inner, scroll } = await noOverflow(page)
       expect(scroll, `horizontal overflow at ${width} px`).toBeLessThanOrEqual(inner)
       expect(
@@ -273,7 +164,7 @@ describe.skipIf(!haveChromium && !CI)("the report in headless Chromium", () => {
   })
 
   it("scrolls from an evidence link to its transcript segment", async () => {
-    const { page } = await open("full-click", renderReport(full()), 1280)
+    const { page } = await open("full-click", renderReport(withTranscript()), 1280)
     const link = page.locator("#evidence a[href^='#t-']").first()
     const target = (await link.getAttribute("href"))!.slice(1)
     await link.click()
@@ -291,7 +182,7 @@ describe.skipIf(!haveChromium && !CI)("the report in headless Chromium", () => {
   })
 
   it("prints: the print layout keeps every section, and a PDF comes out", async () => {
-    const { page, requests } = await open("full-print", renderReport(full()), 1280)
+    const { page, requests } = await open("full-print", renderReport(withTranscript()), 1280)
     await page.emulateMedia({ media: "print" })
     expect(await invisible(page, ["#scorecard", "#timeline svg.timeline", "#qualification", "#objections", "#next-steps", "#transcript", "#method"]))
       .toEqual([])
@@ -307,7 +198,7 @@ describe.skipIf(!haveChromium && !CI)("the report in headless Chromium", () => {
   })
 
   it("takes a full-page screenshot that is a real, non-blank PNG", async () => {
-    const { page } = await open("full-shot", renderReport(full()), 1280)
+    const { page } = await open("full-shot", renderReport(withTranscript()), 1280)
     const png = await page.screenshot({ fullPage: true, type: "png" })
     keep(png, "report-full.png")
     const size = pngSize(png)
@@ -323,7 +214,7 @@ describe.skipIf(!haveChromium && !CI)("the report in headless Chromium", () => {
 
   it("lays out the acoustic-only report as before", async () => {
     for (const width of [1280, 800]) {
-      const { page, requests } = await open(`acoustic-${width}`, renderReport(acousticOnly()), width)
+      const { page, requests } = await open(`acoustic-${width}`, renderReport(sample({ diarization: "clustering" })), width)
       const { inner, scroll } = await noOverflow(page)
       expect(scroll, `horizontal overflow at ${width} px`).toBeLessThanOrEqual(inner)
       expect(await invisible(page, ["#overall", "#scorecard", "#timeline svg.timeline", "#metrics", "#evidence", "#needs-transcript", "#method"])).toEqual([])
