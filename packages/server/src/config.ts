@@ -50,7 +50,16 @@ export const appConfig = Config.all({
   secretsKey: Config.option(Config.redacted("SECRETS_KEY")),
   publicBaseUrl: Config.url("PUBLIC_BASE_URL").pipe(Config.option),
   smtpUrl: Config.option(Config.redacted("SMTP_URL")),
+  mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("Callsight <no-reply@localhost>")),
   cookieSecure: Config.option(Config.boolean("COOKIE_SECURE")),
+  trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
+  signInLimitPerEmail: positiveInt("SIGN_IN_LIMIT_PER_EMAIL").pipe(Config.withDefault(5)),
+  signInLimitPerAddress: positiveInt("SIGN_IN_LIMIT_PER_ADDRESS").pipe(Config.withDefault(30)),
+  upgradeUrls: Config.all({
+    starter: Config.option(Config.url("UPGRADE_URL_STARTER")),
+    growth: Config.option(Config.url("UPGRADE_URL_GROWTH")),
+    scale: Config.option(Config.url("UPGRADE_URL_SCALE"))
+  }),
   blobDir: Config.option(Config.string("BLOB_DIR")),
   maxUploadMb: positiveInt("MAX_UPLOAD_MB").pipe(Config.withDefault(500)),
   workerConcurrency: positiveInt("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),

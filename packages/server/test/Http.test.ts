@@ -297,9 +297,12 @@ it.layer(testServerLayer())("the HTTP service", (it) => {
   describe("operations not built yet", () => {
     it.effect("answer 501 NotImplemented, never a made-up answer", () =>
       Effect.gen(function* () {
-        const portal = yield* getJson("/v1/client-portal/closers")
-        expect(portal.status).toBe(501)
-        expect(portal.body._tag).toBe("NotImplemented")
+        // the caller is checked first: the portal's operations need a session before anything else
+        const portal = yield* getJson("/v1/client-portal/daily-brief")
+        expect(portal.status).toBe(401)
+        const assistant = yield* getJson("/v1/internal/assistant/team-health?client_id=cli_x", { "x-api-key": ASSISTANT_KEY })
+        expect(assistant.status).toBe(501)
+        expect(assistant.body._tag).toBe("NotImplemented")
         const staff = yield* getJson("/v1/internal/admin/pipeline-health", admin)
         expect(staff.status).toBe(501)
         expect(staff.body).toMatchObject({ _tag: "NotImplemented", operation: "GET /v1/internal/admin/pipeline-health" })

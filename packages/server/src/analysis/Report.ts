@@ -25,6 +25,7 @@ import {
   SCORE_BASE,
   SCORING_RULES
 } from "./Scorecard.js"
+import { escapeHtml } from "../lib/Html.js"
 import type {
   EvidenceItem,
   Metrics,
@@ -73,10 +74,7 @@ export interface ReportInput {
 // ---------------------------------------------------------------------------------------------
 // Escaping and formatting
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
-
-/** Escape text for HTML element content and quoted attribute values. */
-export const escapeHtml = (value: unknown): string => String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c]!)
+export { escapeHtml }
 
 const e = escapeHtml
 

@@ -7,7 +7,6 @@ import {
   AdminAuth,
   AssistantAuth,
   Forbidden,
-  NotImplemented,
   SessionAuth,
   TenantAuth,
   Unauthorized,
@@ -16,6 +15,8 @@ import {
 import { Effect, Layer, Option, Redacted } from "effect"
 import { sha256Hex } from "../lib/Ids.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
+import { SessionCookie } from "./SessionCookie.js"
+import { SessionsRepo } from "./SessionsRepo.js"
 import { StaffKeys } from "./StaffKeys.js"
 
 const missingKey = new ValidationFailed({
@@ -99,20 +100,29 @@ export const TenantAuthLive = Layer.effect(
   )
 )
 
-/** Portal sessions arrive with the sign-in issue; until then every session operation is 501. */
-export const SessionAuthLive = Layer.succeed(
+/** The portal session cookie: a live session yields its user; the cookie slides with it. */
+export const SessionAuthLive = Layer.effect(
   SessionAuth,
-  SessionAuth.of({
-    session: () =>
-      Effect.fail(
-        new NotImplemented({
-          operation: "portal sign-in",
-          message: "portal sessions (magic-link sign-in) are not built yet"
+  Effect.gen(function* () {
+    const sessions = yield* SessionsRepo
+    const cookie = yield* SessionCookie
+    return SessionAuth.of({
+      session: (value) =>
+        Effect.gen(function* () {
+          const token = Redacted.value(value).trim()
+          if (token === "") return yield* new Unauthorized({ message: "sign in first: this operation needs the session cookie" })
+          const found = yield* Effect.orDie(sessions.use(token))
+          if (Option.isNone(found)) {
+            return yield* new Unauthorized({ message: "the session is unknown or expired: sign in again" })
+          }
+          const { user, extended } = found.value
+          if (extended) yield* cookie.set(token)
+          return { userId: user.user_id, clientId: user.client_id, email: user.email, role: user.role }
         })
-      )
+    })
   })
 )
 
 export const SecurityLive = Layer.mergeAll(AdminAuthLive, AssistantAuthLive, TenantAuthLive, SessionAuthLive).pipe(
-  Layer.provide(Credentials.Default)
+  Layer.provide([Credentials.Default, SessionsRepo.Default, SessionCookie.Default])
 )

@@ -8,8 +8,11 @@ import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { Layer } from "effect"
 import { AdminHttpLive } from "../admin/Http.js"
 import { AudioHttpLive } from "../audio/Http.js"
+import { ClientAuthHttpLive } from "../auth/Http.js"
 import { SecurityLive } from "../auth/Middleware.js"
+import { RateLimiterLive } from "../auth/RateLimitStore.js"
 import { ExtensionsHttpLive } from "../extensions/Http.js"
+import { Mailer } from "../mail/Mailer.js"
 import { ProbesHttpLive } from "../probes/Http.js"
 import { ApiErrorsLive, serverMiddleware } from "./Middleware.js"
 import { unbuiltGroup } from "./NotImplemented.js"
@@ -17,7 +20,6 @@ import { RequestMetrics } from "./RequestMetrics.js"
 
 /** Groups whose issue has not landed: every operation answers 501 (README, "Status"). */
 const UnbuiltGroupsLive = Layer.mergeAll(
-  unbuiltGroup("clientAuth"),
   unbuiltGroup("clientPortal"),
   unbuiltGroup("integrations"),
   unbuiltGroup("coaching"),
@@ -26,8 +28,12 @@ const UnbuiltGroupsLive = Layer.mergeAll(
   unbuiltGroup("assistant")
 )
 
+/** What the portal's groups share: outgoing e-mail and the rate limiter. */
+const PortalSharedLive = Layer.mergeAll(Mailer.layer, RateLimiterLive)
+
 export const ApiLive = HttpApiBuilder.api(CallsightApi).pipe(
-  Layer.provide([ProbesHttpLive, ExtensionsHttpLive, AudioHttpLive, AdminHttpLive, UnbuiltGroupsLive]),
+  Layer.provide([ProbesHttpLive, ExtensionsHttpLive, AudioHttpLive, AdminHttpLive, ClientAuthHttpLive, UnbuiltGroupsLive]),
+  Layer.provide(PortalSharedLive),
   // The groups need the security middlewares as well as the API.
   Layer.provideMerge(SecurityLive),
   Layer.provide(RequestMetrics.Default)

@@ -1,0 +1,78 @@
+/**
+ * Requests of the portal tests: JSON in and out with the session cookie carried by hand (as a
+ * browser would), and the whole sign-in through the mail: login, the e-mail the SMTP server got,
+ * the token out of its link, verify, the cookie.
+ */
+import { SESSION_COOKIE } from "@callsight/api-spec"
+import { Cookies, HttpClient, HttpClientRequest } from "@effect/platform"
+import { Effect, Option } from "effect"
+import type { ReceivedMail, TestSmtpServer } from "./SmtpServer.js"
+
+export interface Reply {
+  readonly status: number
+  readonly body: any
+  readonly headers: Readonly<Record<string, string>>
+  readonly cookies: Cookies.Cookies
+}
+
+export interface CallOptions {
+  readonly body?: unknown
+  /** The session cookie's value. */
+  readonly session?: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export const call = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, options: CallOptions = {}) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    let request = HttpClientRequest.make(method)(path).pipe(HttpClientRequest.setHeaders(options.headers ?? {}))
+    if (options.session !== undefined) request = HttpClientRequest.setHeader(request, "cookie", `${SESSION_COOKIE}=${options.session}`)
+    if (options.body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, options.body)
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    const isJson = (response.headers["content-type"] ?? "").includes("json")
+    return {
+      status: response.status,
+      body: isJson && text !== "" ? JSON.parse(text) : text,
+      headers: response.headers,
+      cookies: response.cookies
+    } satisfies Reply
+  }).pipe(Effect.orDie)
+
+/** The session cookie a reply sets, if it sets one. */
+export const sessionCookie = (reply: Reply) => Cookies.get(reply.cookies, SESSION_COOKIE)
+
+/** The token of the magic link in an e-mail (`…#token=…`). */
+export const tokenOf = (mail: ReceivedMail): string => {
+  const match = /#token=([A-Za-z0-9_-]+)/.exec(mail.text)
+  if (match === null) throw new Error(`no magic link in the e-mail: ${mail.text}`)
+  return match[1]!
+}
+
+/** Login, the link from the mail, verify: the session cookie's value. */
+export const signInByMail = (smtp: TestSmtpServer, email: string) =>
+  Effect.gen(function* () {
+    const before = smtp.to(email).length
+    const login = yield* call("POST", "/v1/client-auth/login", { body: { email } })
+    if (login.status !== 200) throw new Error(`login answered ${login.status}: ${JSON.stringify(login.body)}`)
+    const mail = yield* Effect.orDie(smtp.waitFor(email, before + 1))
+    const verified = yield* call("POST", "/v1/client-auth/verify", { body: { token: tokenOf(mail) } })
+    if (verified.status !== 200) throw new Error(`verify answered ${verified.status}: ${JSON.stringify(verified.body)}`)
+    return Option.getOrThrow(sessionCookie(verified)).value
+  })
+
+/** Signup, then the sign-in link of its e-mail: the new tenant and a session of its owner. */
+export const signUpByMail = (smtp: TestSmtpServer, email: string, companyName = "Acme") =>
+  Effect.gen(function* () {
+    const before = smtp.to(email).length
+    const signup = yield* call("POST", "/v1/client-auth/signup", { body: { email, company_name: companyName } })
+    if (signup.status !== 201) throw new Error(`signup answered ${signup.status}: ${JSON.stringify(signup.body)}`)
+    const mail = yield* Effect.orDie(smtp.waitFor(email, before + 1))
+    const verified = yield* call("POST", "/v1/client-auth/verify", { body: { token: tokenOf(mail) } })
+    if (verified.status !== 200) throw new Error(`verify answered ${verified.status}: ${JSON.stringify(verified.body)}`)
+    return {
+      clientId: signup.body.client_id as string,
+      userId: signup.body.user_id as string,
+      session: Option.getOrThrow(sessionCookie(verified)).value
+    }
+  })
