@@ -8,7 +8,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AnalysisStage, AnalysisStatus, ScorecardDimensionName } from "./CallAnalysis.js"
-import { EmailAddress, IncludeTestData, Payload, Plan, Timestamp, queryInt } from "./Common.js"
+import { EmailAddress, IncludeTestData, Payload, Plan, Timestamp, TimestampInput, queryInt } from "./Common.js"
 
 import { PlanUsage } from "./PlanUsage.js"
 import { Conflict, Forbidden, NotFound, NotImplemented, Unauthorized } from "./Errors.js"
@@ -388,7 +388,7 @@ export class OutcomeTruthRequest extends Schema.Class<OutcomeTruthRequest>("Outc
   outcome: DealOutcome,
   deal_value: Schema.optional(Schema.Number.pipe(Schema.nonNegative(), Schema.finite())),
   currency: Schema.optional(CurrencyCode),
-  closed_at: Schema.optional(Timestamp),
+  closed_at: Schema.optional(TimestampInput),
   stage: Schema.optional(ShortText),
   reason: Schema.optional(Schema.String.pipe(Schema.maxLength(1000))),
   notes: Schema.optional(LongText),
@@ -573,6 +573,11 @@ export const OutcomeTruthBacklogParams = Schema.Struct({
     description: "How many calls to list: 1 to 200 (the spec declares no bounds; these are the service's), default 25"
   }),
   include_test_data: IncludeTestData
+})
+
+export const AuditLogParams = Schema.Struct({
+  limit: queryInt({ min: 1, max: 200, default: 50, description: "Entries per page: 1 to 200, default 50" }),
+  offset: queryInt({ min: 0, max: 1_000_000, default: 0, description: "Entries to skip (newest first), default 0" })
 })
 
 export const SalesCallEventFilter = Schema.Struct({
@@ -797,6 +802,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   )
   .add(
     HttpApiEndpoint.get("listAuditLogs", "/audit-logs")
+      .setUrlParams(AuditLogParams)
       .addSuccess(AuditLogPage)
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Internal audit logs: every change made through the service, newest first")

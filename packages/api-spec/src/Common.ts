@@ -7,6 +7,14 @@ export const Timestamp = Schema.String.annotations({
   examples: ["2026-11-21T10:00:00.000Z"]
 })
 
+/** A date-time sent by a client: ISO 8601 with a time zone, or a plain date (midnight UTC). */
+export const TimestampInput = Schema.String.pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/, {
+    message: () => "must be an ISO-8601 date-time with a time zone (2026-11-21T10:00:00Z) or a date (2026-11-21)"
+  }),
+  Schema.filter((s) => !Number.isNaN(Date.parse(s)) || "must be a real date")
+).annotations({ description: "ISO-8601 date-time with a time zone, or a date", examples: ["2026-11-21T10:00:00Z"] })
+
 export const Money = Schema.Struct({
   amount: Schema.Number,
   currency: Schema.String

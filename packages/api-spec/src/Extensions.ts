@@ -6,7 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CallAnalysis, AnalysisStatus } from "./CallAnalysis.js"
 import { EmailAddress, queryInt, Plan, Timestamp } from "./Common.js"
-import { Conflict, Forbidden, NotFound, NotImplemented } from "./Errors.js"
+import { Conflict, Forbidden, NotFound } from "./Errors.js"
 import { AdminAuth, ApiKeyHeaders, SessionAuth, TenantAuth } from "./Security.js"
 
 export class CreateClientRequest extends Schema.Class<CreateClientRequest>("CreateClientRequest")({
@@ -95,7 +95,6 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
     HttpApiEndpoint.get("listApiKeys", "/v1/client-portal/api-keys")
       .addSuccess(Schema.Struct({ keys: Schema.Array(ApiKeyInfo) }))
       .addError(Forbidden)
-      .addError(NotImplemented)
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "The tenant's API keys, by prefix")
   )
@@ -104,7 +103,6 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
       .setPayload(CreateApiKeyRequest)
       .addSuccess(CreatedApiKey, { status: 201 })
       .addError(Forbidden)
-      .addError(NotImplemented)
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Create a tenant API key; the key is shown once")
   )
@@ -114,7 +112,6 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
       .addSuccess(ApiKeyInfo)
       .addError(Forbidden)
       .addError(NotFound)
-      .addError(NotImplemented)
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Revoke a tenant API key")
   )

@@ -4,7 +4,7 @@
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Context, Schema } from "effect"
-import { Forbidden, NotImplemented, Unauthorized, ValidationFailed } from "./Errors.js"
+import { Forbidden, Unauthorized, ValidationFailed } from "./Errors.js"
 
 export const SESSION_COOKIE = "callsight_session"
 
@@ -59,5 +59,5 @@ export class TenantAuth extends HttpApiMiddleware.Tag<TenantAuth>()("TenantAuth"
 export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
   security: { session: HttpApiSecurity.apiKey({ in: "cookie", key: SESSION_COOKIE }) },
   provides: CurrentUser,
-  failure: Schema.Union(Unauthorized, Forbidden, NotImplemented)
+  failure: Schema.Union(Unauthorized, Forbidden)
 }) {}

@@ -11,6 +11,10 @@
  *   callsight admin create-tenant --name NAME [--owner-email E] [--owner-name N] [--industry I]
  *                                 [--credits N] [--plan P] [--test] [--json] [--url URL] [--admin-key K]
  *   callsight admin grant-credits CLIENT_ID N [--reason R] [--json] [--url URL] [--admin-key K]
+ *   callsight login EMAIL [--url URL]
+ *   callsight verify TOKEN [--json] [--url URL]
+ *   callsight me [--json] [--url URL]
+ *   callsight logout [--url URL]
  *   callsight openapi [-o FILE]
  *   callsight --version | --help
  *
@@ -23,11 +27,12 @@ import { audioCommands } from "./Audio.js"
 import { type Described, showHelp } from "./Errors.js"
 import { openapi } from "./OpenApi.js"
 import { serve } from "./Serve.js"
+import { sessionCommands } from "./Session.js"
 import { worker } from "./Worker.js"
 
 export const callsight = Command.make("callsight", {}, () => showHelp((): Described => callsight)).pipe(
   Command.withDescription("Callsight: sales-call intelligence service, its analysis workers, and its command-line client"),
-  Command.withSubcommands([serve, worker, ...audioCommands, admin, openapi])
+  Command.withSubcommands([serve, worker, ...audioCommands, ...sessionCommands, admin, openapi])
 )
 
 /** Runs the command line `argv` (`process.argv`: the runtime and the script come first). */

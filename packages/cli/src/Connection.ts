@@ -1,10 +1,12 @@
 /**
- * Where the service is and which keys to present: flags first, then the environment
- * (`CALLSIGHT_URL`, default http://localhost:8080; `CALLSIGHT_API_KEY`; `CALLSIGHT_ADMIN_KEY`).
+ * Where the service is and which credential to present: flags first, then the environment
+ * (`CALLSIGHT_URL`, default http://localhost:8080; `CALLSIGHT_API_KEY`; `CALLSIGHT_ADMIN_KEY`);
+ * for portal operations, the session `callsight verify` stored (SessionStore.ts).
  */
 import { CallsightClient, normalizeBaseUrl } from "@callsight/client"
 import { Options } from "@effect/cli"
-import { FetchHttpClient } from "@effect/platform"
+import { SESSION_COOKIE } from "@callsight/api-spec"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { UsageError } from "./Errors.js"
 
@@ -33,7 +35,8 @@ export const jsonOption = Options.boolean("json").pipe(
   Options.withDescription("Print the result as JSON on stdout (and nothing else there)")
 )
 
-const baseUrl = (url: string): Effect.Effect<string, UsageError> =>
+/** The service's base URL, normalized (the key of its stored session); a usage error when not http(s). */
+export const baseUrl = (url: string): Effect.Effect<string, UsageError> =>
   Effect.try({
     try: () => {
       const normalized = normalizeBaseUrl(url)
@@ -65,3 +68,20 @@ export const tenantClient = (url: string, apiKey: Option.Option<Redacted.Redacte
     const key = yield* requireKey(apiKey, "API key: pass --api-key or set CALLSIGHT_API_KEY")
     return CallsightClient.layer({ baseUrl: yield* baseUrl(url), apiKey: key }).pipe(Layer.provide(FetchHttpClient.layer))
   })
+
+/** The client of the service at `url` without a credential (sign-in, public operations). */
+export const publicClient = (url: string) =>
+  Effect.map(baseUrl(url), (base) => CallsightClient.layer({ baseUrl: base }).pipe(Layer.provide(FetchHttpClient.layer)))
+
+/** The client of the service at `url` presenting a portal session (its cookie on every request). */
+export const sessionClient = (url: string, session: string) =>
+  Effect.map(baseUrl(url), (base) =>
+    CallsightClient.layer({ baseUrl: base }).pipe(
+      Layer.provide(
+        Layer.effect(
+          HttpClient.HttpClient,
+          Effect.map(HttpClient.HttpClient, HttpClient.mapRequest(HttpClientRequest.setHeader("cookie", `${SESSION_COOKIE}=${session}`)))
+        )
+      ),
+      Layer.provide(FetchHttpClient.layer)
+    ))

@@ -5,31 +5,18 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Option } from "effect"
 import { createHash } from "node:crypto"
-import type { AppConfigShape } from "../src/config.js"
 import { call, sessionCookie, signUpByMail, tokenOf } from "./utils/PortalRequests.js"
-import { startSmtpServer, type TestSmtpServer } from "./utils/SmtpServer.js"
+import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 import { testServerLayer } from "./utils/TestServer.js"
-
-class Smtp extends Context.Tag("test/Smtp")<Smtp, TestSmtpServer>() {}
-
-/** The server with its e-mail going to a local SMTP server. */
-const withSmtp = (config: Partial<AppConfigShape> = {}) =>
-  Layer.unwrapScoped(Effect.gen(function* () {
-    const smtp = yield* startSmtpServer
-    return Layer.merge(
-      testServerLayer({ smtpUrl: Option.some(Redacted.make(smtp.url)), signInLimitPerAddress: 1000, ...config }),
-      Layer.succeed(Smtp, smtp)
-    )
-  }))
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex")
 let n = 0
 const freshEmail = (name = "owner") => `${name}.${Date.now()}.${n++}@acme.test`
 
 describe("client authentication", () => {
-  layer(withSmtp(), { excludeTestServices: true })("with SMTP", (it) => {
+  layer(serverWithSmtp(), { excludeTestServices: true })("with SMTP", (it) => {
     it.effect("signup creates the tenant and its owner and e-mails a link; verify opens a session; me names the user", () =>
       Effect.gen(function* () {
         const smtp = yield* Smtp
@@ -213,7 +200,7 @@ describe("client authentication", () => {
       }))
   })
 
-  layer(withSmtp({ signInLimitPerEmail: 2, signInLimitPerAddress: 4 }), { excludeTestServices: true })("rate limits", (it) => {
+  layer(serverWithSmtp({ signInLimitPerEmail: 2, signInLimitPerAddress: 4 }), { excludeTestServices: true })("rate limits", (it) => {
     it.effect("a third request for one e-mail within 15 minutes is 429 with Retry-After; so is a fifth from one address", () =>
       Effect.gen(function* () {
         const email = freshEmail()
@@ -234,7 +221,7 @@ describe("client authentication", () => {
       }))
   })
 
-  layer(withSmtp({ publicBaseUrl: "https://app.callsight.example", cookieSecure: true }), { excludeTestServices: true })(
+  layer(serverWithSmtp({ publicBaseUrl: "https://app.callsight.example", cookieSecure: true }), { excludeTestServices: true })(
     "behind https",
     (it) => {
       it.effect("the cookie is Secure and the links point at PUBLIC_BASE_URL", () =>

@@ -125,7 +125,7 @@ export class Calls extends Effect.Service<Calls>()("Calls", {
         if (free < 1) {
           return yield* new PaymentRequired({ message: "no credit left: every credit is used or held by a call in progress" })
         }
-        const included = MONTHLY_INGESTS[plan]
+        const included = MONTHLY_INGESTS[plan] + (yield* ledger.bonusThisMonth(clientId))
         if ((yield* ledger.ingestsThisMonth(clientId)) >= included) {
           return yield* new PaymentRequired({ message: `the plan's ${included} calls of this month are used up` })
         }

@@ -15,6 +15,7 @@ import { LedgerRepo } from "../billing/LedgerRepo.js"
 import { AppConfig } from "../config.js"
 import { newId } from "../lib/Ids.js"
 import { EventsRepo } from "../portal/EventsRepo.js"
+import { Profiles } from "../portal/Profiles.js"
 import { Transcribers } from "../transcription/Transcribers.js"
 import { BlobStore } from "./BlobStore.js"
 import { type CallRow, CallsRepo } from "./CallsRepo.js"
@@ -47,6 +48,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     const blobs = yield* BlobStore
     const analyzer = yield* Analyzer
     const transcribers = yield* Transcribers
+    const profiles = yield* Profiles
     const workerId = `${hostname()}:${process.pid}:${newId("wrk")}`
     const lease = config.workerLeaseSeconds
 
@@ -115,14 +117,18 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         }
         yield* calls.markProcessing(call.call_id)
         const progress = { stage: "decode" as AnalysisStage, fraction: 0 }
-        const analysis = Effect.flatMap(transcribers.forTenant(call.client_id), (transcriber) =>
-          analyzer.analyze(blobs.pathOf(call.blob_key), call.format, {
-            transcribe: Option.getOrUndefined(transcriber)?.transcribe,
-            onProgress: (stage, fraction) => {
-              progress.stage = stage
-              progress.fraction = fraction
-            }
-          }))
+        const analysis = Effect.flatMap(
+          Effect.all([transcribers.forTenant(call.client_id), profiles.frameworkOf(call.client_id)]),
+          ([transcriber, framework]) =>
+            analyzer.analyze(blobs.pathOf(call.blob_key), call.format, {
+              transcribe: Option.getOrUndefined(transcriber)?.transcribe,
+              framework,
+              onProgress: (stage, fraction) => {
+                progress.stage = stage
+                progress.fraction = fraction
+              }
+            })
+        )
         const outcome = yield* Effect.raceFirst(
           Effect.either(analysis),
           Effect.zipRight(keepLease(call.call_id, progress), Effect.never)
@@ -162,7 +168,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
 
     return { workerId, step, loop } as const
   }),
-  dependencies: [JobQueue.Default, CallsRepo.Default, LedgerRepo.Default, EventsRepo.Default, BlobStore.Default, Analyzer.Default, Transcribers.Default]
+  dependencies: [JobQueue.Default, CallsRepo.Default, LedgerRepo.Default, EventsRepo.Default, BlobStore.Default, Analyzer.Default, Transcribers.Default, Profiles.Default]
 }) {}
 
 /** `WORKER_CONCURRENCY` worker loops for the life of the layer. */

@@ -47,6 +47,14 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("LedgerRepo", {
         Effect.map((rows) => rows[0].n)
       )
 
-    return { add, balance, chargeAnalysis, chargedFor, reserved, ingestsThisMonth } as const
+    /** Extra ingests an admin granted for the current calendar month (UTC). */
+    const bonusThisMonth = (clientId: string) =>
+      sql<{ n: number }>`
+        SELECT COALESCE(SUM(extra_ingests), 0)::int AS n FROM usage_bonuses
+        WHERE client_id = ${clientId} AND month = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`.pipe(
+        Effect.map((rows) => rows[0].n)
+      )
+
+    return { add, balance, chargeAnalysis, chargedFor, reserved, ingestsThisMonth, bonusThisMonth } as const
   })
 }) {}

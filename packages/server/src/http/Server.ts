@@ -13,6 +13,8 @@ import { SecurityLive } from "../auth/Middleware.js"
 import { RateLimiterLive } from "../auth/RateLimitStore.js"
 import { ExtensionsHttpLive } from "../extensions/Http.js"
 import { Mailer } from "../mail/Mailer.js"
+import { PortalHttpLive } from "../portal/Http.js"
+import { PagesLive } from "../portal/Pages.js"
 import { ProbesHttpLive } from "../probes/Http.js"
 import { ApiErrorsLive, serverMiddleware } from "./Middleware.js"
 import { unbuiltGroup } from "./NotImplemented.js"
@@ -20,7 +22,6 @@ import { RequestMetrics } from "./RequestMetrics.js"
 
 /** Groups whose issue has not landed: every operation answers 501 (README, "Status"). */
 const UnbuiltGroupsLive = Layer.mergeAll(
-  unbuiltGroup("clientPortal"),
   unbuiltGroup("integrations"),
   unbuiltGroup("coaching"),
   unbuiltGroup("companion"),
@@ -32,7 +33,7 @@ const UnbuiltGroupsLive = Layer.mergeAll(
 const PortalSharedLive = Layer.mergeAll(Mailer.layer, RateLimiterLive)
 
 export const ApiLive = HttpApiBuilder.api(CallsightApi).pipe(
-  Layer.provide([ProbesHttpLive, ExtensionsHttpLive, AudioHttpLive, AdminHttpLive, ClientAuthHttpLive, UnbuiltGroupsLive]),
+  Layer.provide([ProbesHttpLive, ExtensionsHttpLive, AudioHttpLive, AdminHttpLive, ClientAuthHttpLive, PortalHttpLive, UnbuiltGroupsLive]),
   Layer.provide(PortalSharedLive),
   // The groups need the security middlewares as well as the API.
   Layer.provideMerge(SecurityLive),
@@ -42,6 +43,7 @@ export const ApiLive = HttpApiBuilder.api(CallsightApi).pipe(
 export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(PagesLive),
   Layer.provide(ApiErrorsLive),
   Layer.provide(ApiLive),
   Layer.provide(RequestMetrics.Default)

@@ -5,6 +5,7 @@
  */
 import { SESSION_COOKIE } from "@callsight/api-spec"
 import { Cookies, HttpClient, HttpClientRequest } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { ReceivedMail, TestSmtpServer } from "./SmtpServer.js"
 
@@ -75,4 +76,13 @@ export const signUpByMail = (smtp: TestSmtpServer, email: string, companyName = 
       userId: signup.body.user_id as string,
       session: Option.getOrThrow(sessionCookie(verified)).value
     }
+  })
+
+/** A member of the tenant (no invite operation exists yet: staff add users), signed in by mail. */
+export const memberSession = (smtp: TestSmtpServer, clientId: string, email: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* Effect.orDie(sql`INSERT INTO users (user_id, client_id, email, full_name, role)
+                            VALUES (${`usr_member_${email}`}, ${clientId}, ${email}, 'Mo Member', 'member')`)
+    return yield* signInByMail(smtp, email)
   })

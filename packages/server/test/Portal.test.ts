@@ -1,0 +1,583 @@
+/**
+ * The client portal (spec 4.3) and its API keys, in-process, signed in through a real SMTP server:
+ * profiles, plan usage with an admin bonus, the cockpit, onboarding, operational trust, outcome
+ * truth and its backlog, events, health KPIs, audit logs, API keys. Every read is also made by
+ * another tenant, and every change is checked for its audit row.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { admin, upload } from "./utils/AudioRequests.js"
+import { fixture } from "./utils/Fixtures.js"
+import { call, memberSession, signUpByMail } from "./utils/PortalRequests.js"
+import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
+
+let n = 0
+const freshEmail = (name = "owner") => `${name}.${Date.now()}.${n++}@acme.test`
+
+/** A tenant signed up through the portal, with a session of its owner. */
+const newTenant = (company = "Acme") => Effect.flatMap(Smtp, (smtp) => signUpByMail(smtp, freshEmail(), company))
+
+const grantCredits = (clientId: string, amount: number) =>
+  call("POST", `/v1/internal/admin/clients/${clientId}/credits`, { headers: admin, body: { amount, reason: "test" } })
+
+/** A tenant key made through the portal. */
+const apiKeyOf = (session: string) =>
+  Effect.map(call("POST", "/v1/client-portal/api-keys", { session, body: { name: "agent" } }), (r) => r.body.api_key as string)
+
+const auditActions = (clientId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ action: string }>`SELECT action FROM audit_logs WHERE client_id = ${clientId} ORDER BY at, log_id`
+  ).pipe(Effect.map((rows) => rows.map((r) => r.action)))
+
+const UPGRADE_URLS = {
+  starter: new URL("https://pay.example/callsight/starter"),
+  growth: new URL("https://pay.example/callsight/growth"),
+  scale: new URL("https://pay.example/callsight/scale")
+}
+
+describe("client portal", () => {
+  layer(
+    serverWithSmtp({
+      upgradeUrls: {
+        starter: { _tag: "Some", value: UPGRADE_URLS.starter } as never,
+        growth: { _tag: "None" } as never,
+        scale: { _tag: "Some", value: UPGRADE_URLS.scale } as never
+      }
+    }),
+    { excludeTestServices: true }
+  )("signed in", (it) => {
+    describe("market and lead-context profiles", () => {
+      it.effect("read empty until saved; a PUT replaces the whole profile; each save has its audit row", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant()
+          const empty = yield* call("GET", "/v1/client-portal/market-profile", { session })
+          expect(empty.status).toBe(200)
+          expect(empty.body).toEqual({
+            client_id: clientId,
+            industry: null,
+            sub_industry: null,
+            icps: [],
+            regions: [],
+            average_deal_size: null,
+            currency: "USD",
+            sales_cycle_days: null,
+            competitors: [],
+            updated_at: null
+          })
+          const full = {
+            industry: "Software",
+            sub_industry: "Sales tools",
+            icps: [{ label: "Mid-market SaaS", description: "50–500 reps", company_size: "200-2000", region: "EU" }],
+            regions: ["EU", "UK"],
+            average_deal_size: 48000,
+            currency: "EUR",
+            sales_cycle_days: 60,
+            competitors: ["Gong"]
+          }
+          const saved = yield* call("PUT", "/v1/client-portal/market-profile", { session, body: full })
+          expect(saved.status).toBe(200)
+          expect(saved.body).toEqual({ client_id: clientId, ...full, updated_at: expect.any(String) })
+          expect((yield* call("GET", "/v1/client-portal/market-profile", { session })).body).toEqual(saved.body)
+          // what the next PUT leaves out is cleared
+          const partial = yield* call("PUT", "/v1/client-portal/market-profile", { session, body: { industry: "Insurance" } })
+          expect(partial.body).toMatchObject({ industry: "Insurance", icps: [], regions: [], average_deal_size: null, currency: "USD" })
+
+          const lead = yield* call("PUT", "/v1/client-portal/lead-context-profile", {
+            session,
+            body: { lead_sources: [{ label: "Webinars", channel: "inbound" }], qualification_framework: "BANT", disqualifiers: ["< 10 reps"] }
+          })
+          expect(lead.body).toEqual({
+            client_id: clientId,
+            lead_sources: [{ label: "Webinars", channel: "inbound" }],
+            qualification_framework: "BANT",
+            ideal_customer_notes: null,
+            disqualifiers: ["< 10 reps"],
+            updated_at: expect.any(String)
+          })
+          // the analysis reads the framework from here
+          const sql = yield* SqlClient.SqlClient
+          const [row] = yield* sql<{ framework: string }>`
+            SELECT profile ->> 'qualification_framework' AS framework FROM lead_context_profiles WHERE client_id = ${clientId}`
+          expect(row!.framework).toBe("BANT")
+
+          expect(yield* auditActions(clientId)).toEqual([
+            "tenant.signed_up", "user.signed_in", "market_profile.saved", "market_profile.saved", "lead_context_profile.saved"
+          ])
+          const [audit] = yield* sql<{ actor: string; actor_type: string; ip: string; target_id: string }>`
+            SELECT actor, actor_type, ip, target_id FROM audit_logs WHERE client_id = ${clientId} AND action = 'lead_context_profile.saved'`
+          expect(audit).toMatchObject({ actor_type: "user", ip: "127.0.0.1", target_id: clientId })
+          expect(audit!.actor).toMatch(/^usr_/)
+
+          // another tenant reads its own, empty profiles
+          const other = yield* newTenant("Other")
+          expect((yield* call("GET", "/v1/client-portal/market-profile", { session: other.session })).body).toMatchObject({
+            client_id: other.clientId,
+            industry: null,
+            updated_at: null
+          })
+          expect((yield* call("GET", "/v1/client-portal/lead-context-profile", { session: other.session })).body.qualification_framework).toBe("MEDDPICC")
+        }))
+
+      it.effect("bad profiles are 422 with the field named, and change nothing", () =>
+        Effect.gen(function* () {
+          const { session } = yield* newTenant()
+          const cases = [
+            ["/v1/client-portal/market-profile", { currency: "usd" }, ["body", "currency"]],
+            ["/v1/client-portal/market-profile", { sales_cycle_days: -1 }, ["body", "sales_cycle_days"]],
+            ["/v1/client-portal/market-profile", { icps: [{ description: "no label" }] }, ["body", "icps", 0, "label"]],
+            ["/v1/client-portal/lead-context-profile", { qualification_framework: "GUESS" }, ["body", "qualification_framework"]]
+          ] as const
+          for (const [path, body, loc] of cases) {
+            const reply = yield* call("PUT", path, { session, body })
+            expect(reply.status, JSON.stringify(body)).toBe(422)
+            expect(reply.body.detail[0].loc).toEqual(loc)
+          }
+          expect((yield* call("GET", "/v1/client-portal/market-profile", { session })).body.updated_at).toBeNull()
+        }))
+
+      it.effect("without a session every portal operation is 401", () =>
+        Effect.gen(function* () {
+          for (const path of ["/v1/client-portal/market-profile", "/v1/client-portal/account-cockpit", "/v1/client-portal/audit-logs", "/v1/client-portal/api-keys"]) {
+            const reply = yield* call("GET", path)
+            expect(reply.status, path).toBe(401)
+            expect(reply.body._tag).toBe("Unauthorized")
+          }
+        }))
+    })
+
+    describe("plan usage", () => {
+      it.effect("shows the plan's month, the admin bonus and the upgrade links; the bonus admits more uploads", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant()
+          const before = yield* call("GET", "/v1/client-portal/plan-usage", { session })
+          expect(before.status).toBe(200)
+          const now = new Date()
+          const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`
+          expect(before.body).toEqual({
+            client_id: clientId,
+            plan: "trial",
+            month,
+            period_start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
+            period_end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
+            ingests_included: 10,
+            bonus_ingests: 0,
+            ingests_used: 0,
+            ingests_in_progress: 0,
+            remaining: 10,
+            usage_pct: 0,
+            credits_balance: 0,
+            upgrade_links: [
+              { plan: "starter", url: UPGRADE_URLS.starter.toString() },
+              { plan: "scale", url: UPGRADE_URLS.scale.toString() }
+            ]
+          })
+
+          const granted = yield* call("PATCH", `/v1/internal/admin/clients/${clientId}/usage-bonus`, {
+            headers: admin,
+            body: { extra_ingests: 2, reason: "pilot extension" }
+          })
+          expect(granted.status).toBe(200)
+          expect(granted.body).toMatchObject({ client_id: clientId, month, extra_ingests: 2, reason: "pilot extension", month_bonus_total: 2 })
+          expect(granted.body.plan_usage).toMatchObject({ bonus_ingests: 2, remaining: 12 })
+          // a bonus for another month does not count in this one
+          const nextMonth = `${now.getUTCFullYear() + 1}-01`
+          const later = yield* call("PATCH", `/v1/internal/admin/clients/${clientId}/usage-bonus`, {
+            headers: admin,
+            body: { extra_ingests: 50, reason: "next year", month: nextMonth }
+          })
+          expect(later.body).toMatchObject({ month: nextMonth, month_bonus_total: 50, plan_usage: { bonus_ingests: 2 } })
+
+          // 10 included + 2 bonus: the 12th upload is accepted, the 13th refused
+          yield* grantCredits(clientId, 20)
+          const key = yield* apiKeyOf(session)
+          for (let i = 0; i < 12; i++) expect((yield* upload(key, fixture("renewal-stereo.mp3"))).status).toBe(202)
+          const refused = yield* upload(key, fixture("renewal-stereo.mp3"))
+          expect(refused.status).toBe(402)
+          expect(refused.body.message).toMatch(/12 calls/)
+
+          const after = yield* call("GET", "/v1/client-portal/plan-usage", { session })
+          expect(after.body).toMatchObject({ bonus_ingests: 2, ingests_used: 0, ingests_in_progress: 12, remaining: 12, credits_balance: 20 })
+          // the admin's door shows the same view
+          const staff = yield* call("GET", `/v1/internal/admin/clients/${clientId}/plan-usage`, { headers: admin })
+          expect(staff.body).toEqual(after.body)
+          expect((yield* call("GET", "/v1/internal/admin/clients/cli_missing/plan-usage", { headers: admin })).status).toBe(404)
+          expect((yield* call("PATCH", `/v1/internal/admin/clients/${clientId}/usage-bonus`, {
+            headers: admin,
+            body: { extra_ingests: 0, reason: "none" }
+          })).status).toBe(422)
+          const sql = yield* SqlClient.SqlClient
+          const [audit] = yield* sql<{ actor: string; actor_type: string; metadata: any }>`
+            SELECT actor, actor_type, metadata FROM audit_logs WHERE client_id = ${clientId} AND action = 'usage_bonus.granted' ORDER BY at LIMIT 1`
+          expect(audit).toMatchObject({ actor: "staff:admin", actor_type: "staff", metadata: { extra_ingests: 2, reason: "pilot extension", month } })
+        }), 60_000)
+    })
+
+    describe("account views", () => {
+      it.effect("the cockpit: plan, credits, the month's calls, closers, alerts; another tenant sees its own", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant("Cockpit Co")
+          const fresh = yield* call("GET", "/v1/client-portal/account-cockpit", { session })
+          expect(fresh.status).toBe(200)
+          expect(fresh.body).toMatchObject({
+            client_id: clientId,
+            company_name: "Cockpit Co",
+            plan: "trial",
+            is_test: false,
+            credits_balance: 0,
+            month: { calls_by_status: { queued: 0, processing: 0, completed: 0, failed: 0 }, ingests_included: 10, ingests_used: 0, ingests_remaining: 10 },
+            average_score: null,
+            closers_by_status: { pending_verification: 0, active: 0, paused: 0, removed: 0 },
+            integrations: { calendar_connected: 0, video_connected: 0, crm: [], llm: [], recorder_active: false }
+          })
+          expect(fresh.body.score_trend).toHaveLength(4)
+          expect(fresh.body.score_trend.every((w: any) => w.calls === 0 && w.average_score === null)).toBe(true)
+          expect(fresh.body.open_alerts.map((a: any) => [a.code, a.severity])).toEqual([["credits_low", "critical"], ["no_verified_closer", "warning"]])
+
+          yield* grantCredits(clientId, 5)
+          const key = yield* apiKeyOf(session)
+          const accepted = yield* upload(key, fixture("renewal-stereo.mp3"))
+          // one call analysed with a score, as the worker leaves it
+          const sql = yield* SqlClient.SqlClient
+          yield* upload(key, fixture("renewal-stereo.mp3"))
+          yield* sql`UPDATE calls SET status = 'completed', started_at = now() - interval '20 seconds', completed_at = now(),
+                     result = '{"scorecard": {"overall": 72}}'::jsonb WHERE call_id = ${accepted.body.call_id}`
+          const later = yield* call("GET", "/v1/client-portal/account-cockpit", { session })
+          expect(later.body.month.calls_by_status).toEqual({ queued: 1, processing: 0, completed: 1, failed: 0 })
+          expect(later.body.credits_balance).toBe(5)
+          expect(later.body.average_score).toBe(72)
+          expect(later.body.score_trend.at(-1)).toMatchObject({ calls: 1, average_score: 72 })
+          // 5 credits, 1 held by the queued call: 4 free, no credit alert
+          expect(later.body.open_alerts.map((a: any) => a.code)).toEqual(["no_verified_closer"])
+
+          const other = yield* newTenant("Elsewhere")
+          const theirs = yield* call("GET", "/v1/client-portal/account-cockpit", { session: other.session })
+          expect(theirs.body).toMatchObject({ client_id: other.clientId, company_name: "Elsewhere", average_score: null })
+          expect(theirs.body.month.calls_by_status.completed).toBe(0)
+        }))
+
+      it.effect("onboarding follows the tenant's steps; the recorder and coaching steps wait for their features", () =>
+        Effect.gen(function* () {
+          const smtp = yield* Smtp
+          const { clientId, session } = yield* newTenant()
+          const start = yield* call("GET", "/v1/client-portal/onboarding-activation", { session })
+          expect(start.body).toMatchObject({ client_id: clientId, steps_done: 0, steps_total: 7, activation_pct: 0, next_step: "profile_saved" })
+          expect(start.body.steps.map((s: any) => s.key)).toEqual([
+            "profile_saved", "closer_added", "closer_verified", "recorder_connected", "first_call_analysed", "first_outcome_recorded", "coaching_welcome_done"
+          ])
+
+          yield* call("PUT", "/v1/client-portal/lead-context-profile", { session, body: {} })
+          const closerEmail = freshEmail("closer")
+          yield* call("POST", "/v1/client-portal/closers", { session, body: { email: closerEmail, full_name: "Cleo Closer" } })
+          const token = /#token=([A-Za-z0-9_-]+)/.exec((yield* smtp.waitFor(closerEmail)).text)![1]!
+          expect((yield* call("POST", "/v1/client-portal/closers/verify-email", { body: { token } })).status).toBe(200)
+          yield* grantCredits(clientId, 2)
+          const key = yield* apiKeyOf(session)
+          const callId = (yield* upload(key, fixture("renewal-stereo.mp3"))).body.call_id
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`UPDATE calls SET status = 'completed', started_at = now(), completed_at = now() WHERE call_id = ${callId}`
+          yield* call("PUT", `/v1/client-portal/calls/${callId}/outcome-truth`, { session, body: { outcome: "won", deal_value: 12000 } })
+
+          const now = yield* call("GET", "/v1/client-portal/onboarding-activation", { session })
+          expect(now.body.steps.map((s: any) => [s.key, s.done])).toEqual([
+            ["profile_saved", true], ["closer_added", true], ["closer_verified", true], ["recorder_connected", false],
+            ["first_call_analysed", true], ["first_outcome_recorded", true], ["coaching_welcome_done", false]
+          ])
+          expect(now.body.steps.filter((s: any) => s.done).every((s: any) => typeof s.done_at === "string")).toBe(true)
+          expect(now.body).toMatchObject({ steps_done: 5, activation_pct: 71, next_step: "recorder_connected" })
+        }))
+
+      it.effect("operational trust: the 7 days' analyses, success rate, processing times and failures", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant()
+          const empty = yield* call("GET", "/v1/client-portal/operational-trust", { session })
+          expect(empty.body).toMatchObject({
+            client_id: clientId,
+            window_days: 7,
+            analyses_total: 0,
+            success_rate: null,
+            processing_time_s: { median: null, p95: null, sample: 0 },
+            recent_failures: [],
+            last_completed_at: null
+          })
+          yield* grantCredits(clientId, 10)
+          const key = yield* apiKeyOf(session)
+          const ids: Array<string> = []
+          for (let i = 0; i < 5; i++) ids.push((yield* upload(key, fixture("renewal-stereo.mp3"), { externalCallId: `crm-${i}` })).body.call_id)
+          const sql = yield* SqlClient.SqlClient
+          // as the worker leaves them: three completed in 10, 20 and 60 s, one failed, one queued
+          for (const [id, seconds] of [[ids[0], 10], [ids[1], 20], [ids[2], 60]] as const) {
+            yield* sql`UPDATE calls SET status = 'completed', started_at = now() - make_interval(secs => ${seconds}), completed_at = now()
+                       WHERE call_id = ${id}`
+          }
+          yield* sql`UPDATE calls SET status = 'failed', stage = 'decode', completed_at = now(), error_code = 'undecodable_audio',
+                     error_message = 'The MP3 file could not be decoded' WHERE call_id = ${ids[3]}`
+          const trust = yield* call("GET", "/v1/client-portal/operational-trust", { session })
+          expect(trust.body).toMatchObject({
+            analyses_by_status: { queued: 1, processing: 0, completed: 3, failed: 1 },
+            analyses_total: 5,
+            success_rate: 0.75,
+            processing_time_s: { median: 20, p95: 56, sample: 3 },
+            recent_failures: [{ call_id: ids[3], external_call_id: "crm-3", stage: "decode", code: "undecodable_audio", message: "The MP3 file could not be decoded" }]
+          })
+          expect(typeof trust.body.last_completed_at).toBe("string")
+          const other = yield* newTenant()
+          expect((yield* call("GET", "/v1/client-portal/operational-trust", { session: other.session })).body.analyses_total).toBe(0)
+        }))
+
+      it.effect("events list the tenant's uploads, filtered by status, closer e-mail and platform; health KPIs count them", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant()
+          yield* grantCredits(clientId, 5)
+          const key = yield* apiKeyOf(session)
+          const a = yield* upload(key, fixture("renewal-stereo.mp3"), { closerEmail: "Rita@Acme.test" })
+          const b = yield* upload(key, fixture("renewal-stereo.mp3"), { closerEmail: "sam@acme.test" })
+          const recent = yield* call("GET", "/v1/client-portal/events/recent", { session })
+          expect(recent.status).toBe(200)
+          expect(recent.body.events.map((e: any) => e.call_id)).toEqual([b.body.call_id, a.body.call_id])
+          expect(recent.body.events[1]).toEqual({
+            event_id: expect.stringMatching(/^evt_/),
+            type: "upload_accepted",
+            platform: "api",
+            status: "ok",
+            closer_email: "Rita@Acme.test",
+            call_id: a.body.call_id,
+            received_at: expect.any(String),
+            error: null
+          })
+          const byCloser = yield* call("GET", "/v1/client-portal/events?closer_email=rita@acme.test", { session })
+          expect(byCloser.body.events.map((e: any) => e.call_id)).toEqual([a.body.call_id])
+          expect((yield* call("GET", "/v1/client-portal/events?status=error", { session })).body.events).toEqual([])
+          expect((yield* call("GET", "/v1/client-portal/events?platform=recorder", { session })).body.events).toEqual([])
+          expect((yield* call("GET", "/v1/client-portal/events?platform=api&status=ok", { session })).body.events).toHaveLength(2)
+
+          const kpis = yield* call("GET", "/v1/client-portal/health-kpis", { session })
+          expect(kpis.body.integrations[0]).toMatchObject({ integration: "api", connected: true, events_7d: 2, error_rate_7d: 0, last_error: null })
+          expect(kpis.body.integrations.slice(1).map((i: any) => [i.integration, i.connected])).toEqual([
+            ["recorder", false], ["calendar", false], ["video", false], ["crm-a", false], ["llm", false]
+          ])
+
+          const other = yield* newTenant()
+          expect((yield* call("GET", "/v1/client-portal/events/recent", { session: other.session })).body.events).toEqual([])
+          expect((yield* call("GET", "/v1/client-portal/events?closer_email=rita@acme.test", { session: other.session })).body.events).toEqual([])
+          expect((yield* call("GET", "/v1/client-portal/health-kpis", { session: other.session })).body.integrations[0]).toMatchObject({
+            connected: false,
+            events_7d: 0,
+            error_rate_7d: null
+          })
+        }))
+    })
+
+    describe("outcome truth", () => {
+      it.effect("a call's record: null until recorded, then replaced by each PUT; another tenant's call is 404", () =>
+        Effect.gen(function* () {
+          const { clientId, userId, session } = yield* newTenant()
+          yield* grantCredits(clientId, 2)
+          const key = yield* apiKeyOf(session)
+          const callId = (yield* upload(key, fixture("renewal-stereo.mp3"))).body.call_id
+          const path = `/v1/client-portal/calls/${callId}/outcome-truth`
+          const none = yield* call("GET", path, { session })
+          expect(none.status).toBe(200)
+          expect(none.body).toBeNull()
+
+          const won = yield* call("PUT", path, {
+            session,
+            body: { outcome: "won", deal_value: 48000, currency: "EUR", closed_at: "2026-11-20T15:00:00Z", stage: "closed", reason: "ROI case", notes: "CFO signed" }
+          })
+          expect(won.status).toBe(200)
+          expect(won.body).toEqual({
+            call_id: callId,
+            outcome: "won",
+            deal_value: 48000,
+            currency: "EUR",
+            closed_at: "2026-11-20T15:00:00.000Z",
+            stage: "closed",
+            reason: "ROI case",
+            notes: "CFO signed",
+            is_test_data: false,
+            recorded_by: userId,
+            created_at: expect.any(String),
+            updated_at: expect.any(String)
+          })
+          expect((yield* call("GET", path, { session })).body).toEqual(won.body)
+          const lost = yield* call("PUT", path, { session, body: { outcome: "lost" } })
+          expect(lost.body).toMatchObject({ outcome: "lost", deal_value: null, currency: null, notes: null, created_at: won.body.created_at })
+
+          const other = yield* newTenant()
+          for (const method of ["GET", "PUT"] as const) {
+            const reply = yield* call(method, path, { session: other.session, ...(method === "PUT" ? { body: { outcome: "won" } } : {}) })
+            expect(reply.status, method).toBe(404)
+            expect(reply.body._tag).toBe("NotFound")
+          }
+          expect((yield* call("GET", "/v1/client-portal/calls/call_missing/outcome-truth", { session })).status).toBe(404)
+          expect((yield* call("GET", path, { session })).body.outcome).toBe("lost")
+          expect((yield* auditActions(clientId)).filter((a) => a === "outcome_truth.recorded")).toHaveLength(2)
+        }))
+
+      it.effect("bad records are 422 and change nothing", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant()
+          yield* grantCredits(clientId, 1)
+          const callId = (yield* upload(yield* apiKeyOf(session), fixture("renewal-stereo.mp3"))).body.call_id
+          const path = `/v1/client-portal/calls/${callId}/outcome-truth`
+          for (const [body, field] of [
+            [{ outcome: "maybe" }, "outcome"],
+            [{ outcome: "won", deal_value: -5 }, "deal_value"],
+            [{ outcome: "won", currency: "euro" }, "currency"],
+            [{ outcome: "won", closed_at: "last friday" }, "closed_at"]
+          ] as const) {
+            const reply = yield* call("PUT", path, { session, body })
+            expect(reply.status, JSON.stringify(body)).toBe(422)
+            expect(reply.body.detail[0].loc).toEqual(["body", field])
+          }
+          expect((yield* call("GET", path, { session })).body).toBeNull()
+        }))
+
+      it.effect("the backlog: completed calls without a record, oldest first, valued from the market profile", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant()
+          yield* grantCredits(clientId, 10)
+          yield* call("PUT", "/v1/client-portal/market-profile", { session, body: { average_deal_size: 30000, currency: "EUR" } })
+          const key = yield* apiKeyOf(session)
+          const ids: Array<string> = []
+          for (let i = 0; i < 4; i++) ids.push((yield* upload(key, fixture("renewal-stereo.mp3"), { externalCallId: `d-${i}` })).body.call_id)
+          const sql = yield* SqlClient.SqlClient
+          // completed 3, 2 and 1 days ago; the fourth still queued
+          for (const [i, days] of [[0, 1], [1, 3], [2, 2]] as const) {
+            yield* sql`UPDATE calls SET status = 'completed', started_at = now() - make_interval(days => ${days}),
+                       completed_at = now() - make_interval(days => ${days}), result = '{"scorecard": {"overall": 60}}'::jsonb
+                       WHERE call_id = ${ids[i]}`
+          }
+          const backlog = yield* call("GET", "/v1/client-portal/outcome-truth-backlog", { session })
+          expect(backlog.status).toBe(200)
+          expect(backlog.body).toMatchObject({ total: 3, limit: 25 })
+          expect(backlog.body.calls.map((c: any) => [c.call_id, c.age_days])).toEqual([[ids[1], 3], [ids[2], 2], [ids[0], 1]])
+          expect(backlog.body.calls[0]).toMatchObject({ external_call_id: "d-1", overall_score: 60, estimated_deal_value: 30000, currency: "EUR", is_test_data: false })
+          // a recorded outcome leaves the backlog
+          yield* call("PUT", `/v1/client-portal/calls/${ids[1]}/outcome-truth`, { session, body: { outcome: "no_decision" } })
+          const page = yield* call("GET", "/v1/client-portal/outcome-truth-backlog?limit=1", { session })
+          expect(page.body).toMatchObject({ total: 2, limit: 1 })
+          expect(page.body.calls.map((c: any) => c.call_id)).toEqual([ids[2]])
+          for (const bad of ["limit=0", "limit=201", "limit=ten", "include_test_data=maybe"]) {
+            expect((yield* call("GET", `/v1/client-portal/outcome-truth-backlog?${bad}`, { session })).status, bad).toBe(422)
+          }
+          // a test tenant's calls are test data: left out unless asked for
+          yield* sql`UPDATE tenants SET is_test = true WHERE client_id = ${clientId}`
+          expect((yield* call("GET", "/v1/client-portal/outcome-truth-backlog", { session })).body.total).toBe(0)
+          const withTest = yield* call("GET", "/v1/client-portal/outcome-truth-backlog?include_test_data=true", { session })
+          expect(withTest.body.total).toBe(2)
+          expect(withTest.body.calls[0].is_test_data).toBe(true)
+          const other = yield* newTenant()
+          expect((yield* call("GET", "/v1/client-portal/outcome-truth-backlog?include_test_data=true", { session: other.session })).body).toEqual({
+            calls: [],
+            total: 0,
+            limit: 25
+          })
+        }))
+    })
+
+    describe("API keys and roles", () => {
+      it.effect("an owner creates a key (shown once), lists it by prefix, and revokes it; the key works until then", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant()
+          const created = yield* call("POST", "/v1/client-portal/api-keys", { session, body: { name: "CRM sync" } })
+          expect(created.status).toBe(201)
+          expect(created.body).toMatchObject({ key_id: expect.stringMatching(/^key_/), name: "CRM sync", revoked_at: null, last_used_at: null })
+          const key: string = created.body.api_key
+          expect(key).toMatch(/^csk_/)
+          expect(created.body.prefix).toBe(key.slice(0, 12))
+          const list = yield* call("GET", "/v1/client-portal/api-keys", { session })
+          expect(list.body.keys).toEqual([{ ...created.body, api_key: undefined }].map(({ api_key: _, ...k }) => k))
+          expect(JSON.stringify(list.body)).not.toContain(key)
+          // the key is a tenant key
+          expect((yield* call("GET", "/v1/teams/calls", { headers: { "x-api-key": key } })).status).toBe(200)
+          const revoked = yield* call("DELETE", `/v1/client-portal/api-keys/${created.body.key_id}`, { session })
+          expect(revoked.status).toBe(200)
+          expect(revoked.body.revoked_at).toEqual(expect.any(String))
+          expect((yield* call("GET", "/v1/teams/calls", { headers: { "x-api-key": key } })).status).toBe(401)
+          // revoking again answers the key as it is
+          expect((yield* call("DELETE", `/v1/client-portal/api-keys/${created.body.key_id}`, { session })).body.revoked_at).toBe(revoked.body.revoked_at)
+          expect(yield* auditActions(clientId)).toEqual(["tenant.signed_up", "user.signed_in", "api_key.created", "api_key.revoked"])
+          // the audit rows name the key by prefix, never the key
+          const sql = yield* SqlClient.SqlClient
+          const rows = yield* sql<{ metadata: unknown }>`SELECT metadata FROM audit_logs WHERE client_id = ${clientId}`
+          expect(JSON.stringify(rows)).not.toContain(key)
+          expect(JSON.stringify(rows)).toContain(created.body.prefix)
+
+          const other = yield* newTenant()
+          expect((yield* call("DELETE", `/v1/client-portal/api-keys/${created.body.key_id}`, { session: other.session })).status).toBe(404)
+          expect((yield* call("GET", "/v1/client-portal/api-keys", { session: other.session })).body.keys).toEqual([])
+        }))
+
+      it.effect("a member reads the portal and records outcomes, but cannot manage API keys or closers (403)", () =>
+        Effect.gen(function* () {
+          const smtp = yield* Smtp
+          const { clientId, session: owner } = yield* newTenant()
+          const member = yield* memberSession(smtp, clientId, freshEmail("member"))
+          expect((yield* call("GET", "/v1/client-auth/me", { session: member })).body.role).toBe("member")
+          for (const [method, path, body] of [
+            ["GET", "/v1/client-portal/api-keys", undefined],
+            ["POST", "/v1/client-portal/api-keys", { name: "mine" }],
+            ["DELETE", "/v1/client-portal/api-keys/key_x", undefined],
+            ["POST", "/v1/client-portal/closers", { email: freshEmail("c"), full_name: "C" }],
+            ["PATCH", "/v1/client-portal/closers/clo_x", { status: "paused" }],
+            ["POST", "/v1/client-portal/closers/clo_x/send-verification", undefined]
+          ] as const) {
+            const reply = yield* call(method, path, { session: member, ...(body === undefined ? {} : { body }) })
+            expect(reply.status, `${method} ${path}`).toBe(403)
+            expect(reply.body._tag).toBe("Forbidden")
+          }
+          expect((yield* call("GET", "/v1/client-portal/closers", { session: member })).status).toBe(200)
+          expect((yield* call("PUT", "/v1/client-portal/market-profile", { session: member, body: { industry: "Retail" } })).status).toBe(200)
+          yield* grantCredits(clientId, 1)
+          const callId = (yield* upload(yield* apiKeyOf(owner), fixture("renewal-stereo.mp3"))).body.call_id
+          expect((yield* call("PUT", `/v1/client-portal/calls/${callId}/outcome-truth`, { session: member, body: { outcome: "open" } })).status).toBe(200)
+        }))
+    })
+
+    describe("audit logs", () => {
+      it.effect("list the tenant's changes newest first, with actor, address and metadata, a page at a time", () =>
+        Effect.gen(function* () {
+          const { clientId, userId, session } = yield* newTenant()
+          for (const industry of ["A", "B", "C"]) yield* call("PUT", "/v1/client-portal/market-profile", { session, body: { industry } })
+          const all = yield* call("GET", "/v1/client-portal/audit-logs", { session })
+          expect(all.status).toBe(200)
+          expect(all.body.total).toBe(5)
+          expect(all.body.entries.map((e: any) => e.action)).toEqual([
+            "market_profile.saved", "market_profile.saved", "market_profile.saved", "user.signed_in", "tenant.signed_up"
+          ])
+          expect(all.body.entries[0]).toEqual({
+            log_id: expect.stringMatching(/^aud_/),
+            at: expect.any(String),
+            actor: userId,
+            actor_type: "user",
+            action: "market_profile.saved",
+            target_type: "tenant",
+            target_id: clientId,
+            ip: "127.0.0.1",
+            metadata: { fields: expect.arrayContaining(["industry", "currency"]) }
+          })
+          const page = yield* call("GET", "/v1/client-portal/audit-logs?limit=2&offset=2", { session })
+          expect(page.body.total).toBe(5)
+          expect(page.body.entries.map((e: any) => e.log_id)).toEqual(all.body.entries.slice(2, 4).map((e: any) => e.log_id))
+          expect((yield* call("GET", "/v1/client-portal/audit-logs?limit=500", { session })).status).toBe(422)
+          const other = yield* newTenant()
+          const theirs = yield* call("GET", "/v1/client-portal/audit-logs", { session: other.session })
+          expect(theirs.body.entries.map((e: any) => e.action)).toEqual(["user.signed_in", "tenant.signed_up"])
+          expect(theirs.body.entries.every((e: any) => e.target_id === other.clientId || e.target_id === other.userId)).toBe(true)
+        }))
+    })
+
+    describe("operations of later issues", () => {
+      it.effect("answer 501 NotImplemented to a signed-in user", () =>
+        Effect.gen(function* () {
+          const { session } = yield* newTenant()
+          for (const path of ["/v1/client-portal/customer-value", "/v1/client-portal/daily-brief", "/v1/client-portal/recall/status"]) {
+            const reply = yield* call("GET", path, { session })
+            expect(reply.status, path).toBe(501)
+            expect(reply.body._tag).toBe("NotImplemented")
+          }
+        }))
+    })
+  })
+})
