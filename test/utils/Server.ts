@@ -168,7 +168,15 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Run
       await cleanup()
       throw new Error(`callsight serve exited (${exit.code ?? exit.signal}) before it was ready:\n${output}`)
     }
-    const ready = await fetch(`${url}/ready`).then((r) => r.status === 200, () => false)
+    // refused while the server is not listening yet; once it listens, every request is answered
+    const ready = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(10_000) }).then(
+      (r) => r.status === 200,
+      (error: Error) => (error.name === "TimeoutError" ? "unanswered" as const : false)
+    )
+    if (ready === "unanswered") {
+      await stop(5_000)
+      throw new Error(`GET /ready was accepted during start-up but never answered (10 s):\n${output}`)
+    }
     if (ready) break
     if (Date.now() > deadline) {
       await stop(5_000)

@@ -1,5 +1,5 @@
 export { AppConfig, InvalidConfig } from "./config.js"
 export { Database } from "./db/Database.js"
-export { HttpAppLive } from "./http/Server.js"
+export { makeHttpLayer } from "./http/Server.js"
 export { DatabaseLive, makeServeLive, makeServerLayer, ServeLive, WorkerLive } from "./main.js"
 export { VERSION } from "./version.js"

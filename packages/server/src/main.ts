@@ -3,7 +3,6 @@
  * under `DATA_DIR` otherwise), migrations, then the HTTP server. SIGTERM interrupts the main
  * fiber: the server stops accepting, in-flight requests finish, then the pool closes.
  */
-import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
@@ -12,7 +11,7 @@ import { AppConfig } from "./config.js"
 import { layerPglite, layerPostgres } from "./db/Database.js"
 import { MigrationsLive } from "./db/Migrations.js"
 import { WorkersLive } from "./audio/Worker.js"
-import { HttpAppLive } from "./http/Server.js"
+import { makeHttpLayer } from "./http/Server.js"
 import { LoggerLive, TracingLive } from "./Observability.js"
 
 /** The database the configuration names, with the migrations run on it. */
@@ -39,7 +38,7 @@ export const makeServerLayer = <S, E1, R1, D, E2, R2>(
   options: { readonly workers?: boolean } = {}
 ) =>
   Layer.merge(
-    HttpAppLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(server)),
+    makeHttpLayer(server),
     options.workers === true ? WorkersLive : Layer.empty
   ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 

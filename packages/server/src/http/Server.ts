@@ -4,7 +4,7 @@
  * (Node's in production, the test server in tests) and the database.
  */
 import { CallsightApi } from "@callsight/api-spec"
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { Layer } from "effect"
 import { AdminHttpLive } from "../admin/Http.js"
 import { AudioHttpLive } from "../audio/Http.js"
@@ -40,11 +40,20 @@ export const ApiLive = HttpApiBuilder.api(CallsightApi).pipe(
   Layer.provide(RequestMetrics.Default)
 )
 
-export const HttpAppLive = HttpApiBuilder.serve(serverMiddleware).pipe(
+/** Serving the API: the OpenAPI document, the reference page, the link pages and error mapping. */
+const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(PagesLive),
   Layer.provide(ApiErrorsLive),
-  Layer.provide(ApiLive),
   Layer.provide(RequestMetrics.Default)
 )
+
+/**
+ * The HTTP service on `server`. The API, every service and handler, is built before the server:
+ * Node's server listens as its layer is built but answers only once `serve` registers the handler,
+ * and a request that arrived in between would never be answered (a health check during start-up
+ * hung forever). So only `serve` itself stands between listening and answering.
+ */
+export const makeHttpLayer = <S, E, R>(server: Layer.Layer<S, E, R>) =>
+  ServeLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(server), Layer.provide(ApiLive))
