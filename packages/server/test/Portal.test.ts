@@ -202,6 +202,14 @@ describe("client portal", () => {
           const staff = yield* call("GET", `/v1/internal/admin/clients/${clientId}/plan-usage`, { headers: admin })
           expect(staff.body).toEqual(after.body)
           expect((yield* call("GET", "/v1/internal/admin/clients/cli_missing/plan-usage", { headers: admin })).status).toBe(404)
+          // another tenant's usage is its own
+          const other = yield* newTenant()
+          expect((yield* call("GET", "/v1/client-portal/plan-usage", { session: other.session })).body).toMatchObject({
+            client_id: other.clientId,
+            bonus_ingests: 0,
+            ingests_in_progress: 0,
+            credits_balance: 0
+          })
           expect((yield* call("PATCH", `/v1/internal/admin/clients/${clientId}/usage-bonus`, {
             headers: admin,
             body: { extra_ingests: 0, reason: "none" }
@@ -285,6 +293,12 @@ describe("client portal", () => {
           ])
           expect(now.body.steps.filter((s: any) => s.done).every((s: any) => typeof s.done_at === "string")).toBe(true)
           expect(now.body).toMatchObject({ steps_done: 5, activation_pct: 71, next_step: "recorder_connected" })
+          const other = yield* newTenant()
+          expect((yield* call("GET", "/v1/client-portal/onboarding-activation", { session: other.session })).body).toMatchObject({
+            client_id: other.clientId,
+            steps_done: 0,
+            next_step: "profile_saved"
+          })
         }))
 
       it.effect("operational trust: the 7 days' analyses, success rate, processing times and failures", () =>

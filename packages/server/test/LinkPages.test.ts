@@ -1,0 +1,106 @@
+/**
+ * The pages the e-mailed links open, in headless Chromium (Debian's `/usr/bin/chromium` driven by
+ * `playwright-core`) against the in-process server: `/sign-in#token=…` signs the browser in (the
+ * session cookie set, the token gone from the address bar), `/verify-email#token=…` confirms a
+ * closer, a used or bad token says so. Tokens come from the outbox (no SMTP_URL here).
+ *
+ * Without `/usr/bin/chromium` the tests are skipped, unless `CI` is set: then they fail.
+ */
+import { HttpServer } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { afterAll, beforeAll, describe, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { existsSync } from "node:fs"
+import { type Browser, chromium } from "playwright-core"
+import { call } from "./utils/PortalRequests.js"
+import { testServerLayer } from "./utils/TestServer.js"
+
+declare const document: any, location: any
+
+const CHROMIUM = "/usr/bin/chromium"
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+const runBrowser = existsSync(CHROMIUM) || Boolean(process.env.CI)
+
+let browser: Browser | undefined
+beforeAll(async () => {
+  if (runBrowser) browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+/** The base URL of the in-process server. */
+const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
+  const address = server.address as HttpServer.TcpAddress
+  return `http://127.0.0.1:${address.port}`
+})
+
+/** The token of the last e-mail kept in the outbox for this address. */
+const outboxToken = (to: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ text_body: string }>`SELECT text_body FROM email_outbox WHERE to_address = ${to} ORDER BY created_at DESC LIMIT 1`
+  ).pipe(Effect.map((rows) => /#token=([A-Za-z0-9_-]+)/.exec(rows[0]!.text_body)![1]!))
+
+/** Opens `path` in a fresh browser context; answers the status line once the page has settled, and what the browser kept. */
+const openPage = (url: string) =>
+  Effect.promise(async () => {
+    const context = await browser!.newContext()
+    const page = await context.newPage()
+    const external: Array<string> = []
+    page.on("request", (r) => {
+      if (!r.url().startsWith(url.slice(0, url.indexOf("/", 8)))) external.push(r.url())
+    })
+    await page.goto(url)
+    await page.waitForFunction(() => document.getElementById("status").className !== "", undefined, { timeout: 10_000 })
+    const status = await page.evaluate(() => ({ text: document.getElementById("status").textContent, kind: document.getElementById("status").className }))
+    const address = await page.evaluate(() => location.href)
+    const cookies = await context.cookies()
+    await context.close()
+    return { status, address, cookies, external }
+  })
+
+let n = 0
+const freshEmail = (name: string) => `${name}.${Date.now()}.${n++}@acme.test`
+
+describe.skipIf(!runBrowser)("the pages of the e-mailed links", () => {
+  layer(testServerLayer(), { excludeTestServices: true })("in Chromium", (it) => {
+    it.effect("/sign-in#token=… signs the browser in, and drops the token from the address bar", () =>
+      Effect.gen(function* () {
+        const base = yield* baseUrl
+        const email = freshEmail("browser")
+        yield* call("POST", "/v1/client-auth/signup", { body: { email, company_name: "Browser Co" } })
+        const token = yield* outboxToken(email)
+        const opened = yield* openPage(`${base}/sign-in#token=${token}`)
+        expect(opened.status).toEqual({ text: `You are signed in as ${email} (Browser Co). You can close this tab.`, kind: "ok" })
+        expect(opened.address).toBe(`${base}/sign-in`)
+        expect(opened.external).toEqual([])
+        const cookie = opened.cookies.find((c) => c.name === "callsight_session")!
+        expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" })
+        // the browser's session is a real one
+        const me = yield* call("GET", "/v1/client-auth/me", { session: cookie.value })
+        expect(me.body.email).toBe(email)
+
+        // the same link again: used
+        const again = yield* openPage(`${base}/sign-in#token=${token}`)
+        expect(again.status).toEqual({ text: "the sign-in link is unknown, used or expired: ask for a new one", kind: "error" })
+        expect(again.cookies).toEqual([])
+        const none = yield* openPage(`${base}/sign-in`)
+        expect(none.status.kind).toBe("error")
+        expect(none.status.text).toMatch(/no token/)
+      }))
+
+    it.effect("/verify-email#token=… confirms a closer's e-mail", () =>
+      Effect.gen(function* () {
+        const base = yield* baseUrl
+        const owner = freshEmail("owner")
+        yield* call("POST", "/v1/client-auth/signup", { body: { email: owner, company_name: "Closers Inc" } })
+        const verified = yield* call("POST", "/v1/client-auth/verify", { body: { token: yield* outboxToken(owner) } })
+        const session = /callsight_session=([^;]+)/.exec(verified.headers["set-cookie"]!)![1]!
+        const closer = freshEmail("closer")
+        yield* call("POST", "/v1/client-portal/closers", { session, body: { email: closer, full_name: "Cleo" } })
+        const opened = yield* openPage(`${base}/verify-email#token=${yield* outboxToken(closer)}`)
+        expect(opened.status).toEqual({ text: `Thank you: ${closer} is confirmed.`, kind: "ok" })
+        expect((yield* call("GET", "/v1/client-portal/closers", { session })).body.closers[0].status).toBe("active")
+      }))
+  })
+})
