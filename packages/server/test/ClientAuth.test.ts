@@ -7,13 +7,11 @@ import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { createHash } from "node:crypto"
-import { call, sessionCookie, signUpByMail, tokenOf } from "./utils/PortalRequests.js"
+import { call, freshEmail, sessionCookie, signUpByMail, tokenOf } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex")
-let n = 0
-const freshEmail = (name = "owner") => `${name}.${Date.now()}.${n++}@acme.test`
 
 describe("client authentication", () => {
   layer(serverWithSmtp(), { excludeTestServices: true })("with SMTP", (it) => {

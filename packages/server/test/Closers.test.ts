@@ -5,15 +5,11 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { call, signUpByMail } from "./utils/PortalRequests.js"
-import type { ReceivedMail } from "./utils/SmtpServer.js"
+import { call, freshEmail, newTenant, tokenOf } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
-let n = 0
-const freshEmail = (name: string) => `${name}.${Date.now()}.${n++}@acme.test`
-const tokenOf = (mail: ReceivedMail) => /#token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!
 
-const newTenant = (company = "Acme") => Effect.flatMap(Smtp, (smtp) => signUpByMail(smtp, freshEmail("owner"), company))
+
 
 describe("closers", () => {
   layer(serverWithSmtp(), { excludeTestServices: true })("signed in", (it) => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { existsSync } from "node:fs"
 import { type Browser, chromium } from "playwright-core"
-import { call } from "./utils/PortalRequests.js"
+import { call, freshEmail } from "./utils/PortalRequests.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
 declare const document: any, location: any
@@ -59,8 +59,6 @@ const openPage = (url: string) =>
     return { status, address, cookies, external }
   })
 
-let n = 0
-const freshEmail = (name: string) => `${name}.${Date.now()}.${n++}@acme.test`
 
 describe.skipIf(!runBrowser)("the pages of the e-mailed links", () => {
   layer(testServerLayer(), { excludeTestServices: true })("in Chromium", (it) => {

@@ -9,14 +9,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { admin, upload } from "./utils/AudioRequests.js"
 import { fixture } from "./utils/Fixtures.js"
-import { call, memberSession, signUpByMail } from "./utils/PortalRequests.js"
+import { call, freshEmail, memberSession, newTenant } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
-let n = 0
-const freshEmail = (name = "owner") => `${name}.${Date.now()}.${n++}@acme.test`
 
-/** A tenant signed up through the portal, with a session of its owner. */
-const newTenant = (company = "Acme") => Effect.flatMap(Smtp, (smtp) => signUpByMail(smtp, freshEmail(), company))
 
 const grantCredits = (clientId: string, amount: number) =>
   call("POST", `/v1/internal/admin/clients/${clientId}/credits`, { headers: admin, body: { amount, reason: "test" } })

@@ -8,6 +8,7 @@ import { Cookies, HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import type { ReceivedMail, TestSmtpServer } from "./SmtpServer.js"
+import { Smtp } from "./SmtpServerLayer.js"
 
 export interface Reply {
   readonly status: number
@@ -40,6 +41,10 @@ export const call = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: 
     } satisfies Reply
   }).pipe(Effect.orDie)
 
+let emails = 0
+/** An e-mail address no other test uses. */
+export const freshEmail = (name = "owner") => `${name}.${Date.now()}.${emails++}@acme.test`
+
 /** The session cookie a reply sets, if it sets one. */
 export const sessionCookie = (reply: Reply) => Cookies.get(reply.cookies, SESSION_COOKIE)
 
@@ -61,6 +66,9 @@ export const signInByMail = (smtp: TestSmtpServer, email: string) =>
     if (verified.status !== 200) throw new Error(`verify answered ${verified.status}: ${JSON.stringify(verified.body)}`)
     return Option.getOrThrow(sessionCookie(verified)).value
   })
+
+/** A tenant signed up through the portal (its owner's e-mail fresh), with the owner's session. */
+export const newTenant = (companyName = "Acme") => Effect.flatMap(Smtp, (smtp) => signUpByMail(smtp, freshEmail(), companyName))
 
 /** Signup, then the sign-in link of its e-mail: the new tenant and a session of its owner. */
 export const signUpByMail = (smtp: TestSmtpServer, email: string, companyName = "Acme") =>
