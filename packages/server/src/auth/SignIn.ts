@@ -15,10 +15,11 @@ import {
 } from "@callsight/api-spec"
 import { RateLimiter } from "@effect/experimental"
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Either, Option } from "effect"
 import { TenantsRepo } from "../admin/TenantsRepo.js"
 import { AppConfig } from "../config.js"
+import { isUniqueViolation } from "../db/SqlErrors.js"
 import { newId } from "../lib/Ids.js"
 import { Mailer } from "../mail/Mailer.js"
 import { signInMessage } from "../mail/Messages.js"
@@ -29,9 +30,6 @@ import { SessionsRepo } from "./SessionsRepo.js"
 import { UsersRepo } from "./UsersRepo.js"
 
 const SIGN_IN_WINDOW = Duration.minutes(15)
-
-/** A unique index refused the row: another request created the same thing first. */
-export const isUniqueViolation = (error: SqlError.SqlError): boolean => (error.cause as { code?: unknown } | undefined)?.code === "23505"
 
 /** 429 with a `Retry-After` header (seconds) on the response. */
 export const tooManyRequests = (message: string, retryAfter: Duration.Duration) => {
