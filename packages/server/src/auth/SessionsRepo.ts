@@ -34,21 +34,24 @@ export class SessionsRepo extends Effect.Service<SessionsRepo>()("SessionsRepo",
 
     /**
      * The live session of this token with its user, its expiry pushed back to 14 days from now
-     * when it was last used over a minute ago (`extended`: the cookie should be sent again).
+     * when it was last used over a minute ago (`extended`: the cookie should be sent again); one
+     * statement, as it runs on every portal request.
      */
     const use = (token: string) =>
-      Effect.gen(function* () {
-        const hash = sha256Hex(token)
-        const extended = yield* sql<{ expires_at: Date }>`
+      sql<SessionUser & { readonly extended: boolean }>`
+        WITH extended AS (
           UPDATE sessions SET last_seen_at = now(), expires_at = now() + make_interval(days => ${SESSION_DAYS})
-          WHERE session_hash = ${hash} AND expires_at > now() AND last_seen_at < now() - interval '1 minute'
-          RETURNING expires_at`
-        const rows = yield* sql<SessionUser>`
-          SELECT u.user_id, u.client_id, u.email, u.role, s.expires_at
-          FROM sessions s JOIN users u ON u.user_id = s.user_id
-          WHERE s.session_hash = ${hash} AND s.expires_at > now()`
-        return Option.map(Option.fromNullable(rows[0]), (user) => ({ user, extended: extended.length > 0 }))
-      })
+          WHERE session_hash = ${sha256Hex(token)} AND expires_at > now() AND last_seen_at < now() - interval '1 minute'
+          RETURNING expires_at)
+        SELECT u.user_id, u.client_id, u.email, u.role,
+               COALESCE((SELECT expires_at FROM extended), s.expires_at) AS expires_at,
+               EXISTS (SELECT 1 FROM extended) AS extended
+        FROM sessions s JOIN users u ON u.user_id = s.user_id
+        WHERE s.session_hash = ${sha256Hex(token)} AND s.expires_at > now()`.pipe(
+        Effect.map((rows) =>
+          Option.map(Option.fromNullable(rows[0]), ({ extended, ...user }) => ({ user, extended }))
+        )
+      )
 
     const destroy = (token: string) => sql`DELETE FROM sessions WHERE session_hash = ${sha256Hex(token)}`
 
