@@ -381,7 +381,6 @@ const readSpelled = (tokens: ReadonlyArray<Token>, i: number): { value: number; 
   let group = 0
   let last: "none" | "small" | "ten" | "hundred" | "scale" = "none"
   let lastScale = Infinity
-  let j = i
   let any = false
   const parts: Array<{ w: string; t: number }> = []
   // flatten hyphenated words, remembering the token each part came from

@@ -911,7 +911,7 @@ const discovery = (c: ContentAnalysis, duration: number): Array<Applied> => {
   out.push(perEventRule("open_questions", open, null, duration, () => "Open question",
     (n, sum) => `${plural(n, "open question")} (${signed(sum)})`)!)
   const pains = perEventRule("pains", f.pains, f.longest_rep_run, duration,
-    (m, e) => (e < 0 ? "No pain uncovered; the rep's longest run" : "Pain uncovered"),
+    (_m, e) => (e < 0 ? "No pain uncovered; the rep's longest run" : "Pain uncovered"),
     (n, sum) => `${n === 0 ? "no pain" : plural(n, "pain")} uncovered (${signed(sum)})`)
   if (pains !== null) out.push(pains)
   const numbers = perEventRule("numbers", f.numbers, f.longest_rep_run, duration,

@@ -1,7 +1,8 @@
 /**
  * The implementations of the security middlewares declared in api-spec. A missing `X-API-Key`
  * is a 422 (the spec makes it a required header); a key that is not known is 401; a known key
- * of the wrong kind is 403.
+ * of the wrong kind is 403. The portal's session cookie: a missing, unknown or expired session
+ * is 401.
  */
 import {
   AdminAuth,

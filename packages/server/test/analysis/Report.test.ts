@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { METHOD_VERSION } from "../../src/analysis/Method.js"
-import { escapeHtml, formatClock, renderReport, type ReportInput } from "../../src/analysis/Report.js"
+import { escapeHtml, formatClock, renderReport } from "../../src/analysis/Report.js"
 import { sample, SEGMENTS, withTranscript } from "./ReportSamples.js"
 
 const HOSTILE = "<script>alert(1)</script>"
