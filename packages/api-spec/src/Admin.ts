@@ -1,22 +1,13 @@
 /**
  * 4.7 Internal administration (`/v1/internal/admin`): companion operations, status, recall alerts,
- * plan usage and bonus, pipeline health, doctor, runtime flags and market intelligence.
+ * plan usage and bonus, pipeline health, doctor and runtime flags (market intelligence is its own
+ * group, `MarketIntel.ts`, under the same prefix and key).
  * Staff `X-API-Key` (`ADMIN_API_KEY`) on every operation; a tenant key is refused with 403.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import {
-  IncludeTestData,
-  OptionalClientId,
-  Payload,
-  PeriodParams,
-  PeriodType,
-  Periods,
-  queryInt,
-  Plan,
-  Timestamp
-} from "./Common.js"
-import { Conflict, NotFound, NotImplemented } from "./Errors.js"
+import { CallId, ClientId, CloserId, OptionalClientId, Payload, Plan, queryInt, Text, Timestamp } from "./Common.js"
+import { Conflict, NotFound } from "./Errors.js"
 import { YearMonth, PlanUsage } from "./PlanUsage.js"
 import { AdminAuth, ApiKeyHeaders } from "./Security.js"
 
@@ -24,10 +15,9 @@ import { AdminAuth, ApiKeyHeaders } from "./Security.js"
 // Shared pieces
 // ---------------------------------------------------------------------------------------------
 
-const ClientIdPath = Schema.Struct({ client_id: Schema.String })
-const CallIdPath = Schema.Struct({ call_id: Schema.String })
+const ClientIdPath = Schema.Struct({ client_id: ClientId })
 
-const NonEmptyText = (max: number) => Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(max))
+const NonEmptyText = (max: number) => Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(max))
 
 /** Counts of calls (or call jobs) by status. */
 export const JobCountsByStatus = Schema.Struct({
@@ -55,12 +45,12 @@ export class CompanionConnectCodeRequest extends Schema.Class<CompanionConnectCo
 }) {}
 
 export const CompanionConnectCode = Schema.Struct({
-  code: Schema.String.annotations({ description: "Short one-time code" }),
+  code: Text.annotations({ description: "Short one-time code" }),
   channel: CompanionChannel,
-  client_id: Schema.NullOr(Schema.String).annotations({
+  client_id: Schema.NullOr(ClientId).annotations({
     description: "The tenant the chat will be linked to; null links it to staff notifications"
   }),
-  start_command: Schema.String.annotations({ description: "What to send the bot, e.g. `/start 7KQ2XW`" }),
+  start_command: Text.annotations({ description: "What to send the bot, e.g. `/start 7KQ2XW`" }),
   created_at: Timestamp,
   expires_at: Timestamp
 }).annotations({ identifier: "CompanionConnectCode" })
@@ -80,18 +70,18 @@ export class CompanionPushRequest extends Schema.Class<CompanionPushRequest>("Co
 ) {}
 
 export const CompanionDelivery = Schema.Struct({
-  client_id: Schema.NullOr(Schema.String),
+  client_id: Schema.NullOr(ClientId),
   channel: CompanionChannel,
-  chat_id: Schema.String,
+  chat_id: Text,
   status: Schema.Literal("sent", "failed", "skipped"),
-  error: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(Text),
   sent_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "CompanionDelivery" })
 
 export const CompanionPushResult = Schema.Struct({
   kind: CompanionPushKind,
   channel: Schema.NullOr(CompanionChannel),
-  client_id: Schema.NullOr(Schema.String),
+  client_id: Schema.NullOr(ClientId),
   sent: Schema.Number,
   failed: Schema.Number,
   skipped: Schema.Number,
@@ -99,11 +89,11 @@ export const CompanionPushResult = Schema.Struct({
 }).annotations({ identifier: "CompanionPushResult" })
 
 export const CompanionLink = Schema.Struct({
-  link_id: Schema.String,
-  client_id: Schema.NullOr(Schema.String),
-  company_name: Schema.NullOr(Schema.String),
+  link_id: Text,
+  client_id: Schema.NullOr(ClientId),
+  company_name: Schema.NullOr(Text),
   channel: CompanionChannel,
-  chat_id: Schema.String,
+  chat_id: Text,
   linked_at: Timestamp,
   last_message_at: Schema.NullOr(Timestamp),
   last_push_at: Schema.NullOr(Timestamp),
@@ -118,7 +108,7 @@ export const CompanionChannelStatus = Schema.Struct({
 }).annotations({ identifier: "CompanionChannelStatus" })
 
 export const CompanionStatus = Schema.Struct({
-  client_id: Schema.NullOr(Schema.String).annotations({ description: "The filter given, if any" }),
+  client_id: Schema.NullOr(ClientId).annotations({ description: "The filter given, if any" }),
   channels: Schema.Array(CompanionChannelStatus),
   links: Schema.Array(CompanionLink),
   pending_codes: Schema.Number.annotations({ description: "Connect codes issued, not used and not expired" })
@@ -129,17 +119,17 @@ export const CompanionStatus = Schema.Struct({
 // ---------------------------------------------------------------------------------------------
 
 export const WorkerInfo = Schema.Struct({
-  worker_id: Schema.String,
-  host: Schema.String,
+  worker_id: Text,
+  host: Text,
   started_at: Timestamp,
   last_heartbeat_at: Timestamp,
   jobs_in_flight: Schema.Number
 }).annotations({ identifier: "WorkerInfo" })
 
 export const AdminStatus = Schema.Struct({
-  version: Schema.String,
+  version: Text,
   generated_at: Timestamp,
-  client_id: Schema.NullOr(Schema.String).annotations({ description: "The filter given, if any" }),
+  client_id: Schema.NullOr(ClientId).annotations({ description: "The filter given, if any" }),
   tenants: Schema.Struct({
     total: Schema.Number,
     test: Schema.Number,
@@ -160,16 +150,16 @@ export const AdminStatus = Schema.Struct({
 export const RecallAlertKind = Schema.Literal("bot_join_failed", "recording_missing")
 
 export const RecallAlert = Schema.Struct({
-  alert_id: Schema.String,
+  alert_id: Text,
   kind: RecallAlertKind,
-  client_id: Schema.String,
-  company_name: Schema.String,
-  closer_id: Schema.NullOr(Schema.String),
-  closer_email: Schema.NullOr(Schema.String),
-  platform: Schema.NullOr(Schema.String).annotations({ description: "Meeting platform, e.g. `video`" }),
-  meeting_url: Schema.NullOr(Schema.String),
+  client_id: ClientId,
+  company_name: Text,
+  closer_id: Schema.NullOr(CloserId),
+  closer_email: Schema.NullOr(Text),
+  platform: Schema.NullOr(Text).annotations({ description: "Meeting platform, e.g. `video`" }),
+  meeting_url: Schema.NullOr(Text),
   scheduled_at: Schema.NullOr(Timestamp),
-  message: Schema.String,
+  message: Text,
   occurred_at: Timestamp
 }).annotations({ identifier: "RecallAlert" })
 
@@ -185,11 +175,11 @@ export class UsageBonusRequest extends Schema.Class<UsageBonusRequest>("UsageBon
 }) {}
 
 export const UsageBonusGranted = Schema.Struct({
-  bonus_id: Schema.String,
-  client_id: Schema.String,
+  bonus_id: Text,
+  client_id: ClientId,
   month: YearMonth,
   extra_ingests: Schema.Number,
-  reason: Schema.String,
+  reason: Text,
   granted_at: Timestamp,
   month_bonus_total: Schema.Number.annotations({ description: "All bonus ingests granted for that month" }),
   plan_usage: PlanUsage.annotations({ description: "The current month's usage after the grant" })
@@ -200,21 +190,21 @@ export const UsageBonusGranted = Schema.Struct({
 // ---------------------------------------------------------------------------------------------
 
 export const StuckJob = Schema.Struct({
-  job_id: Schema.String,
-  call_id: Schema.String,
-  client_id: Schema.String,
-  worker_id: Schema.NullOr(Schema.String),
+  job_id: Text,
+  call_id: CallId,
+  client_id: ClientId,
+  worker_id: Schema.NullOr(Text),
   claimed_at: Schema.NullOr(Timestamp),
   lease_expires_at: Timestamp,
   attempts: Schema.Number
 }).annotations({ identifier: "StuckJob" })
 
 export const JobFailure = Schema.Struct({
-  call_id: Schema.String,
-  client_id: Schema.String,
+  call_id: CallId,
+  client_id: ClientId,
   failed_at: Timestamp,
-  error_code: Schema.String,
-  message: Schema.String
+  error_code: Text,
+  message: Text
 }).annotations({ identifier: "JobFailure" })
 
 export const PipelineHealth = Schema.Struct({
@@ -222,7 +212,7 @@ export const PipelineHealth = Schema.Struct({
   alert_level: Schema.Literal("ok", "warning", "critical").annotations({
     description: "Derived from the operational 7-day view only, never from the all-time counts"
   }),
-  alert_reasons: Schema.Array(Schema.String),
+  alert_reasons: Schema.Array(Text),
   operational: Schema.Struct({
     window_days: Schema.Literal(7),
     since: Timestamp,
@@ -248,19 +238,19 @@ export const PipelineHealth = Schema.Struct({
 }).annotations({ identifier: "PipelineHealth" })
 
 export const DoctorCheck = Schema.Struct({
-  check: Schema.String.annotations({
+  check: Text.annotations({
     examples: ["no_verified_closer", "credits_low", "tokens_expiring", "repeated_failures", "no_outcome_truth_30d"]
   }),
   passed: Schema.Boolean,
   severity: CheckSeverity.annotations({ description: "How serious a failure of this check is" }),
-  message: Schema.String,
-  fix_hint: Schema.NullOr(Schema.String),
+  message: Text,
+  fix_hint: Schema.NullOr(Text),
   details: Schema.NullOr(Payload)
 }).annotations({ identifier: "DoctorCheck" })
 
 export const DoctorTenant = Schema.Struct({
-  client_id: Schema.String,
-  company_name: Schema.String,
+  client_id: ClientId,
+  company_name: Text,
   plan: Plan,
   status: Schema.Literal("ok", "warning", "critical").annotations({ description: "Worst severity among failed checks" }),
   checks: Schema.Array(DoctorCheck)
@@ -268,7 +258,7 @@ export const DoctorTenant = Schema.Struct({
 
 export const DoctorReport = Schema.Struct({
   generated_at: Timestamp,
-  client_id: Schema.NullOr(Schema.String).annotations({ description: "The filter given, if any" }),
+  client_id: Schema.NullOr(ClientId).annotations({ description: "The filter given, if any" }),
   summary: Schema.Struct({
     tenants_checked: Schema.Number,
     ok: Schema.Number,
@@ -283,16 +273,16 @@ export const DoctorReport = Schema.Struct({
 // ---------------------------------------------------------------------------------------------
 
 export const KnownRuntimeFlag = Schema.Struct({
-  key: Schema.String.annotations({ examples: ["transcriber", "report.include_transcript", "companion.enabled"] }),
+  key: Text.annotations({ examples: ["transcriber", "report.include_transcript", "companion.enabled"] }),
   type: Schema.Literal("string", "boolean", "number", "object"),
   default: Schema.Unknown,
-  description: Schema.String
+  description: Text
 }).annotations({ identifier: "KnownRuntimeFlag" })
 
 export const RuntimeFlags = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   flags: Payload.annotations({ description: "The tenant's flags as saved; unknown keys are kept" }),
-  unknown_keys: Schema.Array(Schema.String).annotations({ description: "Keys the service does not read" }),
+  unknown_keys: Schema.Array(Text).annotations({ description: "Keys the service does not read" }),
   updated_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "RuntimeFlags" })
 
@@ -300,343 +290,6 @@ export const RuntimeFlagsList = Schema.Struct({
   known_flags: Schema.Array(KnownRuntimeFlag),
   tenants: Schema.Array(RuntimeFlags).annotations({ description: "One entry when `client_id` is given" })
 }).annotations({ identifier: "RuntimeFlagsList" })
-
-// ---------------------------------------------------------------------------------------------
-// Market intelligence
-// ---------------------------------------------------------------------------------------------
-
-export const MarketIntelIcp = Schema.Struct({
-  label: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  company_size: Schema.NullOr(Schema.String),
-  region: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "MarketIntelIcp" })
-
-export const MarketIntelLeadSource = Schema.Struct({
-  label: Schema.String,
-  channel: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "MarketIntelLeadSource" })
-
-/** A tenant's market profile as market intelligence segments it. */
-export const MarketIntelProfile = Schema.Struct({
-  client_id: Schema.String,
-  company_name: Schema.String,
-  is_test: Schema.Boolean,
-  industry: Schema.NullOr(Schema.String),
-  sub_industry: Schema.NullOr(Schema.String),
-  icps: Schema.Array(MarketIntelIcp),
-  regions: Schema.Array(Schema.String),
-  average_deal_size: Schema.NullOr(Schema.Number),
-  currency: Schema.NullOr(Schema.String),
-  sales_cycle_days: Schema.NullOr(Schema.Number),
-  competitors: Schema.Array(Schema.String),
-  lead_sources: Schema.Array(MarketIntelLeadSource),
-  extra: Payload.annotations({ description: "Keys of the saved object outside the known fields, kept as given" }),
-  source: Schema.Literal("portal", "admin").annotations({ description: "Who saved it last" }),
-  updated_at: Schema.NullOr(Timestamp)
-}).annotations({ identifier: "MarketIntelProfile" })
-
-export const MarketIntelProfiles = Schema.Struct({
-  profiles: Schema.Array(MarketIntelProfile)
-}).annotations({ identifier: "MarketIntelProfiles" })
-
-export const MarketIntelProfileDeleted = Schema.Struct({
-  client_id: Schema.String,
-  deleted: Schema.Boolean
-}).annotations({ identifier: "MarketIntelProfileDeleted" })
-
-/** One period of the aggregates. */
-export const MarketIntelPeriod = Schema.Struct({
-  period_type: PeriodType,
-  period_start: Schema.String.annotations({ description: "First day, `YYYY-MM-DD` (UTC)" }),
-  period_end: Schema.String.annotations({ description: "First day of the next period, exclusive" }),
-  label: Schema.String.annotations({ examples: ["2026-W47", "2026-11", "2026-Q4", "2026-11-21"] })
-}).annotations({ identifier: "MarketIntelPeriod" })
-
-/** A rate with the sample it was computed on: `value` = `numerator` ÷ `sample_size`, null when the sample is 0. */
-export const SampledRate = Schema.Struct({
-  value: Schema.NullOr(Schema.Number),
-  numerator: Schema.Number,
-  sample_size: Schema.Number
-}).annotations({ identifier: "SampledRate" })
-
-/** An average with the sample it was computed on. */
-export const SampledAverage = Schema.Struct({
-  value: Schema.NullOr(Schema.Number),
-  sample_size: Schema.Number
-}).annotations({ identifier: "SampledAverage" })
-
-export const MarketIntelOutcomeCounts = Schema.Struct({
-  won: Schema.Number,
-  lost: Schema.Number,
-  no_decision: Schema.Number,
-  open: Schema.Number
-}).annotations({ identifier: "MarketIntelOutcomeCounts" })
-
-/** The measures every segment row carries. */
-export const MarketIntelSegmentMetrics = Schema.Struct({
-  tenants: Schema.Number,
-  calls: Schema.Number,
-  completed_calls: Schema.Number,
-  average_score: SampledAverage,
-  win_rate: SampledRate.annotations({ description: "won ÷ (won + lost)" }),
-  outcome_coverage: SampledRate.annotations({ description: "completed calls with an outcome recorded ÷ completed calls" }),
-  outcomes: MarketIntelOutcomeCounts
-}).annotations({ identifier: "MarketIntelSegmentMetrics" })
-
-/** Fields every market-intel read answers with. */
-const MarketIntelHeader = {
-  period: MarketIntelPeriod.annotations({ description: "The period asked for (default: the current one)" }),
-  generated_at: Timestamp,
-  source: Schema.Literal("stored", "computed").annotations({
-    description: "`stored`: fresh stored aggregates; `computed`: computed for this request"
-  })
-}
-
-/** Header of the reads that take `periods`: the trailing periods, oldest first, ending with `period`. */
-const MarketIntelSeriesHeader = {
-  ...MarketIntelHeader,
-  periods: Schema.Array(MarketIntelPeriod)
-}
-
-const IncludeTestDataEcho = { include_test_data: Schema.Boolean }
-
-export const MarketIntelPeriodMetrics = Schema.Struct({
-  period: MarketIntelPeriod,
-  ...MarketIntelSegmentMetrics.fields
-}).annotations({ identifier: "MarketIntelPeriodMetrics" })
-
-export const MarketIntelOverview = Schema.Struct({
-  ...MarketIntelHeader,
-  totals: MarketIntelSegmentMetrics,
-  previous: Schema.NullOr(MarketIntelSegmentMetrics).annotations({ description: "The period before, for comparison" }),
-  industries: Schema.Number.annotations({ description: "Industries with calls in the period" }),
-  tenants_with_profile: Schema.Number,
-  tenants_without_profile: Schema.Number
-}).annotations({ identifier: "MarketIntelOverview" })
-
-export const IndustryIcpSummary = Schema.Struct({
-  icp_label: Schema.String,
-  calls: Schema.Number,
-  win_rate: SampledRate
-}).annotations({ identifier: "IndustryIcpSummary" })
-
-export const MarketIntelIndustryRow = Schema.Struct({
-  industry_label: Schema.String,
-  ...MarketIntelSegmentMetrics.fields,
-  icps: Schema.Array(IndustryIcpSummary)
-}).annotations({ identifier: "MarketIntelIndustryRow" })
-
-export const MarketIntelIndustries = Schema.Struct({
-  ...MarketIntelHeader,
-  industries: Schema.Array(MarketIntelIndustryRow).annotations({ description: "Most calls first" })
-}).annotations({ identifier: "MarketIntelIndustries" })
-
-export const IndustryIcpIntel = Schema.Struct({
-  ...MarketIntelSeriesHeader,
-  industry_label: Schema.String,
-  icp_label: Schema.String,
-  current: MarketIntelSegmentMetrics,
-  series: Schema.Array(MarketIntelPeriodMetrics).annotations({ description: "One row per trailing period, oldest first" }),
-  industry_baseline: MarketIntelSegmentMetrics.annotations({ description: "The whole industry in the current period, to compare" })
-}).annotations({ identifier: "IndustryIcpIntel" })
-
-export const LeadSourceRow = Schema.Struct({
-  lead_source: Schema.String,
-  channel: Schema.NullOr(Schema.String),
-  ...MarketIntelSegmentMetrics.fields,
-  series: Schema.Array(MarketIntelPeriodMetrics)
-}).annotations({ identifier: "LeadSourceRow" })
-
-export const LeadSourceIntel = Schema.Struct({
-  ...MarketIntelSeriesHeader,
-  ...IncludeTestDataEcho,
-  lead_sources: Schema.Array(LeadSourceRow).annotations({ description: "Most calls first; `unknown` for calls without one" })
-}).annotations({ identifier: "LeadSourceIntel" })
-
-export const OutcomeTruthTotals = Schema.Struct({
-  ...MarketIntelSegmentMetrics.fields,
-  won_value: Schema.Number.annotations({ description: "Sum of `deal_value` of won outcomes" }),
-  average_deal_value: SampledAverage
-}).annotations({ identifier: "OutcomeTruthTotals" })
-
-export const OutcomeTruthIndustryRow = Schema.Struct({
-  industry_label: Schema.String,
-  ...OutcomeTruthTotals.fields
-}).annotations({ identifier: "OutcomeTruthIndustryRow" })
-
-export const OutcomeTruthIntel = Schema.Struct({
-  ...MarketIntelSeriesHeader,
-  ...IncludeTestDataEcho,
-  totals: OutcomeTruthTotals,
-  series: Schema.Array(MarketIntelPeriodMetrics),
-  by_industry: Schema.Array(OutcomeTruthIndustryRow)
-}).annotations({ identifier: "OutcomeTruthIntel" })
-
-export const MarketIntelSegmentType = Schema.Literal("industry", "icp", "lead_source")
-
-export const SegmentTruthGapRow = Schema.Struct({
-  segment_type: MarketIntelSegmentType,
-  segment_label: Schema.String,
-  industry_label: Schema.NullOr(Schema.String).annotations({ description: "The industry of an `icp` segment" }),
-  predicted_win_rate: SampledRate.annotations({
-    description: "Score-implied win probability averaged over the decided calls (numerator: expected wins)"
-  }),
-  actual_win_rate: SampledRate.annotations({ description: "won ÷ (won + lost)" }),
-  gap: Schema.NullOr(Schema.Number).annotations({ description: "predicted − actual; null when either is null" }),
-  calls: Schema.Number
-}).annotations({ identifier: "SegmentTruthGapRow" })
-
-export const SegmentTruthGap = Schema.Struct({
-  ...MarketIntelSeriesHeader,
-  ...IncludeTestDataEcho,
-  overall: SegmentTruthGapRow.annotations({ description: "All segments together (`segment_type` industry, label `all`)" }),
-  segments: Schema.Array(SegmentTruthGapRow).annotations({ description: "Largest absolute gap first" })
-}).annotations({ identifier: "SegmentTruthGap" })
-
-export const HygieneIssue = Schema.Struct({
-  field: Schema.String.annotations({ examples: ["industry", "lead_source", "deal_value", "outcome"] }),
-  kind: Schema.Literal("missing", "contradictory"),
-  detail: Schema.String
-}).annotations({ identifier: "HygieneIssue" })
-
-export const CallHygiene = Schema.Struct({
-  call_id: Schema.String,
-  client_id: Schema.String,
-  marks: Payload.annotations({ description: "The hygiene marks as saved (free-form)" }),
-  excluded_from_aggregates: Schema.Boolean.annotations({ description: "`exclude: true` in the marks" }),
-  updated_at: Timestamp
-}).annotations({ identifier: "CallHygiene" })
-
-export const HygieneCallRow = Schema.Struct({
-  call_id: Schema.String,
-  client_id: Schema.String,
-  company_name: Schema.String,
-  created_at: Timestamp,
-  issues: Schema.Array(HygieneIssue),
-  hygiene: Schema.NullOr(CallHygiene)
-}).annotations({ identifier: "HygieneCallRow" })
-
-export const DataHygiene = Schema.Struct({
-  ...MarketIntelSeriesHeader,
-  totals: Schema.Struct({
-    calls_checked: Schema.Number,
-    issue_rate: SampledRate.annotations({ description: "calls with at least one issue ÷ calls checked" }),
-    marked: Schema.Number.annotations({ description: "Calls with hygiene marks" }),
-    excluded: Schema.Number.annotations({ description: "Calls excluded from the aggregates by their marks" })
-  }),
-  issues_by_field: Schema.Array(Schema.Struct({
-    field: Schema.String,
-    missing: Schema.Number,
-    contradictory: Schema.Number
-  })),
-  series: Schema.Array(Schema.Struct({ period: MarketIntelPeriod, issue_rate: SampledRate })),
-  calls: Schema.Array(HygieneCallRow).annotations({ description: "Calls with issues, newest first" })
-}).annotations({ identifier: "DataHygiene" })
-
-export const TruthAdoptionTenantRow = Schema.Struct({
-  client_id: Schema.String,
-  company_name: Schema.String,
-  industry_label: Schema.NullOr(Schema.String),
-  adoption: SampledRate,
-  last_outcome_at: Schema.NullOr(Timestamp)
-}).annotations({ identifier: "TruthAdoptionTenantRow" })
-
-export const TruthAdoption = Schema.Struct({
-  ...MarketIntelSeriesHeader,
-  ...IncludeTestDataEcho,
-  adoption: SampledRate.annotations({ description: "completed calls with an outcome recorded ÷ completed calls" }),
-  series: Schema.Array(Schema.Struct({ period: MarketIntelPeriod, adoption: SampledRate })),
-  by_tenant: Schema.Array(TruthAdoptionTenantRow).annotations({ description: "Lowest adoption first" })
-}).annotations({ identifier: "TruthAdoption" })
-
-export const TruthBacklogCall = Schema.Struct({
-  call_id: Schema.String,
-  client_id: Schema.String,
-  company_name: Schema.String,
-  industry_label: Schema.NullOr(Schema.String),
-  icp_label: Schema.NullOr(Schema.String),
-  lead_source: Schema.NullOr(Schema.String),
-  closer_email: Schema.NullOr(Schema.String),
-  completed_at: Timestamp,
-  overall_score: Schema.NullOr(Schema.Number),
-  deal_value: Schema.NullOr(Schema.Number),
-  priority: Schema.Number.annotations({ description: "Expected improvement of the estimates if recorded; higher first" }),
-  reason: Schema.String
-}).annotations({ identifier: "TruthBacklogCall" })
-
-export const TruthBacklogPriority = Schema.Struct({
-  ...MarketIntelSeriesHeader,
-  ...IncludeTestDataEcho,
-  backlog_total: Schema.Number.annotations({ description: "Completed calls without an outcome in the window" }),
-  calls: Schema.Array(TruthBacklogCall)
-}).annotations({ identifier: "TruthBacklogPriority" })
-
-export const RadarTrend = Schema.Literal("up", "flat", "down")
-export const RadarLevel = Schema.Literal("low", "medium", "high")
-
-export const RadarSignal = Schema.Struct({
-  kind: Schema.Literal("risk", "expansion", "renewal"),
-  code: Schema.String.annotations({ examples: ["usage_declining", "near_ingest_limit", "no_outcome_truth", "credits_low"] }),
-  severity: CheckSeverity,
-  message: Schema.String
-}).annotations({ identifier: "RadarSignal" })
-
-export const RenewalExpansionRadar = Schema.Struct({
-  ...MarketIntelHeader,
-  client_id: Schema.String,
-  company_name: Schema.String,
-  plan: Plan,
-  usage_trend: Schema.Struct({
-    direction: RadarTrend,
-    months: Schema.Array(Schema.Struct({
-      month: YearMonth,
-      ingests_used: Schema.Number,
-      ingests_included: Schema.Number,
-      bonus_ingests: Schema.Number
-    })).annotations({ description: "Oldest first, ending with the current month" })
-  }),
-  activation: Schema.Struct({
-    activation_pct: Schema.Number,
-    steps_done: Schema.Number,
-    steps_total: Schema.Number
-  }),
-  value: Schema.Struct({
-    calls_analysed: Schema.Number,
-    hours_analysed: Schema.Number,
-    average_score: SampledAverage,
-    score_trend: Schema.NullOr(Schema.Number).annotations({ description: "Points per week over the last 4 weeks" }),
-    win_rate: SampledRate
-  }),
-  renewal_risk: RadarLevel,
-  expansion_potential: RadarLevel,
-  signals: Schema.Array(RadarSignal)
-}).annotations({ identifier: "RenewalExpansionRadar" })
-
-export const MarketIntelRebuild = Schema.Struct({
-  requested: Payload.annotations({ description: "The body as given" }),
-  period_types: Schema.Array(PeriodType),
-  periods_rebuilt: Schema.Number,
-  rows_written: Schema.Number,
-  started_at: Timestamp,
-  completed_at: Timestamp,
-  duration_ms: Schema.Number
-}).annotations({ identifier: "MarketIntelRebuild" })
-
-// ---------------------------------------------------------------------------------------------
-// Query parameters of the market-intel reads
-// ---------------------------------------------------------------------------------------------
-
-/** Set A only. */
-export const MarketIntelPeriodParams = Schema.Struct({ ...PeriodParams.fields })
-/** Set A plus `periods`. */
-export const MarketIntelSeriesParams = Schema.Struct({ ...PeriodParams.fields, periods: Periods })
-/** Set A plus `periods` and `include_test_data`. */
-export const MarketIntelSeriesTestParams = Schema.Struct({
-  ...PeriodParams.fields,
-  periods: Periods,
-  include_test_data: IncludeTestData
-})
 
 // ---------------------------------------------------------------------------------------------
 // The group
@@ -740,128 +393,8 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Replace a tenant's runtime flags (a JSON object; unknown keys are kept)")
   )
-  .add(
-    HttpApiEndpoint.get("listMarketIntelProfiles", "/market-intel/profiles")
-      .setHeaders(ApiKeyHeaders)
-      .addSuccess(MarketIntelProfiles)
-      .annotate(OpenApi.Summary, "Every tenant's market profile")
-  )
-  .add(
-    HttpApiEndpoint.get("getMarketIntelProfile", "/market-intel/profiles/:client_id")
-      .setPath(ClientIdPath)
-      .setHeaders(ApiKeyHeaders)
-      .addSuccess(MarketIntelProfile)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "A tenant's market profile")
-  )
-  .add(
-    HttpApiEndpoint.put("saveMarketIntelProfile", "/market-intel/profiles/:client_id")
-      .setPath(ClientIdPath)
-      .setHeaders(ApiKeyHeaders)
-      .setPayload(Payload)
-      .addSuccess(MarketIntelProfile)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Save a tenant's market profile as a whole")
-  )
-  .add(
-    HttpApiEndpoint.del("deleteMarketIntelProfile", "/market-intel/profiles/:client_id")
-      .setPath(ClientIdPath)
-      .setHeaders(ApiKeyHeaders)
-      .addSuccess(MarketIntelProfileDeleted)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Delete a tenant's market profile")
-  )
-  .add(
-    HttpApiEndpoint.get("getMarketIntelOverview", "/market-intel/overview")
-      .setHeaders(ApiKeyHeaders)
-      .setUrlParams(MarketIntelPeriodParams)
-      .addSuccess(MarketIntelOverview)
-      .annotate(OpenApi.Summary, "Calls, scores, win rate and outcome coverage across tenants for a period")
-  )
-  .add(
-    HttpApiEndpoint.get("listMarketIntelIndustries", "/market-intel/industries")
-      .setHeaders(ApiKeyHeaders)
-      .setUrlParams(MarketIntelPeriodParams)
-      .addSuccess(MarketIntelIndustries)
-      .annotate(OpenApi.Summary, "Calls, scores, win rates and outcome coverage by industry")
-  )
-  .add(
-    HttpApiEndpoint.get("getIndustryIcpIntel", "/market-intel/industries/:industry_label/icps/:icp_label")
-      .setPath(Schema.Struct({ industry_label: Schema.String, icp_label: Schema.String }))
-      .setHeaders(ApiKeyHeaders)
-      .setUrlParams(MarketIntelSeriesParams)
-      .addSuccess(IndustryIcpIntel)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "One ICP within an industry over the trailing periods; 404 when no profile uses the labels")
-  )
-  .add(
-    HttpApiEndpoint.get("getLeadSourceIntel", "/market-intel/lead-sources")
-      .setHeaders(ApiKeyHeaders)
-      .setUrlParams(MarketIntelSeriesTestParams)
-      .addSuccess(LeadSourceIntel)
-      .annotate(OpenApi.Summary, "Calls, scores and win rates by lead source")
-  )
-  .add(
-    HttpApiEndpoint.get("getOutcomeTruthIntel", "/market-intel/outcome-truth")
-      .setHeaders(ApiKeyHeaders)
-      .setUrlParams(MarketIntelSeriesTestParams)
-      .addSuccess(OutcomeTruthIntel)
-      .annotate(OpenApi.Summary, "Recorded outcomes: coverage, win rates and deal values")
-  )
-  .add(
-    HttpApiEndpoint.get("getSegmentTruthGap", "/market-intel/segment-truth-gap")
-      .setHeaders(ApiKeyHeaders)
-      .setUrlParams(MarketIntelSeriesTestParams)
-      .addSuccess(SegmentTruthGap)
-      .annotate(OpenApi.Summary, "Predicted (score-implied) minus actual win rate per segment")
-  )
-  .add(
-    HttpApiEndpoint.get("getDataHygiene", "/market-intel/data-hygiene")
-      .setHeaders(ApiKeyHeaders)
-      .setUrlParams(MarketIntelSeriesParams)
-      .addSuccess(DataHygiene)
-      .annotate(OpenApi.Summary, "Calls with missing or contradictory fields, with their hygiene marks")
-  )
-  .add(
-    HttpApiEndpoint.get("getTruthAdoption", "/market-intel/truth-adoption")
-      .setHeaders(ApiKeyHeaders)
-      .setUrlParams(MarketIntelSeriesTestParams)
-      .addSuccess(TruthAdoption)
-      .annotate(OpenApi.Summary, "Share of completed calls with an outcome recorded")
-  )
-  .add(
-    HttpApiEndpoint.get("getRenewalExpansionRadar", "/market-intel/clients/:client_id/renewal-expansion-radar")
-      .setPath(ClientIdPath)
-      .setHeaders(ApiKeyHeaders)
-      .addSuccess(RenewalExpansionRadar)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "A tenant's usage trend, activation, value and risk signals")
-  )
-  .add(
-    HttpApiEndpoint.get("getTruthBacklogPriority", "/market-intel/truth-backlog-priority")
-      .setHeaders(ApiKeyHeaders)
-      .setUrlParams(MarketIntelSeriesTestParams)
-      .addSuccess(TruthBacklogPriority)
-      .annotate(OpenApi.Summary, "Calls whose outcome would most improve the estimates")
-  )
-  .add(
-    HttpApiEndpoint.put("setCallHygiene", "/market-intel/calls/:call_id/hygiene")
-      .setPath(CallIdPath)
-      .setHeaders(ApiKeyHeaders)
-      .setPayload(Payload)
-      .addSuccess(CallHygiene)
-      .addError(NotFound)
-      .annotate(OpenApi.Summary, "Set a call's hygiene marks (a JSON object)")
-  )
-  .add(
-    HttpApiEndpoint.post("rebuildMarketIntel", "/market-intel/rebuild")
-      .setHeaders(ApiKeyHeaders)
-      .setPayload(Payload)
-      .addSuccess(MarketIntelRebuild)
-      .annotate(OpenApi.Summary, "Recompute the stored period aggregates")
-  )
   .middleware(AdminAuth)
-  .addError(NotImplemented)
   .prefix("/v1/internal/admin")
   .annotate(OpenApi.Title, "Internal administration")
+  .annotate(OpenApi.Description, "Staff operations under the admin key: service status, plan usage and bonuses, pipeline health, the doctor, runtime flags, companion pushes.")
 {}

@@ -4,12 +4,14 @@ import { AdminApi } from "./Admin.js"
 import { AssistantApi } from "./Assistant.js"
 import { AudioApi } from "./Audio.js"
 import { ClientAuthApi } from "./ClientAuth.js"
-import { ClientPortalApi } from "./ClientPortal.js"
+import { ClientPortalApi, PortalPublicApi } from "./ClientPortal.js"
 import { CoachingApi } from "./Coaching.js"
 import { CompanionApi } from "./Companion.js"
-import { InternalError, ValidationFailed } from "./Errors.js"
+import { InternalError, NotImplemented, ValidationFailed } from "./Errors.js"
 import { ExtensionsApi } from "./Extensions.js"
 import { IntegrationsApi } from "./Integrations.js"
+import { MarketIntelApi } from "./MarketIntel.js"
+import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
 import { WorkspaceApi } from "./Workspace.js"
 
@@ -19,24 +21,30 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(ProbesApi)
   .add(ClientAuthApi)
   .add(ClientPortalApi)
+  .add(PortalPublicApi)
   .add(IntegrationsApi)
   .add(CoachingApi)
   .add(CompanionApi)
   .add(AdminApi)
+  .add(MarketIntelApi)
   .add(WorkspaceApi)
   .add(AssistantApi)
   .add(AudioApi)
   .add(ExtensionsApi)
   .addError(ValidationFailed)
   .addError(InternalError)
+  // Declared on the whole API so the client knows it; the document shows it only where pending.
+  .addError(NotImplemented)
   .annotate(OpenApi.Title, "Callsight")
   .annotate(OpenApi.Version, API_VERSION)
+  // The document is served by the service it describes: its operations are relative to it.
+  .annotate(OpenApi.Servers, [{ url: "/", description: "This service" }])
   .annotate(
     OpenApi.Description,
     "Sales-call intelligence: upload call recordings, poll their analysis, fetch evidence reports; " +
       "the client portal, coaching, companion channels, internal administration, workspace and assistant interfaces."
   )
-  .annotate(OpenApi.Transform, (spec) => withoutPlatformDecodeError(spec))
+  .annotate(OpenApi.Transform, (spec) => withNotImplementedWherePending(withoutPlatformDecodeError(spec)))
 {}
 
 /**
@@ -51,9 +59,28 @@ const withoutPlatformDecodeError = (spec: Record<string, any>): Record<string, a
       }
     }
   }
-  if (spec.components?.schemas?.HttpApiDecodeError) delete spec.components.schemas.HttpApiDecodeError
+  // the decode error and the schemas of its issue list, when nothing else refers to them
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey"]) {
+    const schemas = spec.components?.schemas ?? {}
+    const { [name]: _, ...others } = schemas
+    const used = JSON.stringify([spec.paths, others]).includes(`"#/components/schemas/${name}"`)
+    if (name in schemas && (name === "HttpApiDecodeError" || !used)) delete schemas[name]
+  }
   return spec
 }
 
 const isDecodeError = (response: any): boolean =>
   JSON.stringify(response ?? {}).includes("HttpApiDecodeError")
+
+/** The 501 response stays only on the operations still pending (`Pending.ts`). */
+const withNotImplementedWherePending = (spec: Record<string, any>): Record<string, any> => {
+  for (const pathItem of Object.values(spec.paths ?? {}) as Array<Record<string, any>>) {
+    for (const operation of Object.values(pathItem)) {
+      const [group, endpoint] = String(operation?.operationId ?? "").split(".")
+      if (operation?.responses?.["501"] !== undefined && !isPending(group ?? "", endpoint ?? "")) {
+        delete operation.responses["501"]
+      }
+    }
+  }
+  return spec
+}

@@ -6,7 +6,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AnalysisStage, AnalysisStatus, CallAnalysis } from "./CallAnalysis.js"
-import { RequiredClientId, Timestamp, queryInt } from "./Common.js"
+import { CallId, ClientId, queryInt, RequiredClientId, Text, Timestamp } from "./Common.js"
 import {
   AccountCockpit,
   CallsByStatus,
@@ -15,7 +15,7 @@ import {
   OnboardingActivation,
   OperationalTrust
 } from "./ClientPortal.js"
-import { NotFound, NotImplemented } from "./Errors.js"
+import { NotFound } from "./Errors.js"
 import { ApiKeyHeaders, AssistantAuth } from "./Security.js"
 import { TeamHealth } from "./Workspace.js"
 
@@ -30,9 +30,9 @@ export const CallQueueParams = Schema.Struct({
 })
 
 export const CallQueueItem = Schema.Struct({
-  call_id: Schema.String,
-  external_call_id: Schema.NullOr(Schema.String),
-  closer_email: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  external_call_id: Schema.NullOr(Text),
+  closer_email: Schema.NullOr(Text),
   status: AnalysisStatus,
   stage: AnalysisStage,
   progress: Schema.Number.annotations({ description: "0–1 within the whole analysis" }),
@@ -45,7 +45,7 @@ export const CallQueueItem = Schema.Struct({
 
 /** The tenant's analysis queue: waiting and running calls first (oldest first), then the latest finished. */
 export const CallQueue = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   counts: CallsByStatus,
   oldest_queued_at: Schema.NullOr(Timestamp),
   calls: Schema.Array(CallQueueItem),
@@ -89,7 +89,7 @@ export class AssistantApi extends HttpApiGroup.make("assistant")
   )
   .add(
     HttpApiEndpoint.get("getCallDetails", "/calls/:call_id")
-      .setPath(Schema.Struct({ call_id: Schema.String }))
+      .setPath(Schema.Struct({ call_id: CallId }))
       .setUrlParams(ClientIdParams)
       .setHeaders(ApiKeyHeaders)
       .addSuccess(CallAnalysis)
@@ -119,6 +119,6 @@ export class AssistantApi extends HttpApiGroup.make("assistant")
   .prefix("/v1/internal/assistant")
   .middleware(AssistantAuth)
   .addError(NotFound)
-  .addError(NotImplemented)
   .annotate(OpenApi.Title, "Internal assistant interface")
+  .annotate(OpenApi.Description, "The internal assistant's per-client views under the assistant key: overview, onboarding, call queue and details, review pack, ROI digest, team health.")
 {}

@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AnalysisError, AnalysisStage, AnalysisStatus, AnalysisSummary } from "./CallAnalysis.js"
-import { Timestamp } from "./Common.js"
+import { CallId, Text, Timestamp } from "./Common.js"
 import {
   Conflict,
   NotFound,
@@ -12,32 +12,32 @@ import {
 } from "./Errors.js"
 import { ApiKeyHeaders, TenantAuth } from "./Security.js"
 
-export const CallIdPath = Schema.Struct({ call_id: Schema.String })
+export const CallIdPath = Schema.Struct({ call_id: CallId })
 
 /** The multipart form of an upload. The server streams it; the schema documents it. */
 export const AudioUploadForm = Schema.Struct({
   audio: Multipart.SingleFileSchema.annotations({ description: "MP3, WAV or M4A; the format is sniffed from the bytes" }),
-  external_call_id: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-  closer_email: Schema.optional(Schema.String)
+  external_call_id: Schema.optional(Text.pipe(Schema.maxLength(200))),
+  closer_email: Schema.optional(Text)
 }).annotations({ identifier: "AudioUploadForm" })
 
 export const UploadHeaders = Schema.Struct({
   ...ApiKeyHeaders.fields,
-  "idempotency-key": Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)))
+  "idempotency-key": Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(255)))
 })
 
 export const UploadAccepted = Schema.Struct({
-  call_id: Schema.String,
+  call_id: CallId,
   status: Schema.Literal("queued"),
-  external_call_id: Schema.NullOr(Schema.String),
+  external_call_id: Schema.NullOr(Text),
   created_at: Timestamp,
-  status_url: Schema.String,
-  report_url: Schema.String
+  status_url: Text,
+  report_url: Text
 }).annotations({ identifier: "UploadAccepted" })
 
 export const AnalysisStatusResponse = Schema.Struct({
-  call_id: Schema.String,
-  external_call_id: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  external_call_id: Schema.NullOr(Text),
   status: AnalysisStatus,
   stage: AnalysisStage,
   progress: Schema.Number.annotations({ description: "0–1 within the whole analysis" }),
@@ -85,4 +85,5 @@ export class AudioApi extends HttpApiGroup.make("audio")
   )
   .middleware(TenantAuth)
   .annotate(OpenApi.Title, "Audio analysis for agents")
+  .annotate(OpenApi.Description, "Upload a call recording (MP3, WAV, M4A), poll its analysis, fetch the HTML evidence report; one credit per completed analysis.")
 {}

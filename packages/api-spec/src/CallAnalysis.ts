@@ -4,7 +4,7 @@
  * and the assistant's `calls/{call_id}`.
  */
 import { Schema } from "effect"
-import { Timestamp } from "./Common.js"
+import { CallId, Timestamp } from "./Common.js"
 
 export const AnalysisStatus = Schema.Literal("queued", "processing", "completed", "failed")
 export type AnalysisStatus = typeof AnalysisStatus.Type
@@ -130,7 +130,7 @@ export const AnalysisSummary = Schema.Struct({
 
 /** The whole analysis of a call. Fields that need a finished analysis are null before it. */
 export const CallAnalysis = Schema.Struct({
-  call_id: Schema.String,
+  call_id: CallId,
   external_call_id: Schema.NullOr(Schema.String),
   closer_email: Schema.NullOr(Schema.String),
   status: AnalysisStatus,

@@ -4,12 +4,12 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { EmailAddress, Role, Timestamp } from "./Common.js"
-import { Conflict, NotImplemented, TooManyRequests, Unauthorized } from "./Errors.js"
+import { ClientId, EmailAddress, NonEmptyTrimmedText, Role, Text, Timestamp, UserId } from "./Common.js"
+import { Conflict, TooManyRequests, Unauthorized } from "./Errors.js"
 import { SESSION_COOKIE, SessionAuth } from "./Security.js"
 
 
-const MagicLinkToken = Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(512)).annotations({
+const MagicLinkToken = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(512)).annotations({
   description: "The token of the magic link (single use, valid 15 minutes)"
 })
 
@@ -21,20 +21,20 @@ export const LoginResponse = Schema.Struct({
   magic_link_sent: Schema.Boolean.annotations({
     description: "Always true: the answer is the same whether or not the e-mail has an account"
   }),
-  message: Schema.String
+  message: Text
 }).annotations({ identifier: "LoginResponse" })
 
 export class SignupRequest extends Schema.Class<SignupRequest>("SignupRequest")({
   email: EmailAddress,
-  company_name: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200)),
-  full_name: Schema.optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200))),
-  industry: Schema.optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200)))
+  company_name: NonEmptyTrimmedText.pipe(Schema.maxLength(200)),
+  full_name: Schema.optional(NonEmptyTrimmedText.pipe(Schema.maxLength(200))),
+  industry: Schema.optional(NonEmptyTrimmedText.pipe(Schema.maxLength(200)))
 }) {}
 
 export const SignupResponse = Schema.Struct({
-  client_id: Schema.String,
-  user_id: Schema.String,
-  email: Schema.String,
+  client_id: ClientId,
+  user_id: UserId,
+  email: Text,
   magic_link_sent: Schema.Boolean
 }).annotations({ identifier: "SignupResponse" })
 
@@ -44,12 +44,12 @@ export class VerifyRequest extends Schema.Class<VerifyRequest>("VerifyRequest")(
 
 /** The signed-in portal user (the spec's `ClientUser`). */
 export class ClientUser extends Schema.Class<ClientUser>("ClientUser")({
-  user_id: Schema.String,
-  client_id: Schema.String,
-  email: Schema.String,
-  full_name: Schema.NullOr(Schema.String),
+  user_id: UserId,
+  client_id: ClientId,
+  email: Text,
+  full_name: Schema.NullOr(Text),
   role: Role,
-  company_name: Schema.String,
+  company_name: Text,
   created_at: Timestamp,
   last_login_at: Schema.NullOr(Timestamp)
 }) {}
@@ -112,6 +112,6 @@ export class ClientAuthApi extends HttpApiGroup.make("clientAuth")
       .annotate(OpenApi.Summary, "Profile of the user identified by the cookie")
   )
   .prefix("/v1/client-auth")
-  .addError(NotImplemented)
   .annotate(OpenApi.Title, "Client authentication")
+  .annotate(OpenApi.Description, "Passwordless sign-in to the portal: signup, a magic link by e-mail, the session cookie.")
 {}

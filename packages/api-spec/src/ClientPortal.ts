@@ -8,22 +8,22 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AnalysisStage, AnalysisStatus, ScorecardDimensionName } from "./CallAnalysis.js"
-import { EmailAddress, IncludeTestData, Payload, Plan, Timestamp, TimestampInput, queryInt } from "./Common.js"
+import { CallId, ClientId, CloserId, EmailAddress, IncludeTestData, NonEmptyTrimmedText, Payload, Plan, queryInt, Text, Timestamp, TimestampInput } from "./Common.js"
 
 import { PlanUsage } from "./PlanUsage.js"
-import { Conflict, Forbidden, NotFound, NotImplemented, Unauthorized } from "./Errors.js"
+import { Conflict, Forbidden, NotFound, Unauthorized } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 
-const ShortText = Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200))
-const LongText = Schema.String.pipe(Schema.maxLength(10_000))
-const CurrencyCode = Schema.String.pipe(
+const ShortText = NonEmptyTrimmedText.pipe(Schema.maxLength(200))
+const LongText = Text.pipe(Schema.maxLength(10_000))
+const CurrencyCode = Text.pipe(
   Schema.pattern(/^[A-Z]{3}$/, { message: () => "must be an ISO-4217 currency code such as USD" })
 ).annotations({ description: "ISO-4217 currency code", examples: ["USD", "EUR"] })
 const ShareOfOne = Schema.Number.annotations({ description: "A share from 0 to 1" })
-const IsoDate = Schema.String.annotations({ description: "Calendar date (YYYY-MM-DD, UTC)", examples: ["2026-11-21"] })
+const IsoDate = Text.annotations({ description: "Calendar date (YYYY-MM-DD, UTC)", examples: ["2026-11-21"] })
 
 /** Fills an optional, nullable body field with null, so a PUT replaces the whole record. */
 const nullable = <A, I>(schema: Schema.Schema<A, I>) =>
@@ -38,8 +38,8 @@ const list = <A, I>(schema: Schema.Schema<A, I>, max: number) =>
  */
 const namedBody = (identifier: string) => [undefined, undefined, { identifier }] as const
 
-const CallIdPath = Schema.Struct({ call_id: Schema.String })
-const CloserIdPath = Schema.Struct({ closer_id: Schema.String })
+const CallIdPath = Schema.Struct({ call_id: CallId })
+const CloserIdPath = Schema.Struct({ closer_id: CloserId })
 
 /** Counts of a tenant's analyses by status. */
 export const CallsByStatus = Schema.Struct({
@@ -60,10 +60,10 @@ export const AlertSeverity = Schema.Literal("info", "warning", "critical")
 
 /** An open problem of the account, with a hint to fix it. */
 export const AccountAlert = Schema.Struct({
-  code: Schema.String.annotations({ examples: ["credits_low", "no_verified_closer", "token_expiring", "repeated_failures"] }),
+  code: Text.annotations({ examples: ["credits_low", "no_verified_closer", "token_expiring", "repeated_failures"] }),
   severity: AlertSeverity,
-  message: Schema.String,
-  fix_hint: Schema.NullOr(Schema.String),
+  message: Text,
+  fix_hint: Schema.NullOr(Text),
   since: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "AccountAlert" })
 
@@ -74,15 +74,15 @@ export const AccountAlert = Schema.Struct({
 export const IdealCustomerProfileInput = Schema.Struct({
   label: ShortText,
   description: nullable(LongText),
-  company_size: nullable(Schema.String.pipe(Schema.maxLength(100))),
-  region: nullable(Schema.String.pipe(Schema.maxLength(100)))
+  company_size: nullable(Text.pipe(Schema.maxLength(100))),
+  region: nullable(Text.pipe(Schema.maxLength(100)))
 }).annotations({ identifier: "IdealCustomerProfileInput" })
 
 export const IdealCustomerProfile = Schema.Struct({
-  label: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  company_size: Schema.NullOr(Schema.String),
-  region: Schema.NullOr(Schema.String)
+  label: Text,
+  description: Schema.NullOr(Text),
+  company_size: Schema.NullOr(Text),
+  region: Schema.NullOr(Text)
 }).annotations({ identifier: "IdealCustomerProfile" })
 
 const marketProfileFields = {
@@ -103,15 +103,15 @@ export class MarketProfileRequest extends Schema.Class<MarketProfileRequest>("Ma
 ) {}
 
 export const MarketProfile = Schema.Struct({
-  client_id: Schema.String,
-  industry: Schema.NullOr(Schema.String),
-  sub_industry: Schema.NullOr(Schema.String),
+  client_id: ClientId,
+  industry: Schema.NullOr(Text),
+  sub_industry: Schema.NullOr(Text),
   icps: Schema.Array(IdealCustomerProfile),
-  regions: Schema.Array(Schema.String),
+  regions: Schema.Array(Text),
   average_deal_size: Schema.NullOr(Schema.Number),
-  currency: Schema.String,
+  currency: Text,
   sales_cycle_days: Schema.NullOr(Schema.Number),
-  competitors: Schema.Array(Schema.String),
+  competitors: Schema.Array(Text),
   updated_at: Schema.NullOr(Timestamp).annotations({ description: "null until the profile is first saved" })
 }).annotations({ identifier: "MarketProfile" })
 
@@ -130,11 +130,11 @@ export class LeadContextProfileRequest extends Schema.Class<LeadContextProfileRe
 }, namedBody("LeadContextProfileRequest")) {}
 
 export const LeadContextProfile = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   lead_sources: Schema.Array(LeadSource),
   qualification_framework: QualificationFramework,
-  ideal_customer_notes: Schema.NullOr(Schema.String),
-  disqualifiers: Schema.Array(Schema.String),
+  ideal_customer_notes: Schema.NullOr(Text),
+  disqualifiers: Schema.Array(Text),
   updated_at: Schema.NullOr(Timestamp).annotations({ description: "null until the profile is first saved" })
 }).annotations({ identifier: "LeadContextProfile" })
 
@@ -144,8 +144,8 @@ export const LeadContextProfile = Schema.Struct({
 export const CloserStatus = Schema.Literal("pending_verification", "active", "paused", "removed")
 
 export const AccountCockpit = Schema.Struct({
-  client_id: Schema.String,
-  company_name: Schema.String,
+  client_id: ClientId,
+  company_name: Text,
   plan: Plan,
   is_test: Schema.Boolean,
   credits_balance: Schema.Number,
@@ -168,8 +168,8 @@ export const AccountCockpit = Schema.Struct({
   integrations: Schema.Struct({
     calendar_connected: Schema.Number.annotations({ description: "Closers with the calendar connected" }),
     video_connected: Schema.Number.annotations({ description: "Closers with the video-meeting tool connected" }),
-    crm: Schema.Array(Schema.String).annotations({ description: "Connected CRM providers" }),
-    llm: Schema.Array(Schema.String).annotations({ description: "Configured LLM / speech-to-text providers" }),
+    crm: Schema.Array(Text).annotations({ description: "Connected CRM providers" }),
+    llm: Schema.Array(Text).annotations({ description: "Configured LLM / speech-to-text providers" }),
     recorder_active: Schema.Boolean
   }),
   open_alerts: Schema.Array(AccountAlert),
@@ -188,13 +188,13 @@ export const OnboardingStepKey = Schema.Literal(
 
 export const OnboardingStep = Schema.Struct({
   key: OnboardingStepKey,
-  label: Schema.String,
+  label: Text,
   done: Schema.Boolean,
   done_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "OnboardingStep" })
 
 export const OnboardingActivation = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   steps: Schema.Array(OnboardingStep).annotations({ description: "In the order a new tenant takes them" }),
   steps_done: Schema.Number,
   steps_total: Schema.Number,
@@ -204,16 +204,16 @@ export const OnboardingActivation = Schema.Struct({
 }).annotations({ identifier: "OnboardingActivation" })
 
 export const AnalysisFailure = Schema.Struct({
-  call_id: Schema.String,
-  external_call_id: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  external_call_id: Schema.NullOr(Text),
   failed_at: Timestamp,
   stage: Schema.NullOr(AnalysisStage),
-  code: Schema.String,
-  message: Schema.String
+  code: Text,
+  message: Text
 }).annotations({ identifier: "AnalysisFailure" })
 
 export const OperationalTrust = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   window_days: Schema.Number.annotations({ description: "7" }),
   since: Timestamp,
   analyses_by_status: CallsByStatus,
@@ -245,16 +245,16 @@ export const ValueDelivered = Schema.Struct({
 }).annotations({ identifier: "ValueDelivered" })
 
 export const RoiAssumption = Schema.Struct({
-  key: Schema.String.annotations({ examples: ["review_minutes_per_call", "manager_hourly_cost", "average_deal_size"] }),
-  label: Schema.String,
+  key: Text.annotations({ examples: ["review_minutes_per_call", "manager_hourly_cost", "average_deal_size"] }),
+  label: Text,
   value: Schema.Number,
-  unit: Schema.String,
+  unit: Text,
   source: Schema.Literal("default", "market_profile", "outcome_truth", "plan")
 }).annotations({ identifier: "RoiAssumption" })
 
 /** ROI with every assumption stated, so the customer can check the arithmetic. */
 export const RoiEstimate = Schema.Struct({
-  currency: Schema.String,
+  currency: Text,
   manager_hours_saved: Schema.Number,
   manager_time_value: Schema.Number,
   win_rate_change: Schema.NullOr(Schema.Number).annotations({ description: "Change of the win rate against the baseline, in points of share" }),
@@ -267,7 +267,7 @@ export const RoiEstimate = Schema.Struct({
 }).annotations({ identifier: "RoiEstimate" })
 
 export const CustomerValue = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   period_start: Timestamp,
   period_end: Timestamp,
   value: ValueDelivered,
@@ -276,20 +276,20 @@ export const CustomerValue = Schema.Struct({
 }).annotations({ identifier: "CustomerValue" })
 
 export const CustomerRoiDigest = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   period_start: Timestamp,
   period_end: Timestamp,
-  headline: Schema.String,
-  highlights: Schema.Array(Schema.String),
+  headline: Text,
+  highlights: Schema.Array(Text),
   value: ValueDelivered,
   roi: RoiEstimate,
   generated_at: Timestamp
 }).annotations({ identifier: "CustomerRoiDigest" })
 
 export const CloserProgress = Schema.Struct({
-  closer_id: Schema.NullOr(Schema.String),
-  email: Schema.String,
-  full_name: Schema.NullOr(Schema.String),
+  closer_id: Schema.NullOr(CloserId),
+  email: Text,
+  full_name: Schema.NullOr(Text),
   calls_analysed: Schema.Number,
   average_score: Schema.NullOr(Schema.Number),
   score_change: Schema.NullOr(Schema.Number),
@@ -301,13 +301,13 @@ export const CloserProgress = Schema.Struct({
 export const DealOutcome = Schema.Literal("won", "lost", "no_decision", "open")
 
 export const CallWorthReviewing = Schema.Struct({
-  call_id: Schema.String,
-  external_call_id: Schema.NullOr(Schema.String),
-  closer_email: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  external_call_id: Schema.NullOr(Text),
+  closer_email: Schema.NullOr(Text),
   created_at: Timestamp,
   overall_score: Schema.NullOr(Schema.Number),
   outcome: Schema.NullOr(DealOutcome),
-  reason: Schema.String.annotations({ examples: ["lowest score of the quarter", "lost after a price objection"] })
+  reason: Text.annotations({ examples: ["lowest score of the quarter", "lost after a price objection"] })
 }).annotations({ identifier: "CallWorthReviewing" })
 
 /** The quarterly review: the digest plus per-closer progress and the calls worth reviewing. */
@@ -318,8 +318,8 @@ export const CustomerRoiReviewPack = Schema.Struct({
 }).annotations({ identifier: "CustomerRoiReviewPack" })
 
 export const BriefCall = Schema.Struct({
-  call_id: Schema.String,
-  closer_email: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  closer_email: Schema.NullOr(Text),
   status: AnalysisStatus,
   created_at: Timestamp,
   duration_s: Schema.NullOr(Schema.Number),
@@ -327,29 +327,29 @@ export const BriefCall = Schema.Struct({
 }).annotations({ identifier: "BriefCall" })
 
 export const NotableMoment = Schema.Struct({
-  call_id: Schema.String,
-  closer_email: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  closer_email: Schema.NullOr(Text),
   at: Schema.Number.annotations({ description: "Seconds into the call" }),
-  kind: Schema.String.annotations({ examples: ["objection", "next_step", "long_monologue", "customer_story"] }),
-  quote: Schema.NullOr(Schema.String)
+  kind: Text.annotations({ examples: ["objection", "next_step", "long_monologue", "customer_story"] }),
+  quote: Schema.NullOr(Text)
 }).annotations({ identifier: "NotableMoment" })
 
 export const DealAtRisk = Schema.Struct({
-  call_id: Schema.String,
-  closer_email: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  closer_email: Schema.NullOr(Text),
   risk: Schema.Literal("low", "medium", "high"),
-  reasons: Schema.Array(Schema.String)
+  reasons: Schema.Array(Text)
 }).annotations({ identifier: "DealAtRisk" })
 
 export const SuggestedAction = Schema.Struct({
-  action: Schema.String.annotations({ examples: ["review_call", "record_outcome", "verify_closer"] }),
-  label: Schema.String,
-  call_id: Schema.NullOr(Schema.String),
-  closer_id: Schema.NullOr(Schema.String)
+  action: Text.annotations({ examples: ["review_call", "record_outcome", "verify_closer"] }),
+  label: Text,
+  call_id: Schema.NullOr(CallId),
+  closer_id: Schema.NullOr(CloserId)
 }).annotations({ identifier: "SuggestedAction" })
 
 export const DailyBrief = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   date: IsoDate.annotations({ description: "The day the brief is for; its calls are from the day before" }),
   calls: Schema.Array(BriefCall),
   calls_analysed: Schema.Number,
@@ -364,20 +364,20 @@ export const DailyBrief = Schema.Struct({
 // Concierge
 
 export class ConciergeRequest extends Schema.Class<ConciergeRequest>("ConciergeRequest")({
-  message: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(4000)),
-  conversation_id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)))
+  message: NonEmptyTrimmedText.pipe(Schema.maxLength(4000)),
+  conversation_id: Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(100)))
 }) {}
 
 export const AnswerSource = Schema.Struct({
-  kind: Schema.String.annotations({ examples: ["call", "closer", "outcome_truth", "plan_usage", "article"] }),
-  id: Schema.NullOr(Schema.String),
-  label: Schema.String
+  kind: Text.annotations({ examples: ["call", "closer", "outcome_truth", "plan_usage", "article"] }),
+  id: Schema.NullOr(Text),
+  label: Text
 }).annotations({ identifier: "AnswerSource" })
 
 export const ConciergeReply = Schema.Struct({
-  conversation_id: Schema.String,
-  reply: Schema.String,
-  intent: Schema.NullOr(Schema.String).annotations({ description: "The recognised intent, null when none matched" }),
+  conversation_id: Text,
+  reply: Text,
+  intent: Schema.NullOr(Text).annotations({ description: "The recognised intent, null when none matched" }),
   sources: Schema.Array(AnswerSource)
 }).annotations({ identifier: "ConciergeReply" })
 
@@ -390,35 +390,35 @@ export class OutcomeTruthRequest extends Schema.Class<OutcomeTruthRequest>("Outc
   currency: Schema.optional(CurrencyCode),
   closed_at: Schema.optional(TimestampInput),
   stage: Schema.optional(ShortText),
-  reason: Schema.optional(Schema.String.pipe(Schema.maxLength(1000))),
+  reason: Schema.optional(Text.pipe(Schema.maxLength(1000))),
   notes: Schema.optional(LongText),
   is_test_data: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }, namedBody("OutcomeTruthRequest")) {}
 
 export const OutcomeTruth = Schema.Struct({
-  call_id: Schema.String,
+  call_id: CallId,
   outcome: DealOutcome,
   deal_value: Schema.NullOr(Schema.Number),
-  currency: Schema.NullOr(Schema.String),
+  currency: Schema.NullOr(Text),
   closed_at: Schema.NullOr(Timestamp),
-  stage: Schema.NullOr(Schema.String),
-  reason: Schema.NullOr(Schema.String),
-  notes: Schema.NullOr(Schema.String),
+  stage: Schema.NullOr(Text),
+  reason: Schema.NullOr(Text),
+  notes: Schema.NullOr(Text),
   is_test_data: Schema.Boolean,
-  recorded_by: Schema.NullOr(Schema.String).annotations({ description: "user_id of the last writer" }),
+  recorded_by: Schema.NullOr(Text).annotations({ description: "user_id of the last writer" }),
   created_at: Timestamp,
   updated_at: Timestamp
 }).annotations({ identifier: "OutcomeTruth" })
 
 export const OutcomeTruthBacklogItem = Schema.Struct({
-  call_id: Schema.String,
-  external_call_id: Schema.NullOr(Schema.String),
-  closer_email: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  external_call_id: Schema.NullOr(Text),
+  closer_email: Schema.NullOr(Text),
   completed_at: Timestamp,
   age_days: Schema.Number,
   overall_score: Schema.NullOr(Schema.Number),
   estimated_deal_value: Schema.NullOr(Schema.Number).annotations({ description: "From the market profile's average deal size" }),
-  currency: Schema.NullOr(Schema.String),
+  currency: Schema.NullOr(Text),
   is_test_data: Schema.Boolean
 }).annotations({ identifier: "OutcomeTruthBacklogItem" })
 
@@ -435,8 +435,8 @@ export const RecallJoinMode = Schema.Literal("auto", "manual")
 
 export class ActivateRecallRequest extends Schema.Class<ActivateRecallRequest>("ActivateRecallRequest")({
   join_mode: RecallJoinMode,
-  bot_name: Schema.optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(100))),
-  platforms: Schema.Array(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(50))).pipe(
+  bot_name: Schema.optional(NonEmptyTrimmedText.pipe(Schema.maxLength(100))),
+  platforms: Schema.Array(NonEmptyTrimmedText.pipe(Schema.maxLength(50))).pipe(
     Schema.minItems(1),
     Schema.maxItems(10)
   ).annotations({ description: "Meeting platforms the bot joins", examples: [["video"]] })
@@ -445,8 +445,8 @@ export class ActivateRecallRequest extends Schema.Class<ActivateRecallRequest>("
 export const RecallStatus = Schema.Struct({
   active: Schema.Boolean,
   join_mode: Schema.NullOr(RecallJoinMode),
-  bot_name: Schema.NullOr(Schema.String),
-  platforms: Schema.Array(Schema.String),
+  bot_name: Schema.NullOr(Text),
+  platforms: Schema.Array(Text),
   since: Schema.NullOr(Timestamp).annotations({ description: "When it was last activated; null when inactive" }),
   meetings_recorded: Schema.Number,
   last_recording_at: Schema.NullOr(Timestamp)
@@ -462,10 +462,10 @@ export const CloserIntegrationState = Schema.Struct({
 }).annotations({ identifier: "CloserIntegrationState" })
 
 export const Closer = Schema.Struct({
-  closer_id: Schema.String,
-  email: Schema.String,
-  full_name: Schema.String,
-  team: Schema.NullOr(Schema.String),
+  closer_id: CloserId,
+  email: Text,
+  full_name: Text,
+  team: Schema.NullOr(Text),
   status: CloserStatus,
   email_verified_at: Schema.NullOr(Timestamp),
   calendar: CloserIntegrationState,
@@ -480,8 +480,8 @@ export const CloserList = Schema.Struct({
 
 export class AddCloserRequest extends Schema.Class<AddCloserRequest>("AddCloserRequest")({
   email: EmailAddress,
-  full_name: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(200)),
-  team: Schema.optional(Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(100)))
+  full_name: NonEmptyTrimmedText.pipe(Schema.maxLength(200)),
+  team: Schema.optional(NonEmptyTrimmedText.pipe(Schema.maxLength(100)))
 }) {}
 
 export class UpdateCloserStatusRequest extends Schema.Class<UpdateCloserStatusRequest>("UpdateCloserStatusRequest")({
@@ -491,19 +491,19 @@ export class UpdateCloserStatusRequest extends Schema.Class<UpdateCloserStatusRe
 }) {}
 
 export const VerificationSent = Schema.Struct({
-  closer_id: Schema.String,
-  email: Schema.String,
+  closer_id: CloserId,
+  email: Text,
   verification_sent: Schema.Boolean,
   expires_at: Timestamp
 }).annotations({ identifier: "VerificationSent" })
 
 export class VerifyEmailRequest extends Schema.Class<VerifyEmailRequest>("VerifyEmailRequest")({
-  token: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(512))
+  token: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(512))
 }) {}
 
 export const CloserEmailVerified = Schema.Struct({
-  closer_id: Schema.String,
-  email: Schema.String,
+  closer_id: CloserId,
+  email: Text,
   status: CloserStatus,
   email_verified_at: Timestamp
 }).annotations({ identifier: "CloserEmailVerified" })
@@ -512,16 +512,16 @@ export const CloserEmailVerified = Schema.Struct({
 // Events, health KPIs, audit logs
 
 export const SalesCallEvent = Schema.Struct({
-  event_id: Schema.String,
-  type: Schema.String.annotations({
+  event_id: Text,
+  type: Text.annotations({
     examples: ["upload.accepted", "recording.received", "analysis.completed", "analysis.failed", "integration.webhook"]
   }),
-  platform: Schema.NullOr(Schema.String).annotations({ examples: ["api", "recorder", "calendar", "video", "crm-a"] }),
-  status: Schema.String.annotations({ examples: ["received", "processed", "failed", "ignored"] }),
-  closer_email: Schema.NullOr(Schema.String),
-  call_id: Schema.NullOr(Schema.String),
+  platform: Schema.NullOr(Text).annotations({ examples: ["api", "recorder", "calendar", "video", "crm-a"] }),
+  status: Text.annotations({ examples: ["received", "processed", "failed", "ignored"] }),
+  closer_email: Schema.NullOr(Text),
+  call_id: Schema.NullOr(CallId),
   received_at: Timestamp,
-  error: Schema.NullOr(Schema.String)
+  error: Schema.NullOr(Text)
 }).annotations({ identifier: "SalesCallEvent" })
 
 export const SalesCallEventList = Schema.Struct({
@@ -529,12 +529,12 @@ export const SalesCallEventList = Schema.Struct({
 }).annotations({ identifier: "SalesCallEventList" })
 
 export const IntegrationHealth = Schema.Struct({
-  integration: Schema.String.annotations({ examples: ["calendar", "video", "crm-a", "llm", "recorder", "messenger-a"] }),
-  provider: Schema.NullOr(Schema.String),
+  integration: Text.annotations({ examples: ["calendar", "video", "crm-a", "llm", "recorder", "messenger-a"] }),
+  provider: Schema.NullOr(Text),
   connected: Schema.Boolean,
   last_success_at: Schema.NullOr(Timestamp),
   last_error_at: Schema.NullOr(Timestamp),
-  last_error: Schema.NullOr(Schema.String),
+  last_error: Schema.NullOr(Text),
   events_7d: Schema.Number,
   error_rate_7d: Schema.NullOr(ShareOfOne),
   token_expires_at: Schema.NullOr(Timestamp)
@@ -546,14 +546,14 @@ export const HealthKpis = Schema.Struct({
 }).annotations({ identifier: "HealthKpis" })
 
 export const AuditLogEntry = Schema.Struct({
-  log_id: Schema.String,
+  log_id: Text,
   at: Timestamp,
-  actor: Schema.String.annotations({ description: "user_id, key id, `staff` or `system`" }),
+  actor: Text.annotations({ description: "user_id, key id, `staff` or `system`" }),
   actor_type: Schema.Literal("user", "api_key", "staff", "system"),
-  action: Schema.String.annotations({ examples: ["closer.added", "market_profile.saved", "api_key.revoked"] }),
-  target_type: Schema.String,
-  target_id: Schema.NullOr(Schema.String),
-  ip: Schema.NullOr(Schema.String),
+  action: Text.annotations({ examples: ["closer.added", "market_profile.saved", "api_key.revoked"] }),
+  target_type: Text,
+  target_id: Schema.NullOr(Text),
+  ip: Schema.NullOr(Text),
   metadata: Payload
 }).annotations({ identifier: "AuditLogEntry" })
 
@@ -581,42 +581,37 @@ export const AuditLogParams = Schema.Struct({
 })
 
 export const SalesCallEventFilter = Schema.Struct({
-  status: Schema.optional(Schema.String),
-  closer_email: Schema.optional(Schema.String),
-  platform: Schema.optional(Schema.String)
+  status: Schema.optional(Text),
+  closer_email: Schema.optional(Text),
+  platform: Schema.optional(Text)
 })
 
 export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   .add(
     HttpApiEndpoint.get("getMarketProfile", "/market-profile")
       .addSuccess(MarketProfile)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Read the tenant's market profile")
   )
   .add(
     HttpApiEndpoint.put("saveMarketProfile", "/market-profile")
       .setPayload(MarketProfileRequest)
       .addSuccess(MarketProfile)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Save the tenant's market profile; replaces it whole")
   )
   .add(
     HttpApiEndpoint.get("getLeadContextProfile", "/lead-context-profile")
       .addSuccess(LeadContextProfile)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Read the tenant's lead-context profile")
   )
   .add(
     HttpApiEndpoint.put("saveLeadContextProfile", "/lead-context-profile")
       .setPayload(LeadContextProfileRequest)
       .addSuccess(LeadContextProfile)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Save the tenant's lead-context profile; replaces it whole")
   )
   .add(
     HttpApiEndpoint.get("getAccountCockpit", "/account-cockpit")
       .addSuccess(AccountCockpit)
-      .middleware(SessionAuth)
       .annotate(
         OpenApi.Summary,
         "One screen of the account: plan, credits, this month's calls by status, average score and its 4-week trend, " +
@@ -626,19 +621,16 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   .add(
     HttpApiEndpoint.get("getPlanUsage", "/plan-usage")
       .addSuccess(PlanUsage)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Monthly ingest usage and payment-platform upgrade links")
   )
   .add(
     HttpApiEndpoint.get("getOnboardingActivation", "/onboarding-activation")
       .addSuccess(OnboardingActivation)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Onboarding steps with their completion, and the activation percentage")
   )
   .add(
     HttpApiEndpoint.get("getOperationalTrust", "/operational-trust")
       .addSuccess(OperationalTrust)
-      .middleware(SessionAuth)
       .annotate(
         OpenApi.Summary,
         "The tenant's analysis pipeline over 7 days: analyses by status, success rate, processing times, recent failures"
@@ -647,19 +639,16 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   .add(
     HttpApiEndpoint.get("getCustomerValue", "/customer-value")
       .addSuccess(CustomerValue)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Value delivered to the tenant and the ROI with its assumptions stated")
   )
   .add(
     HttpApiEndpoint.get("getCustomerRoiDigest", "/customer-roi-digest")
       .addSuccess(CustomerRoiDigest)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "A short ROI digest: headline, highlights, value delivered and ROI")
   )
   .add(
     HttpApiEndpoint.get("getCustomerRoiReviewPack", "/customer-roi-review-pack")
       .addSuccess(CustomerRoiReviewPack)
-      .middleware(SessionAuth)
       .annotate(
         OpenApi.Summary,
         "The quarterly review pack: the ROI digest plus per-closer progress and the calls worth reviewing"
@@ -668,14 +657,12 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   .add(
     HttpApiEndpoint.get("getDailyBrief", "/daily-brief")
       .addSuccess(DailyBrief)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Yesterday's calls, notable moments, deals at risk and today's suggested actions")
   )
   .add(
     HttpApiEndpoint.post("chatWithConcierge", "/concierge/chat")
       .setPayload(ConciergeRequest)
       .addSuccess(ConciergeReply)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Ask the concierge; it answers from the tenant's own data")
   )
   .add(
@@ -683,7 +670,6 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
       .setPath(CallIdPath)
       .addSuccess(Schema.NullOr(OutcomeTruth))
       .addError(NotFound)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "The outcome-truth record of a call; null when none is recorded yet")
   )
   .add(
@@ -692,20 +678,17 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
       .setPayload(OutcomeTruthRequest)
       .addSuccess(OutcomeTruth)
       .addError(NotFound)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Record or replace the outcome truth of a call")
   )
   .add(
     HttpApiEndpoint.get("listOutcomeTruthBacklog", "/outcome-truth-backlog")
       .setUrlParams(OutcomeTruthBacklogParams)
       .addSuccess(OutcomeTruthBacklog)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Completed calls without an outcome-truth record, oldest and highest-value first")
   )
   .add(
     HttpApiEndpoint.get("getRecallStatus", "/recall/status")
       .addSuccess(RecallStatus)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Whether the call-recording bot is active, since when, and meetings recorded")
   )
   .add(
@@ -713,20 +696,17 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
       .setPayload(ActivateRecallRequest)
       .addSuccess(RecallStatus)
       .addError(Forbidden)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Activate the call-recording bot (owners and admins)")
   )
   .add(
     HttpApiEndpoint.post("deactivateRecall", "/recall/deactivate")
       .addSuccess(RecallStatus)
       .addError(Forbidden)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Deactivate the call-recording bot (owners and admins)")
   )
   .add(
     HttpApiEndpoint.get("listClosers", "/closers")
       .addSuccess(CloserList)
-      .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "List closers")
   )
   .add(
@@ -735,7 +715,6 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
       .addSuccess(Closer)
       .addError(Forbidden)
       .addError(Conflict)
-      .middleware(SessionAuth)
       .annotate(
         OpenApi.Summary,
         "Add a closer and send the verification e-mail (owners and admins); 409 when the e-mail is already a closer"
@@ -749,7 +728,6 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
       .addError(Forbidden)
       .addError(NotFound)
       .addError(Conflict)
-      .middleware(SessionAuth)
       .annotate(
         OpenApi.Summary,
         "Update a closer's status (owners and admins); 409 when activating a closer whose e-mail is not verified"
@@ -762,12 +740,47 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
       .addError(Forbidden)
       .addError(NotFound)
       .addError(Conflict)
-      .middleware(SessionAuth)
       .annotate(
         OpenApi.Summary,
         "Resend the verification e-mail (owners and admins); 409 when the e-mail is already verified"
       )
   )
+  .add(
+    HttpApiEndpoint.get("listRecentEvents", "/events/recent")
+      .addSuccess(SalesCallEventList)
+      .annotate(OpenApi.Summary, "Recent sales-call webhook events, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("listEvents", "/events")
+      .setUrlParams(SalesCallEventFilter)
+      .addSuccess(SalesCallEventList)
+      .annotate(OpenApi.Summary, "Sales-call events filtered by status, closer e-mail and platform, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("getHealthKpis", "/health-kpis")
+      .addSuccess(HealthKpis)
+      .annotate(
+        OpenApi.Summary,
+        "Integration health KPIs: per integration, connected, last success, error rate over 7 days, token expiry"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listAuditLogs", "/audit-logs")
+      .setUrlParams(AuditLogParams)
+      .addSuccess(AuditLogPage)
+      .annotate(OpenApi.Summary, "Internal audit logs: every change made through the service, newest first")
+  )
+  .middleware(SessionAuth)
+  .prefix("/v1/client-portal")
+  .annotate(OpenApi.Title, "Client portal")
+  .annotate(OpenApi.Description, "The sales team's portal (session cookie): profiles, account views, closers, outcome records, events, audit logs.")
+{}
+
+/**
+ * The portal's one public operation: the closer's click on the e-mailed verification link, which
+ * carries no session (the token is the credential).
+ */
+export class PortalPublicApi extends HttpApiGroup.make("portalPublic")
   .add(
     HttpApiEndpoint.post("verifyCloserEmail", "/closers/verify-email")
       .setPayload(VerifyEmailRequest)
@@ -778,36 +791,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
         "Public; verifies a closer's e-mail from a magic-link token. 401 for an unknown, used or expired token"
       )
   )
-  .add(
-    HttpApiEndpoint.get("listRecentEvents", "/events/recent")
-      .addSuccess(SalesCallEventList)
-      .middleware(SessionAuth)
-      .annotate(OpenApi.Summary, "Recent sales-call webhook events, newest first")
-  )
-  .add(
-    HttpApiEndpoint.get("listEvents", "/events")
-      .setUrlParams(SalesCallEventFilter)
-      .addSuccess(SalesCallEventList)
-      .middleware(SessionAuth)
-      .annotate(OpenApi.Summary, "Sales-call events filtered by status, closer e-mail and platform, newest first")
-  )
-  .add(
-    HttpApiEndpoint.get("getHealthKpis", "/health-kpis")
-      .addSuccess(HealthKpis)
-      .middleware(SessionAuth)
-      .annotate(
-        OpenApi.Summary,
-        "Integration health KPIs: per integration, connected, last success, error rate over 7 days, token expiry"
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("listAuditLogs", "/audit-logs")
-      .setUrlParams(AuditLogParams)
-      .addSuccess(AuditLogPage)
-      .middleware(SessionAuth)
-      .annotate(OpenApi.Summary, "Internal audit logs: every change made through the service, newest first")
-  )
   .prefix("/v1/client-portal")
-  .addError(NotImplemented)
-  .annotate(OpenApi.Title, "Client portal")
+  .annotate(OpenApi.Title, "Client portal (public)")
+  .annotate(OpenApi.Description, "The portal's one operation without a session: a closer confirms their e-mail with the link's token.")
 {}

@@ -7,8 +7,8 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ScorecardDimensionName } from "./CallAnalysis.js"
 import { CallWorthReviewing, ScoreTrendPoint } from "./ClientPortal.js"
-import { Timestamp } from "./Common.js"
-import { Conflict, NotFound, NotImplemented } from "./Errors.js"
+import { CallId, CloserId, Text, Timestamp, UserId } from "./Common.js"
+import { Conflict, NotFound } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
 const Percent = Schema.Number.pipe(Schema.between(0, 100))
@@ -22,24 +22,24 @@ const dimensionNames: ReadonlyArray<string> = ScorecardDimensionName.literals
 export const CoachingStep = Schema.Literal("welcome", "oath", "wiki", "manual_audit")
 
 export class OathCompleteRequest extends Schema.Class<OathCompleteRequest>("OathCompleteRequest")({
-  signature_name: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)).annotations({
+  signature_name: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)).annotations({
     description: "The name the user signs with"
   }),
   commitments: Schema.Array(
-    Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(500))
+    Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(500))
   ).pipe(Schema.minItems(1), Schema.maxItems(20)).annotations({
     description: "What the user commits to, one sentence each"
   })
 }) {}
 
 export const CoachingOath = Schema.Struct({
-  signature_name: Schema.String,
-  commitments: Schema.Array(Schema.String),
+  signature_name: Text,
+  commitments: Schema.Array(Text),
   signed_at: Timestamp
 }).annotations({ identifier: "CoachingOath" })
 
 export const CoachingStatus = Schema.Struct({
-  user_id: Schema.String,
+  user_id: UserId,
   welcome_completed: Schema.Boolean,
   welcome_completed_at: Schema.NullOr(Timestamp),
   oath_signed: Schema.Boolean,
@@ -59,13 +59,13 @@ export const CoachingFocus = Schema.Struct({
   dimension: ScorecardDimensionName,
   average_score: Schema.Number,
   team_average_score: Schema.NullOr(Schema.Number),
-  article_slug: Schema.NullOr(Schema.String).annotations({ description: "A wiki article on this dimension" })
+  article_slug: Schema.NullOr(Text).annotations({ description: "A wiki article on this dimension" })
 }).annotations({ identifier: "CoachingFocus" })
 
 export const CloserCoaching = Schema.Struct({
-  closer_id: Schema.String,
-  full_name: Schema.String,
-  email: Schema.String,
+  closer_id: CloserId,
+  full_name: Text,
+  email: Text,
   calls_this_week: Schema.Number,
   average_score: Schema.NullOr(Schema.Number).annotations({ description: "Over the weeks of `score_trend`" }),
   score_trend: Schema.Array(ScoreTrendPoint).annotations({ description: "The last 8 weeks, oldest first" }),
@@ -75,7 +75,7 @@ export const CloserCoaching = Schema.Struct({
 
 export const CoachingDashboard = Schema.Struct({
   generated_at: Timestamp,
-  week_start: Schema.String.annotations({ description: "Calendar date of this week's Monday (YYYY-MM-DD, UTC)" }),
+  week_start: Text.annotations({ description: "Calendar date of this week's Monday (YYYY-MM-DD, UTC)" }),
   team: Schema.Struct({
     closers: Schema.Number,
     calls_this_week: Schema.Number,
@@ -89,7 +89,7 @@ export const CoachingDashboard = Schema.Struct({
 // Manual audits
 // ---------------------------------------------------------------------------------------------
 
-export const ManualScores = Schema.Record({ key: Schema.String, value: Percent }).pipe(
+export const ManualScores = Schema.Record({ key: Text, value: Percent }).pipe(
   Schema.filter((scores) => {
     const keys = Object.keys(scores)
     if (keys.length === 0) return "must score at least one dimension"
@@ -106,9 +106,9 @@ export const ManualScores = Schema.Record({ key: Schema.String, value: Percent }
 })
 
 export class ManualAuditRequest extends Schema.Class<ManualAuditRequest>("ManualAuditRequest")({
-  call_id: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100)),
+  call_id: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100)),
   scores: ManualScores,
-  notes: Schema.String.pipe(Schema.maxLength(10_000))
+  notes: Text.pipe(Schema.maxLength(10_000))
 }) {}
 
 export const ManualAuditDimension = Schema.Struct({
@@ -119,18 +119,18 @@ export const ManualAuditDimension = Schema.Struct({
 }).annotations({ identifier: "ManualAuditDimension" })
 
 export const ManualAudit = Schema.Struct({
-  audit_id: Schema.String,
-  call_id: Schema.String,
-  closer_id: Schema.NullOr(Schema.String),
-  closer_email: Schema.NullOr(Schema.String),
-  auditor_user_id: Schema.String,
-  auditor_name: Schema.NullOr(Schema.String),
-  scores: Schema.Record({ key: Schema.String, value: Schema.Number }),
+  audit_id: Text,
+  call_id: CallId,
+  closer_id: Schema.NullOr(CloserId),
+  closer_email: Schema.NullOr(Text),
+  auditor_user_id: Text,
+  auditor_name: Schema.NullOr(Text),
+  scores: Schema.Record({ key: Text, value: Schema.Number }),
   dimensions: Schema.Array(ManualAuditDimension),
   manual_overall: Schema.NullOr(Schema.Number).annotations({ description: "Mean of the manual scores" }),
   automated_overall: Schema.NullOr(Schema.Number),
   mean_absolute_gap: Schema.NullOr(Schema.Number),
-  notes: Schema.String,
+  notes: Text,
   created_at: Timestamp
 }).annotations({ identifier: "ManualAudit" })
 
@@ -143,18 +143,18 @@ export const ManualAuditList = Schema.Struct({
 // ---------------------------------------------------------------------------------------------
 
 export const WikiArticleSummary = Schema.Struct({
-  slug: Schema.String,
-  title: Schema.String,
-  summary: Schema.String,
+  slug: Text,
+  title: Text,
+  summary: Text,
   reading_minutes: Schema.Number,
   progress_pct: Percent,
   completed: Schema.Boolean
 }).annotations({ identifier: "WikiArticleSummary" })
 
 export const WikiSection = Schema.Struct({
-  section_id: Schema.String,
-  title: Schema.String,
-  description: Schema.String,
+  section_id: Text,
+  title: Text,
+  description: Text,
   position: Schema.Number,
   articles: Schema.Array(WikiArticleSummary)
 }).annotations({ identifier: "WikiSection" })
@@ -166,28 +166,28 @@ export const WikiSectionList = Schema.Struct({
 }).annotations({ identifier: "WikiSectionList" })
 
 export const WikiArticle = Schema.Struct({
-  slug: Schema.String,
-  title: Schema.String,
-  section_id: Schema.String,
-  section_title: Schema.String,
-  summary: Schema.String,
-  body_markdown: Schema.String,
+  slug: Text,
+  title: Text,
+  section_id: Text,
+  section_title: Text,
+  summary: Text,
+  body_markdown: Text,
   reading_minutes: Schema.Number,
   dimensions: Schema.Array(ScorecardDimensionName).annotations({ description: "Scorecard dimensions it teaches" }),
   progress_pct: Percent,
   completed_at: Schema.NullOr(Timestamp),
-  previous_slug: Schema.NullOr(Schema.String),
-  next_slug: Schema.NullOr(Schema.String),
+  previous_slug: Schema.NullOr(Text),
+  next_slug: Schema.NullOr(Text),
   updated_at: Timestamp
 }).annotations({ identifier: "WikiArticle" })
 
 export class ArticleProgressRequest extends Schema.Class<ArticleProgressRequest>("ArticleProgressRequest")({
-  slug: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)),
+  slug: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)),
   progress_pct: Percent
 }) {}
 
 export const ArticleProgress = Schema.Struct({
-  slug: Schema.String,
+  slug: Text,
   progress_pct: Percent.annotations({ description: "The highest progress recorded; it never goes down" }),
   completed: Schema.Boolean,
   completed_at: Schema.NullOr(Timestamp),
@@ -247,7 +247,7 @@ export class CoachingApi extends HttpApiGroup.make("coaching")
   )
   .add(
     HttpApiEndpoint.get("getManualAudit", "/manual-audits/:audit_id")
-      .setPath(Schema.Struct({ audit_id: Schema.String }))
+      .setPath(Schema.Struct({ audit_id: Text }))
       .addSuccess(ManualAudit)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Read a manual audit")
@@ -259,7 +259,7 @@ export class CoachingApi extends HttpApiGroup.make("coaching")
   )
   .add(
     HttpApiEndpoint.get("getWikiArticle", "/wiki/articles/:slug")
-      .setPath(Schema.Struct({ slug: Schema.String }))
+      .setPath(Schema.Struct({ slug: Text }))
       .addSuccess(WikiArticle)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Read a wiki article (Markdown body) with the user's progress")
@@ -277,6 +277,6 @@ export class CoachingApi extends HttpApiGroup.make("coaching")
   )
   .prefix("/v1/coaching")
   .middleware(SessionAuth)
-  .addError(NotImplemented)
   .annotate(OpenApi.Title, "Coaching")
+  .annotate(OpenApi.Description, "Coaching for the sales team: onboarding steps, the dashboard, manual audits, the wiki.")
 {}

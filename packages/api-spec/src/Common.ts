@@ -1,6 +1,38 @@
 /** Schemas shared by several groups. */
 import { Schema } from "effect"
 
+// A NUL anywhere, or a UTF-16 surrogate without its partner.
+const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** Whether a string is text the service can keep: no NUL character, no unpaired surrogate. */
+export const isSafeText = (s: string): boolean => !UNSAFE_TEXT.test(s)
+
+/**
+ * Text sent by a client: any string but one with a NUL character (PostgreSQL cannot store it) or
+ * an unpaired UTF-16 surrogate (not text: it cannot be encoded as UTF-8). Every string a request
+ * carries, in its path, query, headers or body, is this.
+ */
+export const Text = Schema.String.pipe(
+  Schema.filter((s) => isSafeText(s) || "must not contain a NUL character or an unpaired surrogate", {
+    jsonSchema: {}
+  })
+)
+
+/** Text with no space at either end and at least one character. */
+export const NonEmptyTrimmedText = Text.pipe(Schema.trimmed(), Schema.nonEmptyString())
+
+/** Ids are text branded by what they identify, so one kind cannot be passed for another. */
+export const ClientId = Text.pipe(Schema.brand("ClientId")).annotations({ description: "A tenant's id (`cli_…`)" })
+export type ClientId = typeof ClientId.Type
+export const UserId = Text.pipe(Schema.brand("UserId")).annotations({ description: "A portal user's id (`usr_…`)" })
+export type UserId = typeof UserId.Type
+export const CallId = Text.pipe(Schema.brand("CallId")).annotations({ description: "An analysis call's id (`call_…`)" })
+export type CallId = typeof CallId.Type
+export const CloserId = Text.pipe(Schema.brand("CloserId")).annotations({ description: "A closer's id (`clo_…`)" })
+export type CloserId = typeof CloserId.Type
+export const KeyId = Text.pipe(Schema.brand("KeyId")).annotations({ description: "A tenant API key's id (`key_…`)" })
+export type KeyId = typeof KeyId.Type
+
 /** ISO-8601 UTC instant on the wire (`2026-11-21T10:00:00.000Z`). */
 export const Timestamp = Schema.String.annotations({
   description: "ISO-8601 UTC timestamp",
@@ -8,7 +40,7 @@ export const Timestamp = Schema.String.annotations({
 })
 
 /** A date-time sent by a client: ISO 8601 with a time zone, or a plain date (midnight UTC). */
-export const TimestampInput = Schema.String.pipe(
+export const TimestampInput = Text.pipe(
   Schema.pattern(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/, {
     message: () => "must be an ISO-8601 date-time with a time zone (2026-11-21T10:00:00Z) or a date (2026-11-21)"
   }),
@@ -20,8 +52,20 @@ export const Money = Schema.Struct({
   currency: Schema.String
 })
 
+/** Whether every string of a JSON value, keys included, is safe text. */
+const isSafeJson = (value: unknown): boolean =>
+  typeof value === "string"
+    ? isSafeText(value)
+    : Array.isArray(value)
+    ? value.every(isSafeJson)
+    : typeof value === "object" && value !== null
+    ? Object.entries(value).every(([key, v]) => isSafeText(key) && isSafeJson(v))
+    : true
+
 /** A free-form JSON object (the spec's `Payload` bodies). */
-export const Payload = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+export const Payload = Schema.Record({ key: Text, value: Schema.Unknown }).pipe(
+  Schema.filter((payload) => isSafeJson(payload) || "must not contain a NUL character or an unpaired surrogate", { jsonSchema: {} })
+).annotations({
   title: "Payload",
   description: "A free-form JSON object"
 })
@@ -61,7 +105,7 @@ export const queryBoolean = (defaultValue: boolean, description?: string) =>
     { default: () => defaultValue }
   )
 
-export const EmailAddress = Schema.String.pipe(
+export const EmailAddress = Text.pipe(
   Schema.trimmed(),
   Schema.maxLength(254),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an e-mail address" })
@@ -77,7 +121,7 @@ export const PeriodType = Schema.Literal("day", "week", "month", "quarter")
 /** Period query set A of the spec, alone. */
 export const PeriodParams = Schema.Struct({
   period_type: Schema.optionalWith(PeriodType.annotations({ default: "week" }), { default: () => "week" as const }),
-  period_start: Schema.optional(Schema.String.annotations({ description: "Start of the period; the current one when absent" }))
+  period_start: Schema.optional(Text.annotations({ description: "Start of the period; the current one when absent" }))
 })
 
 /** `periods`: 1–26, default 8. */
@@ -87,7 +131,7 @@ export const Periods = queryInt({ min: 1, max: 26, default: 8, description: "Tra
 export const IncludeTestData = queryBoolean(false, "Include tenants and calls marked as test data")
 
 /** Optional `client_id` query filter of the admin operations. */
-export const OptionalClientId = Schema.Struct({ client_id: Schema.optional(Schema.String) })
+export const OptionalClientId = Schema.Struct({ client_id: Schema.optional(ClientId) })
 
 /** Required `client_id` query of the assistant operations. */
-export const RequiredClientId = Schema.Struct({ client_id: Schema.String })
+export const RequiredClientId = Schema.Struct({ client_id: ClientId })

@@ -5,8 +5,8 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Payload } from "./Common.js"
-import { Forbidden, NotImplemented, Unauthorized } from "./Errors.js"
+import { Payload, Text } from "./Common.js"
+import { Forbidden, Unauthorized } from "./Errors.js"
 
 /** What a webhook answers once the update is accepted (handled or ignored). */
 export const WebhookAck = Schema.Struct({
@@ -14,17 +14,17 @@ export const WebhookAck = Schema.Struct({
 }).annotations({ identifier: "WebhookAck" })
 
 export const MessengerAWebhookHeaders = Schema.Struct({
-  "x-messenger-a-bot-api-secret-token": Schema.optional(Schema.String)
+  "x-messenger-a-bot-api-secret-token": Schema.optional(Text)
 })
 
 export const MessengerBVerificationParams = Schema.Struct({
-  "hub.mode": Schema.optionalWith(Schema.String.annotations({ default: "" }), { default: () => "" }),
-  "hub.verify_token": Schema.optionalWith(Schema.String.annotations({ default: "" }), { default: () => "" }),
-  "hub.challenge": Schema.optionalWith(Schema.String.annotations({ default: "" }), { default: () => "" })
+  "hub.mode": Schema.optionalWith(Text.annotations({ default: "" }), { default: () => "" }),
+  "hub.verify_token": Schema.optionalWith(Text.annotations({ default: "" }), { default: () => "" }),
+  "hub.challenge": Schema.optionalWith(Text.annotations({ default: "" }), { default: () => "" })
 })
 
 export const MessengerBWebhookHeaders = Schema.Struct({
-  "x-hub-signature-256": Schema.optional(Schema.String)
+  "x-hub-signature-256": Schema.optional(Text)
 })
 
 export class CompanionApi extends HttpApiGroup.make("companion")
@@ -71,6 +71,6 @@ export class CompanionApi extends HttpApiGroup.make("companion")
       )
   )
   .prefix("/v1/companion")
-  .addError(NotImplemented)
   .annotate(OpenApi.Title, "Companion channels")
+  .annotate(OpenApi.Description, "Inbound webhooks of the two messaging channels.")
 {}

@@ -5,62 +5,62 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CallAnalysis, AnalysisStatus } from "./CallAnalysis.js"
-import { EmailAddress, queryInt, Plan, Timestamp } from "./Common.js"
+import { CallId, ClientId, EmailAddress, KeyId, Plan, queryInt, Text, Timestamp, UserId } from "./Common.js"
 import { Conflict, Forbidden, NotFound } from "./Errors.js"
 import { AdminAuth, ApiKeyHeaders, SessionAuth, TenantAuth } from "./Security.js"
 
 export class CreateClientRequest extends Schema.Class<CreateClientRequest>("CreateClientRequest")({
-  company_name: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)),
+  company_name: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)),
   owner_email: Schema.optional(EmailAddress),
-  owner_name: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
-  industry: Schema.optional(Schema.String.pipe(Schema.maxLength(200))),
+  owner_name: Schema.optional(Text.pipe(Schema.maxLength(200))),
+  industry: Schema.optional(Text.pipe(Schema.maxLength(200))),
   plan: Schema.optionalWith(Plan, { default: () => "trial" as const }),
   credits: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 1_000_000)), { default: () => 0 }),
   is_test: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }) {}
 
 export const CreatedClient = Schema.Struct({
-  client_id: Schema.String,
-  company_name: Schema.String,
+  client_id: ClientId,
+  company_name: Text,
   plan: Plan,
-  owner_user_id: Schema.NullOr(Schema.String),
-  key_id: Schema.String,
-  api_key: Schema.String.annotations({ description: "The tenant key (`csk_...`); shown once, stored only as a hash" }),
+  owner_user_id: Schema.NullOr(UserId),
+  key_id: KeyId,
+  api_key: Text.annotations({ description: "The tenant key (`csk_...`); shown once, stored only as a hash" }),
   credits_balance: Schema.Number,
   created_at: Timestamp
 }).annotations({ identifier: "CreatedClient" })
 
 export class GrantCreditsRequest extends Schema.Class<GrantCreditsRequest>("GrantCreditsRequest")({
   amount: Schema.Int.pipe(Schema.between(-1_000_000, 1_000_000), Schema.filter((n) => n !== 0 || "must not be 0")),
-  reason: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(500))
+  reason: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(500))
 }) {}
 
 export const CreditBalance = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   balance: Schema.Number
 }).annotations({ identifier: "CreditBalance" })
 
 export const ApiKeyInfo = Schema.Struct({
-  key_id: Schema.String,
-  name: Schema.String,
-  prefix: Schema.String,
+  key_id: KeyId,
+  name: Text,
+  prefix: Text,
   created_at: Timestamp,
   last_used_at: Schema.NullOr(Timestamp),
   revoked_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "ApiKeyInfo" })
 
 export class CreateApiKeyRequest extends Schema.Class<CreateApiKeyRequest>("CreateApiKeyRequest")({
-  name: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
+  name: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
 }) {}
 
 export const CreatedApiKey = Schema.Struct({
   ...ApiKeyInfo.fields,
-  api_key: Schema.String.annotations({ description: "Shown once" })
+  api_key: Text.annotations({ description: "Shown once" })
 }).annotations({ identifier: "CreatedApiKey" })
 
 export const CallListItem = Schema.Struct({
-  call_id: Schema.String,
-  external_call_id: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  external_call_id: Schema.NullOr(Text),
   status: AnalysisStatus,
   created_at: Timestamp,
   completed_at: Schema.NullOr(Timestamp),
@@ -68,7 +68,7 @@ export const CallListItem = Schema.Struct({
   overall_score: Schema.NullOr(Schema.Number)
 }).annotations({ identifier: "CallListItem" })
 
-const ClientIdPath = Schema.Struct({ client_id: Schema.String })
+const ClientIdPath = Schema.Struct({ client_id: ClientId })
 
 export class ExtensionsApi extends HttpApiGroup.make("extensions")
   .add(
@@ -108,7 +108,7 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
   )
   .add(
     HttpApiEndpoint.del("revokeApiKey", "/v1/client-portal/api-keys/:key_id")
-      .setPath(Schema.Struct({ key_id: Schema.String }))
+      .setPath(Schema.Struct({ key_id: KeyId }))
       .addSuccess(ApiKeyInfo)
       .addError(Forbidden)
       .addError(NotFound)
@@ -120,15 +120,15 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
       .setHeaders(ApiKeyHeaders)
       .setUrlParams(Schema.Struct({
         limit: queryInt({ min: 1, max: 200, default: 50 }),
-        cursor: Schema.optional(Schema.String)
+        cursor: Schema.optional(Text)
       }))
-      .addSuccess(Schema.Struct({ calls: Schema.Array(CallListItem), next_cursor: Schema.NullOr(Schema.String) }))
+      .addSuccess(Schema.Struct({ calls: Schema.Array(CallListItem), next_cursor: Schema.NullOr(Text) }))
       .middleware(TenantAuth)
       .annotate(OpenApi.Summary, "The tenant's analysis calls, newest first")
   )
   .add(
     HttpApiEndpoint.get("getCall", "/v1/teams/calls/:call_id")
-      .setPath(Schema.Struct({ call_id: Schema.String }))
+      .setPath(Schema.Struct({ call_id: CallId }))
       .setHeaders(ApiKeyHeaders)
       .addSuccess(CallAnalysis)
       .addError(NotFound)
@@ -136,4 +136,5 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
       .annotate(OpenApi.Summary, "The whole analysis of a call as JSON")
   )
   .annotate(OpenApi.Title, "Extensions")
+  .annotate(OpenApi.Description, "Operations beyond the spec: tenants and credits for staff, API keys in the portal, the tenant's calls as JSON for agents.")
 {}

@@ -10,30 +10,30 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Closer } from "./ClientPortal.js"
-import { Timestamp } from "./Common.js"
-import { Conflict, Forbidden, NotFound, NotImplemented, Unauthorized } from "./Errors.js"
+import { CloserId, Text, Timestamp } from "./Common.js"
+import { Conflict, Forbidden, NotFound, Unauthorized } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 // ---------------------------------------------------------------------------------------------
 
-const HttpUrl = Schema.String.pipe(
+const HttpUrl = Text.pipe(
   Schema.trimmed(),
   Schema.maxLength(2048),
   Schema.pattern(/^https?:\/\/[^\s]+$/, { message: () => "must be an http(s) URL" })
 )
 
 const Secret = (description: string) =>
-  Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(4096)).annotations({ description })
+  Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(4096)).annotations({ description })
 
-const Last4 = Schema.NullOr(Schema.String.pipe(Schema.maxLength(4))).annotations({
+const Last4 = Schema.NullOr(Text.pipe(Schema.maxLength(4))).annotations({
   description: "The last four characters of the stored secret; the secret itself is never returned"
 })
 
-const CloserIdPath = Schema.Struct({ closer_id: Schema.String })
+const CloserIdPath = Schema.Struct({ closer_id: CloserId })
 
-const ProviderPath = Schema.Struct({ provider: Schema.String })
+const ProviderPath = Schema.Struct({ provider: Text })
 
 /** The two meeting-tool connections a closer may have. */
 export const MeetingIntegrationKind = Schema.Literal("calendar", "video")
@@ -43,15 +43,15 @@ export const AuthorizationStart = Schema.Struct({
   authorization_url: HttpUrl.annotations({
     description: "Open this URL in the browser: the provider's consent screen, with `state` and the PKCE challenge"
   }),
-  closer_id: Schema.String,
+  closer_id: CloserId,
   kind: MeetingIntegrationKind,
   expires_at: Timestamp.annotations({ description: "The `state` of this flow is refused after this instant" })
 }).annotations({ identifier: "AuthorizationStart" })
 
 /** The query an OAuth provider appends when it sends the browser back. */
 export const OAuthCallbackParams = Schema.Struct({
-  code: Schema.String,
-  state: Schema.String
+  code: Text,
+  state: Text
 })
 
 /** The success of a callback: a redirect to the portal, no body. */
@@ -63,7 +63,7 @@ export const PortalRedirect = HttpApiSchema.Empty(302).annotations({
 
 /** The answer of a removal. */
 export const RemovedIntegration = Schema.Struct({
-  provider: Schema.String,
+  provider: Text,
   removed: Schema.Literal(true),
   removed_at: Timestamp
 }).annotations({ identifier: "RemovedIntegration" })
@@ -74,7 +74,7 @@ export const RemovedIntegration = Schema.Struct({
 
 export class UpsertCrmARequest extends Schema.Class<UpsertCrmARequest>("UpsertCrmARequest")({
   access_token: Secret("The crm-a private-app access token; stored encrypted, never returned"),
-  account_id: Schema.optional(Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200))),
+  account_id: Schema.optional(Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200))),
   sync_outcomes: Schema.Boolean.annotations({
     description: "Write recorded call outcomes back to the matching deals in crm-a"
   })
@@ -86,11 +86,11 @@ export const CrmAIntegration = Schema.Struct({
   provider: Schema.Literal("crm-a"),
   configured: Schema.Boolean,
   status: CrmAIntegrationStatus,
-  account_id: Schema.NullOr(Schema.String),
+  account_id: Schema.NullOr(Text),
   sync_outcomes: Schema.Boolean,
   token_last4: Last4,
   last_sync_at: Schema.NullOr(Timestamp),
-  last_error: Schema.NullOr(Schema.String),
+  last_error: Schema.NullOr(Text),
   created_at: Schema.NullOr(Timestamp),
   updated_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "CrmAIntegration" })
@@ -107,7 +107,7 @@ export const LlmCapability = Schema.Literal("llm", "speech_to_text")
 export class UpsertLlmRequest extends Schema.Class<UpsertLlmRequest>("UpsertLlmRequest")({
   provider: LlmProvider,
   api_key: Secret("The provider's API key; stored encrypted, never returned"),
-  model: Schema.optional(Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200))),
+  model: Schema.optional(Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200))),
   base_url: Schema.optional(HttpUrl.annotations({
     description: "The API base URL; needed for `openai-compatible`, optional for the others"
   }))
@@ -116,11 +116,11 @@ export class UpsertLlmRequest extends Schema.Class<UpsertLlmRequest>("UpsertLlmR
 export const LlmIntegration = Schema.Struct({
   provider: LlmProvider,
   capabilities: Schema.Array(LlmCapability),
-  model: Schema.NullOr(Schema.String),
-  base_url: Schema.NullOr(Schema.String),
+  model: Schema.NullOr(Text),
+  base_url: Schema.NullOr(Text),
   key_last4: Last4,
   last_used_at: Schema.NullOr(Timestamp),
-  last_error: Schema.NullOr(Schema.String),
+  last_error: Schema.NullOr(Text),
   created_at: Timestamp,
   updated_at: Timestamp
 }).annotations({ identifier: "LlmIntegration" })
@@ -134,21 +134,21 @@ export const LlmIntegrationList = Schema.Struct({
 // ---------------------------------------------------------------------------------------------
 
 export const CrmProviderField = Schema.Struct({
-  name: Schema.String.annotations({ description: "The key to use in `ConnectCrmRequest.credentials`" }),
-  label: Schema.String,
+  name: Text.annotations({ description: "The key to use in `ConnectCrmRequest.credentials`" }),
+  label: Text,
   type: Schema.Literal("string", "secret", "url"),
   required: Schema.Boolean,
-  description: Schema.NullOr(Schema.String)
+  description: Schema.NullOr(Text)
 }).annotations({ identifier: "CrmProviderField" })
 
 export const CrmProvider = Schema.Struct({
-  provider: Schema.String.annotations({ description: "The provider id used by connect and disconnect" }),
-  name: Schema.String,
-  description: Schema.String,
+  provider: Text.annotations({ description: "The provider id used by connect and disconnect" }),
+  name: Text,
+  description: Text,
   auth_type: Schema.Literal("api_key", "access_token", "oauth"),
   fields: Schema.Array(CrmProviderField),
   supports_outcome_sync: Schema.Boolean,
-  docs_url: Schema.NullOr(Schema.String)
+  docs_url: Schema.NullOr(Text)
 }).annotations({ identifier: "CrmProvider" })
 
 export const CrmProviderList = Schema.Struct({
@@ -156,10 +156,10 @@ export const CrmProviderList = Schema.Struct({
 }).annotations({ identifier: "CrmProviderList" })
 
 export class ConnectCrmRequest extends Schema.Class<ConnectCrmRequest>("ConnectCrmRequest")({
-  provider: Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(64)),
+  provider: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(64)),
   credentials: Schema.Record({
-    key: Schema.String.pipe(Schema.maxLength(64)),
-    value: Schema.String.pipe(Schema.maxLength(4096))
+    key: Text.pipe(Schema.maxLength(64)),
+    value: Text.pipe(Schema.maxLength(4096))
   }).annotations({
     description: "The provider's required fields by name (see `GET /crm/providers`); secrets are stored encrypted"
   })
@@ -168,16 +168,16 @@ export class ConnectCrmRequest extends Schema.Class<ConnectCrmRequest>("ConnectC
 export const CrmConnectionStatus = Schema.Literal("connected", "error")
 
 export const CrmConnection = Schema.Struct({
-  provider: Schema.String,
-  name: Schema.String,
+  provider: Text,
+  name: Text,
   status: CrmConnectionStatus,
-  fields: Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
+  fields: Schema.Record({ key: Text, value: Text }).annotations({
     description: "The non-secret fields as given; secret fields as their last four characters"
   }),
   connected_at: Timestamp,
   updated_at: Timestamp,
   last_sync_at: Schema.NullOr(Timestamp),
-  last_error: Schema.NullOr(Schema.String)
+  last_error: Schema.NullOr(Text)
 }).annotations({ identifier: "CrmConnection" })
 
 export const CrmStatus = Schema.Struct({
@@ -346,6 +346,6 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
       .annotate(OpenApi.Description, "Deletes its stored credentials. 404 when that provider is not connected.")
   )
   .prefix("/v1/client-portal")
-  .addError(NotImplemented)
   .annotate(OpenApi.Title, "Client integrations")
+  .annotate(OpenApi.Description, "Calendar and video per closer (OAuth), CRM and LLM connections of the tenant.")
 {}

@@ -4,7 +4,7 @@
  * `GET /v1/internal/admin/clients/{client_id}/plan-usage`.
  */
 import { Schema } from "effect"
-import { Plan, Timestamp } from "./Common.js"
+import { ClientId, Plan, Timestamp } from "./Common.js"
 
 /** A calendar month on the wire: `YYYY-MM`. */
 export const YearMonth = Schema.String.pipe(
@@ -17,7 +17,7 @@ export const UpgradeLink = Schema.Struct({
 }).annotations({ identifier: "UpgradeLink" })
 
 export const PlanUsage = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   plan: Plan,
   month: YearMonth,
   period_start: Timestamp.annotations({ description: "First instant of the calendar month (UTC)" }),

@@ -77,17 +77,20 @@ export class ProbesApi extends HttpApiGroup.make("probes")
   .add(
     HttpApiEndpoint.get("health", "/health")
       .addSuccess(HealthResponse)
+      .annotate(OpenApi.Summary, "Liveness")
       .annotate(OpenApi.Description, "Liveness; service status and database connectivity")
   )
   .add(
     HttpApiEndpoint.get("ready", "/ready")
       .addSuccess(ReadyResponse)
       .addError(ServiceUnavailable)
+      .annotate(OpenApi.Summary, "Readiness")
       .annotate(OpenApi.Description, "Readiness; 503 when the database is unreachable or migrations have not run")
   )
   .add(
     HttpApiEndpoint.get("metrics", "/metrics")
       .addSuccess(MetricsResponse)
+      .annotate(OpenApi.Summary, "Request metrics per route")
       .annotate(
         OpenApi.Description,
         "In-memory request metrics per route: counts, 4xx/5xx rates, latency p50/p90/p99. " +
@@ -97,10 +100,12 @@ export class ProbesApi extends HttpApiGroup.make("probes")
   .add(
     HttpApiEndpoint.get("dbHealth", "/health/db")
       .addSuccess(DbHealthResponse)
+      .annotate(OpenApi.Summary, "Database health")
       .annotate(
         OpenApi.Description,
         "Deep database health: pool, connections by state, the connection cap and the headroom"
       )
   )
   .annotate(OpenApi.Title, "Operations probes")
+  .annotate(OpenApi.Description, "Liveness, readiness, request metrics and database health; no credentials.")
 {}

@@ -6,30 +6,30 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CallAnalysis, ScorecardDimensionName } from "./CallAnalysis.js"
-import { Payload, Timestamp } from "./Common.js"
+import { CallId, ClientId, CloserId, NonEmptyTrimmedText, Payload, Text, Timestamp, UserId } from "./Common.js"
 import { AccountAlert, AnswerSource, DealOutcome, SuggestedAction } from "./ClientPortal.js"
-import { Conflict, NotFound, NotImplemented, PaymentRequired } from "./Errors.js"
+import { Conflict, NotFound, PaymentRequired } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
 // ---------------------------------------------------------------------------------------------
 // Session and state
 
 export const WorkspaceSession = Schema.Struct({
-  session_id: Schema.String,
-  user_id: Schema.String,
-  client_id: Schema.String,
+  session_id: Text,
+  user_id: UserId,
+  client_id: ClientId,
   created_at: Timestamp,
   expires_at: Timestamp
 }).annotations({ identifier: "WorkspaceSession" })
 
 export const PinnedCall = Schema.Struct({
-  call_id: Schema.String,
-  title: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  title: Schema.NullOr(Text),
   pinned_at: Timestamp
 }).annotations({ identifier: "PinnedCall" })
 
 export const RecentSearch = Schema.Struct({
-  q: Schema.String,
+  q: Text,
   at: Timestamp,
   results: Schema.Number
 }).annotations({ identifier: "RecentSearch" })
@@ -46,24 +46,24 @@ export const WorkspaceState = Schema.Struct({
 // Search
 
 export const SearchParams = Schema.Struct({
-  q: Schema.String.pipe(Schema.minLength(2)).annotations({ description: "Search text, at least 2 characters" })
+  q: Text.pipe(Schema.minLength(2)).annotations({ description: "Search text, at least 2 characters" })
 })
 
 export const SearchHitKind = Schema.Literal("call", "transcript", "closer", "note")
 
 export const SearchHit = Schema.Struct({
   kind: SearchHitKind,
-  id: Schema.String.annotations({ description: "call_id, closer_id or note id" }),
-  call_id: Schema.NullOr(Schema.String),
-  title: Schema.String,
-  snippet: Schema.String.annotations({ description: "Matched text, the matches wrapped in `<b>…</b>`" }),
+  id: Text.annotations({ description: "call_id, closer_id or note id" }),
+  call_id: Schema.NullOr(CallId),
+  title: Text,
+  snippet: Text.annotations({ description: "Matched text, the matches wrapped in `<b>…</b>`" }),
   rank: Schema.Number,
   at: Schema.NullOr(Timestamp).annotations({ description: "When the call happened or the record changed" }),
   start: Schema.NullOr(Schema.Number).annotations({ description: "Transcript hits: seconds into the call" })
 }).annotations({ identifier: "SearchHit" })
 
 export const SearchResults = Schema.Struct({
-  q: Schema.String,
+  q: Text,
   results: Schema.Array(SearchHit).annotations({ description: "Best rank first" }),
   total: Schema.Number
 }).annotations({ identifier: "SearchResults" })
@@ -72,17 +72,17 @@ export const SearchResults = Schema.Struct({
 // Chat, actions, channels
 
 export class WorkspaceChatRequest extends Schema.Class<WorkspaceChatRequest>("WorkspaceChatRequest")({
-  message: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(4000)),
-  conversation_id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
-  call_id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
+  message: NonEmptyTrimmedText.pipe(Schema.maxLength(4000)),
+  conversation_id: Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(100))),
+  call_id: Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(100))).annotations({
     description: "Ask about this call"
   })
 }) {}
 
 export const WorkspaceChatReply = Schema.Struct({
-  conversation_id: Schema.String,
-  reply: Schema.String,
-  intent: Schema.NullOr(Schema.String),
+  conversation_id: Text,
+  reply: Text,
+  intent: Schema.NullOr(Text),
   sources: Schema.Array(AnswerSource),
   suggested_actions: Schema.Array(SuggestedAction)
 }).annotations({ identifier: "WorkspaceChatReply" })
@@ -107,7 +107,7 @@ export class WorkspaceActionRequest extends Schema.Class<WorkspaceActionRequest>
 export const WorkspaceActionResult = Schema.Struct({
   action: WorkspaceActionName,
   status: Schema.Literal("done", "queued"),
-  message: Schema.String,
+  message: Text,
   result: Payload
 }).annotations({ identifier: "WorkspaceActionResult" })
 
@@ -115,8 +115,8 @@ export const WorkspaceChannel = Schema.Literal("messenger-a", "messenger-b", "em
 
 export class WorkspaceChannelRequest extends Schema.Class<WorkspaceChannelRequest>("WorkspaceChannelRequest")({
   channel: WorkspaceChannel,
-  text: Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(4000)),
-  to: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(254))).annotations({
+  text: NonEmptyTrimmedText.pipe(Schema.maxLength(4000)),
+  to: Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(254))).annotations({
     description: "E-mail recipient (channel `email`; default the signed-in user); messengers send to the tenant's linked chats"
   })
 }) {}
@@ -124,7 +124,7 @@ export class WorkspaceChannelRequest extends Schema.Class<WorkspaceChannelReques
 export const ChannelDelivery = Schema.Struct({
   channel: WorkspaceChannel,
   delivered: Schema.Number.annotations({ description: "Chats or recipients reached" }),
-  message_ids: Schema.Array(Schema.String),
+  message_ids: Schema.Array(Text),
   sent_at: Timestamp
 }).annotations({ identifier: "ChannelDelivery" })
 
@@ -134,44 +134,44 @@ export const ChannelDelivery = Schema.Struct({
 export const RiskLevel = Schema.Literal("low", "medium", "high")
 
 export const MeetingPrep = Schema.Struct({
-  title: Schema.String,
+  title: Text,
   starts_at: Schema.NullOr(Timestamp),
-  closer_email: Schema.NullOr(Schema.String),
-  attendees: Schema.Array(Schema.String),
-  previous_call_id: Schema.NullOr(Schema.String),
-  talking_points: Schema.Array(Schema.String),
-  open_questions: Schema.Array(Schema.String),
-  risks: Schema.Array(Schema.String)
+  closer_email: Schema.NullOr(Text),
+  attendees: Schema.Array(Text),
+  previous_call_id: Schema.NullOr(Text),
+  talking_points: Schema.Array(Text),
+  open_questions: Schema.Array(Text),
+  risks: Schema.Array(Text)
 }).annotations({ identifier: "MeetingPrep" })
 
 export const MeetingPrepBrief = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   meetings: Schema.Array(MeetingPrep).annotations({ description: "Upcoming meetings, soonest first" }),
   generated_at: Timestamp
 }).annotations({ identifier: "MeetingPrepBrief" })
 
 export const DealInsight = Schema.Struct({
-  call_id: Schema.String,
-  closer_email: Schema.NullOr(Schema.String),
-  stage: Schema.NullOr(Schema.String),
+  call_id: CallId,
+  closer_email: Schema.NullOr(Text),
+  stage: Schema.NullOr(Text),
   outcome: Schema.NullOr(DealOutcome),
   deal_value: Schema.NullOr(Schema.Number),
-  currency: Schema.NullOr(Schema.String),
+  currency: Schema.NullOr(Text),
   risk: RiskLevel,
-  signals: Schema.Array(Schema.String).annotations({ examples: [["price objection unanswered", "no next step agreed"]] }),
-  next_step: Schema.NullOr(Schema.String)
+  signals: Schema.Array(Text).annotations({ examples: [["price objection unanswered", "no next step agreed"]] }),
+  next_step: Schema.NullOr(Text)
 }).annotations({ identifier: "DealInsight" })
 
 export const DealIntelligence = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   deals: Schema.Array(DealInsight).annotations({ description: "Highest risk first" }),
   generated_at: Timestamp
 }).annotations({ identifier: "DealIntelligence" })
 
 export const CloserHealth = Schema.Struct({
-  closer_id: Schema.NullOr(Schema.String),
-  email: Schema.String,
-  full_name: Schema.NullOr(Schema.String),
+  closer_id: Schema.NullOr(CloserId),
+  email: Text,
+  full_name: Schema.NullOr(Text),
   calls_analysed: Schema.Number,
   average_score: Schema.NullOr(Schema.Number),
   score_change: Schema.NullOr(Schema.Number),
@@ -181,7 +181,7 @@ export const CloserHealth = Schema.Struct({
 }).annotations({ identifier: "CloserHealth" })
 
 export const TeamHealth = Schema.Struct({
-  client_id: Schema.String,
+  client_id: ClientId,
   period_start: Timestamp,
   period_end: Timestamp,
   team: Schema.Struct({
@@ -267,7 +267,7 @@ export class WorkspaceApi extends HttpApiGroup.make("workspace")
   )
   .add(
     HttpApiEndpoint.get("getCall", "/calls/:call_id")
-      .setPath(Schema.Struct({ call_id: Schema.String }))
+      .setPath(Schema.Struct({ call_id: CallId }))
       .addSuccess(CallAnalysis)
       .addError(NotFound)
       .annotate(
@@ -277,6 +277,6 @@ export class WorkspaceApi extends HttpApiGroup.make("workspace")
   )
   .prefix("/v1/workspace")
   .middleware(SessionAuth)
-  .addError(NotImplemented)
   .annotate(OpenApi.Title, "Workspace")
+  .annotate(OpenApi.Description, "The workspace interface: session, state, search, chat, actions, channel send, briefs and call details.")
 {}

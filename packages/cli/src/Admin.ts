@@ -4,7 +4,7 @@
  * - `grant-credits CLIENT_ID N [--reason R] [--json]`
  */
 import { CallsightClient } from "@callsight/client"
-import { CreateClientRequest, GrantCreditsRequest, Plan } from "@callsight/api-spec"
+import { ClientId, CreateClientRequest, GrantCreditsRequest, Plan } from "@callsight/api-spec"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option, ParseResult } from "effect"
 import { adminClient, adminKeyOption, jsonOption, urlOption } from "./Connection.js"
@@ -108,7 +108,7 @@ const grantCredits = Command.make(
       const layer = yield* adminClient(args.url, args.adminKey)
       const payload = yield* body(() => new GrantCreditsRequest({ amount: args.amount, reason: args.reason }))
       const balance = yield* Effect.flatMap(CallsightClient, (c) =>
-        c.extensions.grantCredits({ path: { client_id: args.clientId }, payload })
+        c.extensions.grantCredits({ path: { client_id: ClientId.make(args.clientId, true) }, payload })
       ).pipe(Effect.catchAll(fromClientError), Effect.provide(layer))
       if (args.json) return yield* printJson(balance)
       const verb = args.amount >= 0 ? `Granted ${args.amount} credits to` : `Withdrew ${-args.amount} credits from`

@@ -22,8 +22,10 @@
 import {
   type AnalysisStatusResponse,
   type CallAnalysis,
+  CallId,
   type CallListItem,
   CallsightApi,
+  ClientId,
   type CreateClientRequest,
   type CreatedClient,
   type CreditBalance,
@@ -327,13 +329,16 @@ export const makeFrom = (
 /** The default page size of `GET /v1/teams/calls` (the declaration's default). */
 const DEFAULT_LIST_LIMIT = 50
 
+/** An id as a caller passes it; the request's schema checks it as the request is encoded. */
+const asCallId = (id: string) => CallId.make(id, true)
+
 const audioMethods = (
   client: CallsightApiClient,
   httpClient: HttpClient.HttpClient,
   baseUrl: string,
   apiKey: string | undefined
 ): CallsightAudioMethods => {
-  const getAnalysis = (callId: string) => client.audio.getAnalysis({ path: { call_id: callId } })
+  const getAnalysis = (callId: string) => client.audio.getAnalysis({ path: { call_id: asCallId(callId) } })
   return {
     uploadAudio: (source, options = {}) =>
       Effect.gen(function* () {
@@ -356,8 +361,8 @@ const audioMethods = (
       }),
     getAnalysis,
     waitForCompletion: (callId, options) => waitForCompletion(getAnalysis, callId, options),
-    getReportHtml: (callId) => client.audio.getReportHtml({ path: { call_id: callId } }),
-    getCall: (callId) => client.extensions.getCall({ path: { call_id: callId } }),
+    getReportHtml: (callId) => client.audio.getReportHtml({ path: { call_id: asCallId(callId) } }),
+    getCall: (callId) => client.extensions.getCall({ path: { call_id: asCallId(callId) } }),
     listCalls: (options = {}) =>
       client.extensions.listCalls({
         urlParams: { limit: options.limit ?? DEFAULT_LIST_LIMIT, ...(options.cursor === undefined ? {} : { cursor: options.cursor }) }
@@ -634,7 +639,7 @@ export const createCallsightClient = (options: CreateCallsightClientOptions) => 
         call((c) => c.extensions.createClient({ payload: wire(body) })),
       /** `POST /v1/internal/admin/clients/{client_id}/credits`: add (or withdraw) credits. */
       grantCredits: (clientId: string, body: Body<typeof GrantCreditsRequest>): Promise<Answer<typeof CreditBalance>> =>
-        call((c) => c.extensions.grantCredits({ path: { client_id: clientId }, payload: wire(body) }))
+        call((c) => c.extensions.grantCredits({ path: { client_id: ClientId.make(clientId, true) }, payload: wire(body) }))
     }
   }
 }

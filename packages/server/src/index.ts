@@ -1,5 +1,5 @@
 export { AppConfig, InvalidConfig } from "./config.js"
 export { Database } from "./db/Database.js"
-export { makeHttpLayer } from "./http/Server.js"
+export { makeHttpLayer } from "./HttpApp.js"
 export { DatabaseLive, makeServeLive, makeServerLayer, ServeLive, WorkerLive } from "./main.js"
 export { VERSION } from "./version.js"

@@ -11,7 +11,8 @@ import { AppConfig } from "./config.js"
 import { layerPglite, layerPostgres } from "./db/Database.js"
 import { MigrationsLive } from "./db/Migrations.js"
 import { WorkersLive } from "./audio/Worker.js"
-import { makeHttpLayer } from "./http/Server.js"
+import { QualificationFrameworksLive } from "./portal/Profiles.js"
+import { makeHttpLayer } from "./HttpApp.js"
 import { LoggerLive, TracingLive } from "./Observability.js"
 
 /** The database the configuration names, with the migrations run on it. */
@@ -23,6 +24,9 @@ export const DatabaseLive = Layer.unwrapEffect(
     })
   )
 )
+
+/** The analysis workers, with what they read of the portal: each tenant's qualification framework. */
+const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide(QualificationFrameworksLive))
 
 const NodeServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
@@ -39,7 +43,7 @@ export const makeServerLayer = <S, E1, R1, D, E2, R2>(
 ) =>
   Layer.merge(
     makeHttpLayer(server),
-    options.workers === true ? WorkersLive : Layer.empty
+    options.workers === true ? AnalysisWorkersLive : Layer.empty
   ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 
 const fromEnvironment = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
@@ -52,4 +56,4 @@ export const makeServeLive = (options: { readonly workers: boolean }) =>
 export const ServeLive = makeServeLive({ workers: true })
 
 /** `callsight worker`: the analysis workers alone. */
-export const WorkerLive = fromEnvironment(WorkersLive.pipe(Layer.provide(MigrationsLive), Layer.provideMerge(DatabaseLive)))
+export const WorkerLive = fromEnvironment(AnalysisWorkersLive.pipe(Layer.provide(MigrationsLive), Layer.provideMerge(DatabaseLive)))

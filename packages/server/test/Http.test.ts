@@ -3,7 +3,7 @@
  * credentials, the admin extensions and the 501 of unbuilt operations, through the client derived
  * from the declaration and through raw HTTP where the wire form is the point.
  */
-import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
+import { CallsightApi, ClientId, CreateClientRequest } from "@callsight/api-spec"
 import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -234,7 +234,7 @@ it.layer(testServerLayer())("the HTTP service", (it) => {
       Effect.gen(function* () {
         const api = yield* HttpApiClient.make(CallsightApi)
         const error = yield* Effect.flip(
-          api.extensions.grantCredits({ headers: admin, path: { client_id: "cli_nope" }, payload: { amount: 1, reason: "x" } })
+          api.extensions.grantCredits({ headers: admin, path: { client_id: ClientId.make("cli_nope") }, payload: { amount: 1, reason: "x" } })
         )
         expect(error._tag).toBe("NotFound")
       }))

@@ -2,7 +2,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Option, Redacted } from "effect"
-import { StaffKeys } from "../src/auth/StaffKeys.js"
+import { StaffKeys } from "../src/tenancy/StaffKeys.js"
 import { AppConfig } from "../src/config.js"
 import { runMigrations } from "../src/db/Migrations.js"
 import { TestDatabase } from "./utils/TestDatabase.js"

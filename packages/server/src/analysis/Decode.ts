@@ -159,6 +159,24 @@ const mp3Channels = (head: Uint8Array): number | undefined => {
   return undefined
 }
 
+/**
+ * `decoder.decode`, without the line `mpg123-decoder` writes to `console.error` for every frame
+ * it cannot read ("mpg123-decoder: -1 MPG123_ERR"): a truncated or damaged MP3 is expected input
+ * (what it holds is judged from the audio decoded), and the same errors are in the result's
+ * `errors`. Anything else written meanwhile goes through.
+ */
+const decodeQuietly = (decoder: MPEGDecoder, bytes: Uint8Array): ReturnType<MPEGDecoder["decode"]> => {
+  const write = console.error
+  console.error = (...args: Array<unknown>) => {
+    if (!(typeof args[0] === "string" && args[0].startsWith("mpg123-decoder: "))) write(...args)
+  }
+  try {
+    return decoder.decode(bytes)
+  } finally {
+    console.error = write
+  }
+}
+
 async function* decodeMp3(path: string, options: DecodeOptions): AsyncGenerator<PcmChunk> {
   const size = await fileSize(path)
   const decoder = new MPEGDecoder()
@@ -168,7 +186,7 @@ async function* decodeMp3(path: string, options: DecodeOptions): AsyncGenerator<
     for await (const bytes of readChunks(path, size, options)) {
       // the first chunk (256 KiB) holds the ID3 tag and the first frames in practice
       conditioner ??= createConditioner(mp3Channels(bytes) ?? 2, options)
-      const raw = decoder.decode(bytes)
+      const raw = decodeQuietly(decoder, bytes)
       const chunk = conditioner.emit(raw)
       if (chunk) yield chunk
     }

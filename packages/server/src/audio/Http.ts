@@ -1,16 +1,18 @@
-/** Handlers of the `audio` group (spec 4.10). */
-import { CallsightApi, CurrentTenant } from "@callsight/api-spec"
+/** Handlers of the `audio` group (spec 4.10): upload, status, report. */
+import { CallsightApi, CurrentClient } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { Calls } from "./Calls.js"
+import { CallViews } from "../calls/CallViews.js"
+import { Uploads } from "./Uploads.js"
 
 export const AudioHttpLive = HttpApiBuilder.group(CallsightApi, "audio", (handlers) =>
   Effect.gen(function* () {
-    const calls = yield* Calls
+    const uploads = yield* Uploads
+    const calls = yield* CallViews
     return handlers
       .handle("uploadAudio", ({ headers, payload }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => calls.upload(tenant.clientId, payload, headers["idempotency-key"])))
-      .handle("getAnalysis", ({ path }) => Effect.flatMap(CurrentTenant, (t) => calls.status(t.clientId, path.call_id)))
-      .handle("getReportHtml", ({ path }) => Effect.flatMap(CurrentTenant, (t) => calls.reportHtml(t.clientId, path.call_id)))
+        Effect.flatMap(CurrentClient, (c) => uploads.upload(c.clientId, payload, headers["idempotency-key"])))
+      .handle("getAnalysis", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.status(c.clientId, path.call_id)))
+      .handle("getReportHtml", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id)))
   })
-).pipe(Layer.provide(Calls.Default))
+).pipe(Layer.provide([Uploads.Default, CallViews.Default]))

@@ -6,20 +6,21 @@
  * does a call whose speech-to-text provider still fails after its own retries
  * (`transcription_failed`): uploading the file again analyses it afresh.
  */
-import { SqlClient } from "@effect/sql"
+import type { CallId } from "@callsight/api-spec"
 import { Data, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { hostname } from "node:os"
 import { Analyzer, type AnalysisResult } from "../analysis/Analyzer.js"
 import type { AnalysisStage } from "../analysis/Types.js"
-import { LedgerRepo } from "../billing/LedgerRepo.js"
+import { CallsRepo, type JobCall } from "../calls/CallsRepo.js"
 import { AppConfig } from "../config.js"
+import { Transactions } from "../db/Transactions.js"
+import { EventsRepo } from "../events/EventsRepo.js"
 import { newId } from "../lib/Ids.js"
-import { EventsRepo } from "../portal/EventsRepo.js"
-import { Profiles } from "../portal/Profiles.js"
+import { LedgerRepo } from "../tenancy/LedgerRepo.js"
+import { QualificationFrameworks } from "../tenancy/QualificationFrameworks.js"
 import { Transcribers } from "../transcription/Transcribers.js"
 import { BlobStore } from "./BlobStore.js"
-import { type CallRow, CallsRepo } from "./CallsRepo.js"
-import { type ClaimedJob, JobQueue } from "./JobQueue.js"
+import { type ClaimedJob, JobsRepo } from "./JobsRepo.js"
 
 export const MAX_ATTEMPTS = 3
 
@@ -35,24 +36,24 @@ const STAGE_SPAN: Record<AnalysisStage, readonly [number, number]> = {
   report: [0.97, 1]
 }
 
-class LeaseLost extends Data.TaggedError("LeaseLost")<{ readonly callId: string }> {}
+class LeaseLost extends Data.TaggedError("LeaseLost")<{ readonly callId: CallId }> {}
 
 export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWorker", {
   effect: Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const transactions = yield* Transactions
     const config = yield* AppConfig
-    const jobs = yield* JobQueue
+    const jobs = yield* JobsRepo
     const calls = yield* CallsRepo
     const ledger = yield* LedgerRepo
     const events = yield* EventsRepo
     const blobs = yield* BlobStore
     const analyzer = yield* Analyzer
     const transcribers = yield* Transcribers
-    const profiles = yield* Profiles
+    const frameworks = yield* QualificationFrameworks
     const workerId = `${hostname()}:${process.pid}:${newId("wrk")}`
     const lease = config.workerLeaseSeconds
 
-    const event = (call: CallRow, type: "analysis_completed" | "analysis_failed", error: string | null) =>
+    const event = (call: JobCall, type: "analysis_completed" | "analysis_failed", error: string | null) =>
       events.record({
         clientId: call.client_id,
         type,
@@ -63,20 +64,20 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         error
       })
 
-    const complete = (call: CallRow, result: AnalysisResult) =>
-      sql.withTransaction(
+    const complete = (call: JobCall, result: AnalysisResult) =>
+      transactions.run(
         Effect.gen(function* () {
           if (!(yield* jobs.finish(call.call_id, workerId, "done", null))) {
             return yield* new LeaseLost({ callId: call.call_id })
           }
           yield* calls.complete(call.call_id, result)
-          yield* ledger.chargeAnalysis(call.client_id, call.call_id)
+          yield* ledger.chargeAnalysis({ clientId: call.client_id, callId: call.call_id })
           yield* event(call, "analysis_completed", null)
         })
       )
 
-    const fail = (call: CallRow, code: string, message: string) =>
-      sql.withTransaction(
+    const fail = (call: JobCall, code: string, message: string) =>
+      transactions.run(
         Effect.gen(function* () {
           if (!(yield* jobs.finish(call.call_id, workerId, "failed", `${code}: ${message}`))) {
             return yield* new LeaseLost({ callId: call.call_id })
@@ -86,10 +87,10 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         })
       )
 
-    const retryOrFail = (call: CallRow, job: ClaimedJob, message: string) =>
+    const retryOrFail = (call: JobCall, job: ClaimedJob, message: string) =>
       job.attempts >= MAX_ATTEMPTS
         ? fail(call, "analysis_error", `gave up after ${job.attempts} attempts: ${message}`)
-        : sql.withTransaction(
+        : transactions.run(
           Effect.gen(function* () {
             if (!(yield* jobs.retryLater(call.call_id, workerId, message, backoffSeconds(job.attempts)))) {
               return yield* new LeaseLost({ callId: call.call_id })
@@ -99,7 +100,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         )
 
     /** Renews the lease and writes the latest progress until interrupted; fails when the lease is lost. */
-    const keepLease = (callId: string, progress: { stage: AnalysisStage; fraction: number }) =>
+    const keepLease = (callId: CallId, progress: { stage: AnalysisStage; fraction: number }) =>
       Effect.gen(function* () {
         if (!(yield* jobs.renew(callId, workerId, lease))) return yield* new LeaseLost({ callId })
         const [from, to] = STAGE_SPAN[progress.stage]
@@ -118,7 +119,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         yield* calls.markProcessing(call.call_id)
         const progress = { stage: "decode" as AnalysisStage, fraction: 0 }
         const analysis = Effect.flatMap(
-          Effect.all([transcribers.forTenant(call.client_id), profiles.frameworkOf(call.client_id)]),
+          Effect.all([transcribers.forTenant(call.client_id), frameworks.forTenant(call.client_id)]),
           ([transcriber, framework]) =>
             analyzer.analyze(blobs.pathOf(call.blob_key), call.format, {
               transcribe: Option.getOrUndefined(transcriber)?.transcribe,
@@ -145,7 +146,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
       }).pipe(
         // Stopping (SIGTERM): the job goes back to the queue for the next worker, at once.
         Effect.onInterrupt(() =>
-          sql.withTransaction(Effect.zipRight(jobs.release(job.call_id, workerId), calls.requeue(job.call_id))).pipe(
+          transactions.run(Effect.zipRight(jobs.release(job.call_id, workerId), calls.requeue(job.call_id))).pipe(
             Effect.ignore
           )
         ),
@@ -168,10 +169,22 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
 
     return { workerId, step, loop } as const
   }),
-  dependencies: [JobQueue.Default, CallsRepo.Default, LedgerRepo.Default, EventsRepo.Default, BlobStore.Default, Analyzer.Default, Transcribers.Default, Profiles.Default]
+  dependencies: [
+    JobsRepo.Default,
+    CallsRepo.Default,
+    LedgerRepo.Default,
+    EventsRepo.Default,
+    BlobStore.Default,
+    Analyzer.Default,
+    Transcribers.Default,
+    Transactions.Default
+  ]
 }) {}
 
-/** `WORKER_CONCURRENCY` worker loops for the life of the layer. */
+/**
+ * `WORKER_CONCURRENCY` worker loops for the life of the layer. It needs the tenants'
+ * `QualificationFrameworks`, which the portal implements (`main.ts` provides it).
+ */
 export const WorkersLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig

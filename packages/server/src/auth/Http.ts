@@ -1,9 +1,10 @@
 /** Handlers of the `clientAuth` group (spec 4.2): magic-link sign-in and the session. */
-import { CallsightApi, CurrentUser, SESSION_COOKIE } from "@callsight/api-spec"
+import { CallsightApi, SESSION_COOKIE } from "@callsight/api-spec"
 import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { RequestOrigin } from "./RequestOrigin.js"
-import { SessionCookie } from "./SessionCookie.js"
+import { Callers } from "../tenancy/Caller.js"
+import { RequestOrigin } from "../tenancy/RequestOrigin.js"
+import { SessionCookie } from "../tenancy/SessionCookie.js"
 import { SignIn } from "./SignIn.js"
 
 export const ClientAuthHttpLive = HttpApiBuilder.group(CallsightApi, "clientAuth", (handlers) =>
@@ -11,6 +12,7 @@ export const ClientAuthHttpLive = HttpApiBuilder.group(CallsightApi, "clientAuth
     const signIn = yield* SignIn
     const { current: origin } = yield* RequestOrigin
     const cookie = yield* SessionCookie
+    const { user } = yield* Callers
     return handlers
       .handle("login", ({ payload }) => Effect.flatMap(origin, (o) => signIn.login(payload, o)))
       .handle("signup", ({ payload }) => Effect.flatMap(origin, (o) => signIn.signup(payload, o)))
@@ -23,10 +25,10 @@ export const ClientAuthHttpLive = HttpApiBuilder.group(CallsightApi, "clientAuth
       .handle("logout", () =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          yield* signIn.logout(yield* CurrentUser, request.cookies[SESSION_COOKIE], yield* origin)
+          yield* signIn.logout(yield* user, request.cookies[SESSION_COOKIE])
           yield* cookie.clear
           return { logged_out: true }
         }))
-      .handle("getCurrentUser", () => Effect.flatMap(CurrentUser, signIn.me))
+      .handle("getCurrentUser", () => Effect.flatMap(user, (caller) => signIn.me(caller.user)))
   })
-).pipe(Layer.provide([SignIn.Default, RequestOrigin.Default, SessionCookie.Default]))
+).pipe(Layer.provide([SignIn.Default, RequestOrigin.Default, SessionCookie.Default, Callers.Default]))

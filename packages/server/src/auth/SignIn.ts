@@ -6,27 +6,30 @@
  * a session. Login and signup are rate limited per e-mail and per client address.
  */
 import {
+  ClientId,
   Conflict,
   type LoginRequest,
   type SignupRequest,
   TooManyRequests,
   Unauthorized,
+  UserId,
   type UserIdentity
 } from "@callsight/api-spec"
 import { RateLimiter } from "@effect/experimental"
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Either, Option } from "effect"
-import { TenantsRepo } from "../admin/TenantsRepo.js"
+import { TenantsRepo } from "../tenancy/TenantsRepo.js"
 import { AppConfig } from "../config.js"
 import { isUniqueViolation } from "../db/SqlErrors.js"
+import { Transactions } from "../db/Transactions.js"
 import { newId } from "../lib/Ids.js"
 import { Mailer } from "../mail/Mailer.js"
 import { signInMessage } from "../mail/Messages.js"
-import { type Actor, AuditLog } from "../portal/AuditLog.js"
-import { MAGIC_LINK_MINUTES, MagicLinksRepo } from "./MagicLinksRepo.js"
-import type { Origin } from "./RequestOrigin.js"
-import { SessionsRepo } from "./SessionsRepo.js"
+import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
+import type { Caller } from "../tenancy/Caller.js"
+import { MAGIC_LINK_MINUTES, MagicLinksRepo } from "../tenancy/MagicLinksRepo.js"
+import type { Origin } from "../tenancy/RequestOrigin.js"
+import { SessionsRepo } from "../tenancy/SessionsRepo.js"
 import { UsersRepo } from "./UsersRepo.js"
 
 const SIGN_IN_WINDOW = Duration.minutes(15)
@@ -42,7 +45,7 @@ export const tooManyRequests = (message: string, retryAfter: Duration.Duration) 
 export class SignIn extends Effect.Service<SignIn>()("SignIn", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
-    const sql = yield* SqlClient.SqlClient
+    const transactions = yield* Transactions
     const tenants = yield* TenantsRepo
     const users = yield* UsersRepo
     const links = yield* MagicLinksRepo
@@ -78,10 +81,10 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
 
     const signup = Effect.fn("SignIn.signup")(function* (req: SignupRequest, origin: Origin) {
       yield* limit(req.email, origin)
-      const clientId = newId("cli")
-      const userId = newId("usr")
+      const clientId = ClientId.make(newId("cli"))
+      const userId = UserId.make(newId("usr"))
       const actor: Actor = { id: userId, type: "user", ip: origin.ip }
-      const link = yield* sql.withTransaction(
+      const link = yield* transactions.run(
         Effect.gen(function* () {
           if (yield* tenants.emailTaken(req.email)) {
             return yield* new Conflict({ message: `an account with the e-mail ${req.email} exists: sign in instead` })
@@ -129,7 +132,7 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
     })
 
     const verify = Effect.fn("SignIn.verify")(function* (token: string, origin: Origin) {
-      const opened = yield* sql.withTransaction(
+      const opened = yield* transactions.run(
         Effect.gen(function* () {
           const link = yield* links.take("sign_in", token)
           if (Option.isNone(link) || link.value.user_id === null) {
@@ -151,14 +154,14 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
     })
 
     /** Ends the session of this cookie value (when it is still one), with its audit row. */
-    const logout = Effect.fn("SignIn.logout")(function* (user: UserIdentity, token: string | undefined, origin: Origin) {
-      yield* sql.withTransaction(
+    const logout = Effect.fn("SignIn.logout")(function* (caller: Caller, token: string | undefined) {
+      yield* transactions.run(
         Effect.all([
           token === undefined ? Effect.void : sessions.destroy(token),
-          audit.record(user.clientId, { id: user.userId, type: "user", ip: origin.ip }, {
+          audit.record(caller.clientId, caller.actor, {
             action: "user.signed_out",
             targetType: "user",
-            targetId: user.userId
+            targetId: caller.user.userId
           })
         ])
       ).pipe(Effect.orDie)
@@ -174,5 +177,12 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
 
     return { signup, login, verify, logout, me } as const
   }),
-  dependencies: [TenantsRepo.Default, UsersRepo.Default, MagicLinksRepo.Default, SessionsRepo.Default, AuditLog.Default]
+  dependencies: [
+    TenantsRepo.Default,
+    UsersRepo.Default,
+    MagicLinksRepo.Default,
+    SessionsRepo.Default,
+    AuditLog.Default,
+    Transactions.Default
+  ]
 }) {}

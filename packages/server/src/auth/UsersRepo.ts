@@ -1,21 +1,11 @@
 /** Portal users: found by e-mail for sign-in, and read as the spec's `ClientUser`. */
-import { ClientUser } from "@callsight/api-spec"
+import { ClientId, ClientUser, UserId } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
+import * as Rows from "../db/Rows.js"
 
-interface UserRow {
-  readonly user_id: string
-  readonly client_id: string
-  readonly email: string
-  readonly full_name: string | null
-  readonly role: "owner" | "admin" | "member"
-  readonly company_name: string
-  readonly created_at: Date
-  readonly last_login_at: Date | null
-}
-
-const toClientUser = (r: UserRow): ClientUser =>
-  new ClientUser({ ...r, created_at: r.created_at.toISOString(), last_login_at: r.last_login_at?.toISOString() ?? null })
+const UserRow = Schema.Struct({ ...ClientUser.fields, created_at: IsoTimestamp, last_login_at: NullableIsoTimestamp })
 
 export class UsersRepo extends Effect.Service<UsersRepo>()("UsersRepo", {
   effect: Effect.gen(function* () {
@@ -24,18 +14,29 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("UsersRepo", {
     const select = sql`SELECT u.user_id, u.client_id, u.email, u.full_name, u.role, t.company_name, u.created_at, u.last_login_at
                        FROM users u JOIN tenants t ON t.client_id = u.client_id`
 
-    const findByEmail = (email: string) =>
-      sql<UserRow>`${select} WHERE lower(u.email) = lower(${email})`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toClientUser))
-      )
+    const findByEmail = Rows.findOne({
+      Request: Schema.String,
+      Result: UserRow,
+      execute: (email) => sql`${select} WHERE lower(u.email) = lower(${email})`
+    })
 
-    const find = (clientId: string, userId: string) =>
-      sql<UserRow>`${select} WHERE u.client_id = ${clientId} AND u.user_id = ${userId}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toClientUser))
-      )
+    const find = Rows.findOne({
+      Request: Schema.Struct({ tenantId: ClientId, userId: UserId }),
+      Result: UserRow,
+      execute: ({ tenantId, userId }) => sql`${select} WHERE u.client_id = ${tenantId} AND u.user_id = ${userId}`
+    })
 
-    const markSignedIn = (userId: string) => sql`UPDATE users SET last_login_at = now() WHERE user_id = ${userId}`
+    const markSignedIn = Rows.execute({
+      Request: UserId,
+      execute: (userId) => sql`UPDATE users SET last_login_at = now() WHERE user_id = ${userId}`
+    })
 
-    return { findByEmail, find, markSignedIn } as const
+    const toClientUser = Option.map((row: typeof UserRow.Type) => new ClientUser(row))
+
+    return {
+      findByEmail: (email: string) => Effect.map(findByEmail(email), toClientUser),
+      find: (clientId: ClientId, userId: UserId) => Effect.map(find({ tenantId: clientId, userId }), toClientUser),
+      markSignedIn
+    } as const
   })
 }) {}

@@ -4,11 +4,10 @@
  * in the `email_outbox` table and logged with their link, so the embedded quick start can sign in
  * without a mail server; the outbox is never used when SMTP is configured (it holds live links).
  */
-import { SqlClient } from "@effect/sql"
 import { Context, Data, Effect, Layer, Option, Redacted } from "effect"
 import { createTransport } from "nodemailer"
 import { AppConfig } from "../config.js"
-import { newId } from "../lib/Ids.js"
+import { OutboxRepo } from "./OutboxRepo.js"
 
 export interface MailMessage {
   readonly to: string
@@ -33,13 +32,12 @@ export class Mailer extends Context.Tag("@callsight/Mailer")<Mailer, MailerShape
     Mailer,
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const sql = yield* SqlClient.SqlClient
       return yield* Option.match(config.smtpUrl, {
         onSome: (url) => smtpMailer(Redacted.value(url), config.mailFrom),
-        onNone: () => Effect.succeed(outboxMailer(sql))
+        onNone: () => Effect.map(OutboxRepo, outboxMailer)
       })
     })
-  )
+  ).pipe(Layer.provide(OutboxRepo.Default))
 }
 
 const smtpMailer = (url: string, from: string) =>
@@ -60,11 +58,10 @@ const smtpMailer = (url: string, from: string) =>
     }))
   )
 
-const outboxMailer = (sql: SqlClient.SqlClient): MailerShape => ({
+const outboxMailer = (outbox: OutboxRepo): MailerShape => ({
   transport: "outbox",
   send: (message) =>
-    sql`INSERT INTO email_outbox (message_id, to_address, subject, text_body, html_body)
-        VALUES (${newId("msg")}, ${message.to}, ${message.subject}, ${message.text}, ${message.html})`.pipe(
+    outbox.insert(message).pipe(
       Effect.zipRight(
         Effect.logInfo("e-mail kept in the outbox (no SMTP_URL)").pipe(
           Effect.annotateLogs({ to: message.to, subject: message.subject, ...(message.link ? { link: message.link } : {}) })

@@ -8,88 +8,61 @@
  */
 import {
   type AddCloserRequest,
+  type ClientId,
   type Closer,
+  CloserId,
   Conflict,
   NotFound,
   Unauthorized,
   type UpdateCloserStatusRequest
 } from "@callsight/api-spec"
-import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
-import { MAGIC_LINK_MINUTES, MagicLinksRepo } from "../auth/MagicLinksRepo.js"
 import { AppConfig } from "../config.js"
 import { isUniqueViolation } from "../db/SqlErrors.js"
+import { Transactions } from "../db/Transactions.js"
 import { newId } from "../lib/Ids.js"
 import { Mailer } from "../mail/Mailer.js"
 import { closerVerificationMessage } from "../mail/Messages.js"
-import { AuditLog } from "./AuditLog.js"
-import type { Caller } from "./Caller.js"
-
-type CloserStatus = (typeof Closer.Type)["status"]
-
-interface CloserRow {
-  readonly closer_id: string
-  readonly client_id: string
-  readonly email: string
-  readonly full_name: string
-  readonly team: string | null
-  readonly status: CloserStatus
-  readonly email_verified_at: Date | null
-  readonly created_at: Date
-  readonly updated_at: Date
-}
+import { AuditLog, changed, unchanged } from "../tenancy/AuditLog.js"
+import type { Caller } from "../tenancy/Caller.js"
+import { MAGIC_LINK_MINUTES, MagicLinksRepo } from "../tenancy/MagicLinksRepo.js"
+import { TenantsRepo } from "../tenancy/TenantsRepo.js"
+import { type CloserRow, ClosersRepo } from "./ClosersRepo.js"
 
 /** Calendar and video connections arrive with the integrations; until then none is connected. */
 const NOT_CONNECTED = { connected: false, connected_at: null, token_expires_at: null } as const
 
-const view = (r: CloserRow): typeof Closer.Type => ({
-  closer_id: r.closer_id,
-  email: r.email,
-  full_name: r.full_name,
-  team: r.team,
-  status: r.status,
-  email_verified_at: r.email_verified_at?.toISOString() ?? null,
-  calendar: NOT_CONNECTED,
-  video: NOT_CONNECTED,
-  created_at: r.created_at.toISOString(),
-  updated_at: r.updated_at.toISOString()
-})
+const view = (row: CloserRow): typeof Closer.Type => ({ ...row, calendar: NOT_CONNECTED, video: NOT_CONNECTED })
 
 export class Closers extends Effect.Service<Closers>()("Closers", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
-    const sql = yield* SqlClient.SqlClient
+    const transactions = yield* Transactions
+    const repo = yield* ClosersRepo
+    const tenants = yield* TenantsRepo
     const links = yield* MagicLinksRepo
     const audit = yield* AuditLog
     const mailer = yield* Mailer
 
-    const columns = sql`closer_id, client_id, email, full_name, team, status, email_verified_at, created_at, updated_at`
-
-    const find = (clientId: string, closerId: string) =>
-      sql<CloserRow>`SELECT ${columns} FROM closers WHERE client_id = ${clientId} AND closer_id = ${closerId}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0]))
-      )
-
-    const found = (clientId: string, closerId: string) =>
-      Effect.flatMap(find(clientId, closerId), Option.match({
+    const found = (clientId: ClientId, closerId: CloserId) =>
+      Effect.flatMap(repo.find(clientId, closerId), Option.match({
         onNone: () => Effect.fail(new NotFound({ message: `no closer ${closerId}` })),
         onSome: Effect.succeed
       }))
 
     /** A verification link for the closer's e-mail; issued inside the transaction of the change. */
-    const issueVerification = (closer: CloserRow) =>
-      links.issue({ purpose: "closer_email", clientId: closer.client_id, closerId: closer.closer_id, email: closer.email })
+    const issueVerification = (clientId: ClientId, closer: CloserRow) =>
+      links.issue({ purpose: "closer_email", clientId, closerId: closer.closer_id, email: closer.email })
 
     /** Sends the link, after the commit; answers whether the mail server took it. */
-    const mailVerification = (closer: CloserRow, token: string) =>
+    const mailVerification = (clientId: ClientId, closer: CloserRow, token: string) =>
       Effect.gen(function* () {
-        const [tenant] = yield* Effect.orDie(sql<{ company_name: string }>`SELECT company_name FROM tenants WHERE client_id = ${closer.client_id}`)
         return yield* mailer.send(closerVerificationMessage({
           to: closer.email,
           baseUrl: config.publicBaseUrl,
           token,
           fullName: closer.full_name,
-          companyName: tenant!.company_name,
+          companyName: (yield* tenants.get(clientId)).company_name,
           validMinutes: MAGIC_LINK_MINUTES
         })).pipe(
           Effect.as(true),
@@ -97,36 +70,29 @@ export class Closers extends Effect.Service<Closers>()("Closers", {
         )
       })
 
-    const list = Effect.fn("Closers.list")(function* (clientId: string) {
-      const rows = yield* sql<CloserRow>`SELECT ${columns} FROM closers WHERE client_id = ${clientId} ORDER BY created_at, closer_id`
-      return { closers: rows.map(view) }
+    const list = Effect.fn("Closers.list")(function* (clientId: ClientId) {
+      return { closers: (yield* repo.list(clientId)).map(view) }
     }, Effect.orDie)
 
     const add = Effect.fn("Closers.add")(function* (caller: Caller, req: AddCloserRequest) {
-      const clientId = caller.user.clientId
-      const { closer, link } = yield* sql.withTransaction(
+      const clientId = caller.clientId
+      const team = req.team ?? null
+      const { closer, link } = yield* transactions.run(
         Effect.gen(function* () {
-          const [existing] = yield* sql<CloserRow>`
-            SELECT ${columns} FROM closers WHERE client_id = ${clientId} AND lower(email) = lower(${req.email}) FOR UPDATE`
-          if (existing !== undefined && existing.status !== "removed") {
-            return yield* new Conflict({ message: `${req.email} is already a closer (${existing.closer_id})` })
+          const existing = yield* repo.lockByEmail(clientId, req.email)
+          if (Option.isSome(existing) && existing.value.status !== "removed") {
+            return yield* new Conflict({ message: `${req.email} is already a closer (${existing.value.closer_id})` })
           }
-          const [row] = existing !== undefined
-            ? yield* sql<CloserRow>`
-                UPDATE closers SET full_name = ${req.full_name}, team = ${req.team ?? null}, status = 'pending_verification',
-                       email_verified_at = NULL, updated_at = now()
-                WHERE closer_id = ${existing.closer_id} RETURNING ${columns}`
-            : yield* sql<CloserRow>`
-                INSERT INTO closers (closer_id, client_id, email, full_name, team, status)
-                VALUES (${newId("clo")}, ${clientId}, ${req.email}, ${req.full_name}, ${req.team ?? null}, 'pending_verification')
-                RETURNING ${columns}`
+          const closer = Option.isSome(existing)
+            ? yield* repo.reAdd(clientId, existing.value.closer_id, { fullName: req.full_name, team })
+            : yield* repo.insert({ closerId: CloserId.make(newId("clo")), clientId, email: req.email, fullName: req.full_name, team })
           yield* audit.record(clientId, caller.actor, {
-            action: existing === undefined ? "closer.added" : "closer.re_added",
+            action: Option.isNone(existing) ? "closer.added" : "closer.re_added",
             targetType: "closer",
-            targetId: row!.closer_id,
-            metadata: { email: req.email, full_name: req.full_name, team: req.team ?? null }
+            targetId: closer.closer_id,
+            metadata: { email: req.email, full_name: req.full_name, team }
           })
-          return { closer: row!, link: yield* issueVerification(row!) }
+          return { closer, link: yield* issueVerification(clientId, closer) }
         })
       ).pipe(
         Effect.catchTag("SqlError", (error) =>
@@ -135,34 +101,35 @@ export class Closers extends Effect.Service<Closers>()("Closers", {
             : Effect.die(error)
         )
       )
-      yield* mailVerification(closer, link.token)
+      yield* mailVerification(clientId, closer, link.token)
       return view(closer)
     })
 
-    const updateStatus = Effect.fn("Closers.updateStatus")(function* (caller: Caller, closerId: string, req: UpdateCloserStatusRequest) {
-      const clientId = caller.user.clientId
-      return yield* sql.withTransaction(
-        Effect.gen(function* () {
-          const closer = yield* found(clientId, closerId)
+    const updateStatus = Effect.fn("Closers.updateStatus")((caller: Caller, closerId: CloserId, req: UpdateCloserStatusRequest) =>
+      audit.change({
+        clientId: caller.clientId,
+        actor: caller.actor,
+        lock: repo.lock(caller.clientId, closerId),
+        notFound: () => new NotFound({ message: `no closer ${closerId}` }),
+        apply: (closer) => {
           if (req.status === "active" && closer.email_verified_at === null) {
-            return yield* new Conflict({ message: `${closer.email} is not verified yet: a closer becomes active once the e-mail is confirmed` })
+            return Effect.fail(
+              new Conflict({ message: `${closer.email} is not verified yet: a closer becomes active once the e-mail is confirmed` })
+            )
           }
-          if (closer.status === req.status) return view(closer)
-          const [row] = yield* sql<CloserRow>`
-            UPDATE closers SET status = ${req.status}, updated_at = now() WHERE closer_id = ${closerId} RETURNING ${columns}`
-          yield* audit.record(clientId, caller.actor, {
-            action: "closer.status_changed",
-            targetType: "closer",
-            targetId: closerId,
-            metadata: { from: closer.status, to: req.status }
-          })
-          return view(row!)
-        })
-      ).pipe(Effect.catchTag("SqlError", Effect.die))
-    })
+          if (closer.status === req.status) return Effect.succeed(unchanged(view(closer)))
+          return Effect.map(repo.setStatus(caller.clientId, closerId, req.status), (row) =>
+            changed(view(row), {
+              action: "closer.status_changed",
+              targetType: "closer",
+              targetId: closerId,
+              metadata: { from: closer.status, to: req.status }
+            }))
+        }
+      }))
 
-    const resendVerification = Effect.fn("Closers.resendVerification")(function* (caller: Caller, closerId: string) {
-      const clientId = caller.user.clientId
+    const resendVerification = Effect.fn("Closers.resendVerification")(function* (caller: Caller, closerId: CloserId) {
+      const clientId = caller.clientId
       const closer = yield* Effect.catchTag(found(clientId, closerId), "SqlError", Effect.die)
       if (closer.email_verified_at !== null) {
         return yield* new Conflict({ message: `${closer.email} is already verified` })
@@ -171,42 +138,40 @@ export class Closers extends Effect.Service<Closers>()("Closers", {
         return yield* new Conflict({ message: `${closer.email} was removed: add the closer again to send a verification` })
       }
       const link = yield* Effect.orDie(
-        sql.withTransaction(
+        transactions.run(
           Effect.zipLeft(
-            issueVerification(closer),
+            issueVerification(clientId, closer),
             audit.record(clientId, caller.actor, { action: "closer.verification_sent", targetType: "closer", targetId: closerId })
           )
         )
       )
-      const sent = yield* mailVerification(closer, link.token)
+      const sent = yield* mailVerification(clientId, closer, link.token)
       return { closer_id: closerId, email: closer.email, verification_sent: sent, expires_at: link.expiresAt.toISOString() }
     })
 
     /** Public: the closer's own click. The closer becomes active unless paused or removed meanwhile. */
     const verifyEmail = Effect.fn("Closers.verifyEmail")(function* (token: string, ip: string | null) {
-      return yield* sql.withTransaction(
+      return yield* transactions.run(
         Effect.gen(function* () {
           const link = yield* links.take("closer_email", token)
           if (Option.isNone(link) || link.value.closer_id === null) {
             return yield* new Unauthorized({ message: "the verification link is unknown, used or expired: ask for a new one" })
           }
           const { client_id, closer_id } = link.value
-          const [row] = yield* sql<CloserRow>`
-            UPDATE closers SET email_verified_at = now(), updated_at = now(),
-                   status = CASE WHEN status = 'pending_verification' THEN 'active' ELSE status END
-            WHERE closer_id = ${closer_id} AND client_id = ${client_id} RETURNING ${columns}`
+          const closer = yield* repo.markVerified(client_id, closer_id)
           yield* audit.record(client_id, { id: closer_id, type: "system", ip }, {
             action: "closer.email_verified",
             targetType: "closer",
             targetId: closer_id,
-            metadata: { email: row!.email }
+            metadata: { email: closer.email }
           })
-          return { closer_id, email: row!.email, status: row!.status, email_verified_at: row!.email_verified_at!.toISOString() }
+          // just set by markVerified
+          return { closer_id, email: closer.email, status: closer.status, email_verified_at: closer.email_verified_at! }
         })
       ).pipe(Effect.catchTag("SqlError", Effect.die))
     })
 
     return { list, add, updateStatus, resendVerification, verifyEmail } as const
   }),
-  dependencies: [MagicLinksRepo.Default, AuditLog.Default]
+  dependencies: [ClosersRepo.Default, TenantsRepo.Default, MagicLinksRepo.Default, AuditLog.Default, Transactions.Default]
 }) {}

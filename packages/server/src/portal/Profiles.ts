@@ -2,22 +2,15 @@
  * The tenant's market and lead-context profiles: one each, read and saved whole (a PUT replaces
  * the profile; what it leaves out is cleared). Until first saved, a profile reads as empty with
  * `updated_at` null. The lead-context profile's qualification framework is the one the analysis
- * scores calls against (`frameworkOf`).
+ * scores calls against (`QualificationFrameworksLive`).
  */
-import type {
-  LeadContextProfile,
-  LeadContextProfileRequest,
-  MarketProfile,
-  MarketProfileRequest
-} from "@callsight/api-spec"
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-import type { Framework } from "../analysis/Transcript.js"
-import { AuditLog } from "./AuditLog.js"
-import type { Caller } from "./Caller.js"
-
-type MarketFields = Omit<typeof MarketProfile.Type, "client_id" | "updated_at">
-type LeadFields = Omit<typeof LeadContextProfile.Type, "client_id" | "updated_at">
+import type { ClientId, LeadContextProfileRequest, MarketProfileRequest } from "@callsight/api-spec"
+import { Effect, Layer, Option } from "effect"
+import { Transactions } from "../db/Transactions.js"
+import { AuditLog } from "../tenancy/AuditLog.js"
+import type { Caller } from "../tenancy/Caller.js"
+import { QualificationFrameworks } from "../tenancy/QualificationFrameworks.js"
+import { type LeadFields, type MarketFields, type ProfileTable, ProfilesRepo } from "./ProfilesRepo.js"
 
 const EMPTY_MARKET: MarketFields = {
   industry: null,
@@ -37,49 +30,56 @@ const EMPTY_LEAD: LeadFields = {
   disqualifiers: []
 }
 
-type Table = "market_profiles" | "lead_context_profiles"
-
 export class Profiles extends Effect.Service<Profiles>()("Profiles", {
   effect: Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const transactions = yield* Transactions
+    const repo = yield* ProfilesRepo
     const audit = yield* AuditLog
 
-    const read = <A>(table: Table, clientId: string, empty: A) =>
-      sql<{ profile: A; updated_at: Date }>`SELECT profile, updated_at FROM ${sql(table)} WHERE client_id = ${clientId}`.pipe(
-        Effect.map((rows) => ({
-          client_id: clientId,
-          ...empty,
-          ...rows[0]?.profile,
-          updated_at: rows[0]?.updated_at.toISOString() ?? null
-        })),
-        Effect.orDie
+    /** The saved profile over the empty one: a field it lacks (or all of them, unsaved) reads as empty. */
+    const read = <A extends object>(table: ProfileTable<A>, clientId: ClientId, empty: A) =>
+      Effect.map(table.find(clientId), (saved) => ({
+        client_id: clientId,
+        ...empty,
+        ...Option.getOrUndefined(saved)?.profile,
+        updated_at: Option.match(saved, { onNone: () => null, onSome: (s) => s.updated_at })
+      }))
+
+    const save = <A extends object>(table: ProfileTable<A>, caller: Caller, profile: A, action: string) =>
+      transactions.run(
+        Effect.gen(function* () {
+          const clientId = caller.clientId
+          const updatedAt = yield* table.save(clientId, profile)
+          yield* audit.record(clientId, caller.actor, { action, targetType: "tenant", targetId: clientId, metadata: { fields: Object.keys(profile) } })
+          return { client_id: clientId, ...profile, updated_at: updatedAt }
+        })
       )
 
-    const save = <A extends object>(table: Table, caller: Caller, profile: A, action: string) =>
-      sql.withTransaction(
-        Effect.gen(function* () {
-          const clientId = caller.user.clientId
-          const [row] = yield* sql<{ updated_at: Date }>`
-            INSERT INTO ${sql(table)} (client_id, profile, updated_at) VALUES (${clientId}, ${JSON.stringify(profile)}::jsonb, now())
-            ON CONFLICT (client_id) DO UPDATE SET profile = EXCLUDED.profile, updated_at = EXCLUDED.updated_at
-            RETURNING updated_at`
-          yield* audit.record(clientId, caller.actor, { action, targetType: "tenant", targetId: clientId, metadata: { fields: Object.keys(profile) } })
-          return { client_id: clientId, ...profile, updated_at: row!.updated_at.toISOString() }
-        })
-      ).pipe(Effect.orDie)
+    const market = Effect.fn("Profiles.market")((clientId: ClientId) => read(repo.market, clientId, EMPTY_MARKET), Effect.orDie)
+    const lead = Effect.fn("Profiles.lead")((clientId: ClientId) => read(repo.lead, clientId, EMPTY_LEAD), Effect.orDie)
 
-    const market = Effect.fn("Profiles.market")((clientId: string) => read("market_profiles", clientId, EMPTY_MARKET))
-    const lead = Effect.fn("Profiles.lead")((clientId: string) => read("lead_context_profiles", clientId, EMPTY_LEAD))
+    const saveMarket = Effect.fn("Profiles.saveMarket")(
+      (caller: Caller, req: MarketProfileRequest) => save(repo.market, caller, { ...req } satisfies MarketFields, "market_profile.saved"),
+      Effect.orDie
+    )
+    const saveLead = Effect.fn("Profiles.saveLead")(
+      (caller: Caller, req: LeadContextProfileRequest) => save(repo.lead, caller, { ...req } satisfies LeadFields, "lead_context_profile.saved"),
+      Effect.orDie
+    )
 
-    const saveMarket = Effect.fn("Profiles.saveMarket")((caller: Caller, req: MarketProfileRequest) =>
-      save("market_profiles", caller, { ...req } satisfies MarketFields, "market_profile.saved"))
-    const saveLead = Effect.fn("Profiles.saveLead")((caller: Caller, req: LeadContextProfileRequest) =>
-      save("lead_context_profiles", caller, { ...req } satisfies LeadFields, "lead_context_profile.saved"))
-
-    /** The framework the tenant's calls are scored against: its lead-context profile's, MEDDPICC by default. */
-    const frameworkOf = (clientId: string): Effect.Effect<Framework> => Effect.map(lead(clientId), (p) => p.qualification_framework)
-
-    return { market, lead, saveMarket, saveLead, frameworkOf } as const
+    return { market, lead, saveMarket, saveLead } as const
   }),
-  dependencies: [AuditLog.Default]
+  dependencies: [ProfilesRepo.Default, AuditLog.Default, Transactions.Default]
 }) {}
+
+/**
+ * The framework the tenant's calls are scored against, for the analysis worker: its lead-context
+ * profile's, MEDDPICC by default.
+ */
+export const QualificationFrameworksLive = Layer.effect(
+  QualificationFrameworks,
+  Effect.map(Profiles, (profiles) =>
+    QualificationFrameworks.of({
+      forTenant: (clientId) => Effect.map(profiles.lead(clientId), (profile) => profile.qualification_framework)
+    }))
+).pipe(Layer.provide(Profiles.Default))

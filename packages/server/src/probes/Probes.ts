@@ -1,15 +1,15 @@
 /** The operations probes: liveness, readiness and the database's deep health. */
 import { ServiceUnavailable } from "@callsight/api-spec"
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { AppConfig } from "../config.js"
 import { Database } from "../db/Database.js"
 import { VERSION } from "../version.js"
+import { ProbesQueries } from "./ProbesQueries.js"
 
 export class Probes extends Effect.Service<Probes>()("Probes", {
   effect: Effect.gen(function* () {
     const db = yield* Database
-    const sql = yield* SqlClient.SqlClient
+    const queries = yield* ProbesQueries
     const config = yield* AppConfig
     const startedAt = Date.now()
 
@@ -36,14 +36,9 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
       return { status: "ready" as const, database: "ok" as const, migrations: "ok" as const }
     })
 
-    /** Connections of the whole server by state: the cap applies to all of them, not one database's. */
-    const connectionsByState = sql<{ state: string | null; n: number }>`
-      SELECT state, count(*)::int AS n FROM pg_stat_activity
-      WHERE backend_type = 'client backend' GROUP BY state`
-
     const dbHealth = Effect.fn("Probes.dbHealth")(function* () {
       const pool = yield* db.poolStats
-      const rows = yield* Effect.either(Effect.timeout(connectionsByState, "2 seconds"))
+      const rows = yield* Effect.either(Effect.timeout(queries.connectionsByState, "2 seconds"))
       const connections = { active: 0, idle: 0, idle_in_transaction: 0, other: 0, total: 0 }
       if (rows._tag === "Right") {
         for (const { state, n } of rows.right) {
@@ -75,5 +70,6 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
     })
 
     return { health, ready, dbHealth } as const
-  })
+  }),
+  dependencies: [ProbesQueries.Default]
 }) {}

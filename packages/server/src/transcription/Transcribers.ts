@@ -7,10 +7,11 @@
  * names a provider the server has no key for gets `TranscriptionFailed`: its calls fail with
  * `transcription_failed` and no credit, rather than silently losing their transcript.
  */
+import type { ClientId } from "@callsight/api-spec"
 import { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Duration, Effect, Option, type Redacted } from "effect"
-import { RuntimeFlags } from "../admin/RuntimeFlags.js"
+import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { AppConfig } from "../config.js"
 import { makeAssemblyAI } from "./AssemblyAI.js"
 import { makeDeepgram } from "./Deepgram.js"
@@ -58,14 +59,14 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
     }
 
     /** The provider chosen for a tenant: its runtime flag, else the server default. */
-    const choiceFor = (clientId: string) =>
+    const choiceFor = (clientId: ClientId) =>
       Effect.map(flags.forTenant(clientId), (saved): TranscriberChoice => {
         const flag = saved["transcriber"]
         return isChoice(flag) ? flag : config.transcriber
       })
 
     /** The transcriber of a tenant's calls; none for an acoustic-only analysis. */
-    const forTenant = Effect.fn("Transcribers.forTenant")(function* (clientId: string) {
+    const forTenant = Effect.fn("Transcribers.forTenant")(function* (clientId: ClientId) {
       const choice = yield* choiceFor(clientId)
       if (choice === "none") return Option.none<TranscriberService>()
       return Option.some(yield* adapter(choice))

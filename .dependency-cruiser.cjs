@@ -1,0 +1,86 @@
+/**
+ * The shape of packages/server/src, checked by `npm run lint` (dependency-cruiser).
+ *
+ * - Features: one folder per api-spec group (`auth` serves clientAuth, `portal` serves clientPortal
+ *   and portalPublic). Features never import features: they meet on the shared floor, or through a
+ *   service tag defined there that one feature implements and `main.ts` provides.
+ * - The shared floor: `tenancy`, `events`, `calls`, `db`, `lib`, `mail`, `http`, `config.ts`,
+ *   `Observability.ts`, `version.ts`. Every feature may use it; it uses no feature.
+ * - Engines below the floor: `analysis` (pure: no HTTP, no SQL, nothing of the service but `lib`)
+ *   and `transcription` (the speech-to-text adapters).
+ * - The top: `HttpApp.ts` assembles the groups, `main.ts` composes the layers, `index.ts` exports.
+ *   Nothing below imports them.
+ * - SQL lives in repositories: only `*Repo.ts`, `*Queries.ts`, `*Store.ts` and `db/` import
+ *   `@effect/sql` for anything but types; services run transactions through `db/Transactions.ts`.
+ */
+const src = "^packages/server/src"
+const features = "(probes|auth|portal|integrations|recorder|coaching|companion|admin|marketIntel|workspace|assistant|audio|extensions)"
+const floor = `${src}/(tenancy|events|calls|db|lib|mail|http)/|${src}/(config|Observability|version)\\.ts$`
+
+module.exports = {
+  forbidden: [
+    {
+      name: "feature-imports-feature",
+      comment: "Features never import features: meet on the shared floor or through a service tag defined there.",
+      severity: "error",
+      from: { path: `${src}/${features}/` },
+      to: { path: `${src}/${features}/`, pathNot: `${src}/$1/` }
+    },
+    {
+      name: "floor-imports-feature",
+      comment: "The shared floor serves every feature and uses none.",
+      severity: "error",
+      from: { path: floor },
+      to: { path: `${src}/${features}/` }
+    },
+    {
+      name: "engine-imports-service",
+      comment: "The engines (analysis, transcription) sit below the floor: no feature, no top.",
+      severity: "error",
+      from: { path: `${src}/(analysis|transcription)/` },
+      to: { path: [`${src}/${features}/`, `${src}/(HttpApp|main|index)\\.ts$`] }
+    },
+    {
+      name: "analysis-stays-pure",
+      comment: "The analysis engine has no HTTP and no SQL, and uses nothing of the service but lib/.",
+      severity: "error",
+      from: { path: `${src}/analysis/` },
+      to: {
+        path: [
+          `${src}/(?!analysis/|lib/)`,
+          "node_modules/(@effect/sql|@effect/sql-pg|@effect/platform|@effect/platform-node|pg|@electric-sql)/"
+        ]
+      }
+    },
+    {
+      name: "imports-the-top",
+      comment: "HttpApp.ts and main.ts assemble everything; nothing below imports them.",
+      severity: "error",
+      from: { path: `${src}/`, pathNot: `${src}/(main|index|HttpApp)\\.ts$` },
+      to: { path: `${src}/(HttpApp|main|index)\\.ts$` }
+    },
+    {
+      name: "sql-outside-repositories",
+      comment: "SQL lives in repositories (*Repo.ts, *Queries.ts, *Store.ts) and db/; services use db/Transactions.ts.",
+      severity: "error",
+      from: { path: `${src}/`, pathNot: [`${src}/db/`, "(Repo|Queries|Store)\\.ts$"] },
+      to: { path: "node_modules/@effect/sql(-pg)?/", dependencyTypesNot: ["type-only"] }
+    },
+    {
+      name: "no-circular",
+      comment: "A module cycle in the server.",
+      severity: "error",
+      from: { path: `${src}/` },
+      to: { circular: true }
+    }
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["source", "import", "require", "node", "default"],
+      mainFields: ["module", "main", "types", "typings"]
+    }
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The operations declared but not built yet, group by group. Each answers 501 `NotImplemented`
+ * (the server's handlers for them come from these lists), is the only kind of operation whose
+ * OpenAPI entry shows the 501 response, and is listed as pending in the README's status table (a
+ * test checks it). The compiler checks every name against its group's endpoints; an issue that
+ * builds an operation takes it off its list, and the compiler then asks for its handler.
+ */
+import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import type { AdminApi } from "./Admin.js"
+import type { AssistantApi } from "./Assistant.js"
+import type { AudioApi } from "./Audio.js"
+import type { ClientAuthApi } from "./ClientAuth.js"
+import type { ClientPortalApi, PortalPublicApi } from "./ClientPortal.js"
+import type { CoachingApi } from "./Coaching.js"
+import type { CompanionApi } from "./Companion.js"
+import type { ExtensionsApi } from "./Extensions.js"
+import type { IntegrationsApi } from "./Integrations.js"
+import type { MarketIntelApi } from "./MarketIntel.js"
+import type { ProbesApi } from "./Probes.js"
+import type { WorkspaceApi } from "./Workspace.js"
+
+type Group =
+  | ProbesApi
+  | ClientAuthApi
+  | ClientPortalApi
+  | PortalPublicApi
+  | IntegrationsApi
+  | CoachingApi
+  | CompanionApi
+  | AdminApi
+  | MarketIntelApi
+  | WorkspaceApi
+  | AssistantApi
+  | AudioApi
+  | ExtensionsApi
+
+/** The names of a group's endpoints. */
+export type EndpointName<G> = G extends HttpApiGroup.HttpApiGroup<any, infer E, any, any, any>
+  ? HttpApiEndpoint.HttpApiEndpoint.Name<E>
+  : never
+
+/** For each group, by its name, a list of some of its endpoint names. */
+type PendingLists = {
+  readonly [G in Group as HttpApiGroup.HttpApiGroup.Name<G>]: ReadonlyArray<EndpointName<G>>
+}
+
+export const Pending = {
+  probes: [],
+  clientAuth: [],
+  clientPortal: [
+    "getCustomerValue",
+    "getCustomerRoiDigest",
+    "getCustomerRoiReviewPack",
+    "getDailyBrief",
+    "chatWithConcierge",
+    "getRecallStatus",
+    "activateRecall",
+    "deactivateRecall"
+  ],
+  portalPublic: [],
+  integrations: [
+    "startCalendarConnection",
+    "disconnectCalendar",
+    "startVideoConnection",
+    "disconnectVideo",
+    "completeCalendarConnection",
+    "completeVideoConnection",
+    "getCrmAIntegration",
+    "upsertCrmAIntegration",
+    "deleteCrmAIntegration",
+    "listLlmIntegrations",
+    "upsertLlmIntegration",
+    "deleteLlmIntegration",
+    "listCrmProviders",
+    "getCrmStatus",
+    "connectCrm",
+    "disconnectCrm"
+  ],
+  coaching: [
+    "getCoachingStatus",
+    "completeWelcome",
+    "completeOath",
+    "getCoachingDashboard",
+    "listManualAudits",
+    "createManualAudit",
+    "getManualAudit",
+    "listWikiSections",
+    "getWikiArticle",
+    "recordArticleProgress"
+  ],
+  companion: ["receiveMessengerAUpdate", "verifyMessengerBSubscription", "receiveMessengerBUpdate"],
+  admin: [
+    "getCompanionStatus",
+    "createCompanionConnectCode",
+    "pushCompanionMessage",
+    "getStatus",
+    "listRecallAlerts",
+    "getPipelineHealth",
+    "runDoctor"
+  ],
+  marketIntel: [
+    "listMarketIntelProfiles",
+    "getMarketIntelProfile",
+    "saveMarketIntelProfile",
+    "deleteMarketIntelProfile",
+    "getMarketIntelOverview",
+    "listMarketIntelIndustries",
+    "getIndustryIcpIntel",
+    "getLeadSourceIntel",
+    "getOutcomeTruthIntel",
+    "getSegmentTruthGap",
+    "getDataHygiene",
+    "getTruthAdoption",
+    "getRenewalExpansionRadar",
+    "getTruthBacklogPriority",
+    "setCallHygiene",
+    "rebuildMarketIntel"
+  ],
+  workspace: [
+    "createSession",
+    "getState",
+    "search",
+    "chat",
+    "runAction",
+    "sendToChannel",
+    "getMeetingPrepBrief",
+    "getDealIntelligence",
+    "getTeamHealth",
+    "getCall"
+  ],
+  assistant: [
+    "getAccountOverview",
+    "getOnboardingStatus",
+    "getOperationalTrust",
+    "getCallQueue",
+    "getCallDetails",
+    "getReviewPack",
+    "getRoiDigest",
+    "getTeamHealth"
+  ],
+  audio: [],
+  extensions: []
+} as const satisfies PendingLists
+
+export type PendingGroup = keyof typeof Pending
+
+/** Whether an operation, by its group and endpoint names, is still pending. */
+export const isPending = (group: string, endpoint: string): boolean =>
+  (Pending as Record<string, ReadonlyArray<string> | undefined>)[group]?.includes(endpoint) === true

@@ -1,0 +1,72 @@
+/**
+ * The HTTP application: the declared API with its handlers, the OpenAPI document and the
+ * reference page, wrapped in the error, alias and metrics middleware. It needs an `HttpServer`
+ * (Node's in production, the test server in tests) and the database.
+ */
+import { CallsightApi } from "@callsight/api-spec"
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { Layer } from "effect"
+import { AdminHttpLive } from "./admin/Http.js"
+import { AssistantHttpLive } from "./assistant/Http.js"
+import { AudioHttpLive } from "./audio/Http.js"
+import { ClientAuthHttpLive } from "./auth/Http.js"
+import { RateLimiterLive } from "./auth/RateLimitStore.js"
+import { CoachingHttpLive } from "./coaching/Http.js"
+import { CompanionHttpLive } from "./companion/Http.js"
+import { ExtensionsHttpLive } from "./extensions/Http.js"
+import { ApiErrorsLive, serverMiddleware } from "./http/Middleware.js"
+import { RequestMetrics } from "./http/RequestMetrics.js"
+import { SecurityLive } from "./http/Security.js"
+import { IntegrationsHttpLive } from "./integrations/Http.js"
+import { Mailer } from "./mail/Mailer.js"
+import { MarketIntelHttpLive } from "./marketIntel/Http.js"
+import { PagesLive } from "./portal/Pages.js"
+import { PortalHttpLive, PortalPublicHttpLive } from "./portal/Http.js"
+import { ProbesHttpLive } from "./probes/Http.js"
+import { WorkspaceHttpLive } from "./workspace/Http.js"
+
+/** Every group of the declaration, each from its own folder. */
+const GroupsLive = Layer.mergeAll(
+  ProbesHttpLive,
+  ClientAuthHttpLive,
+  PortalHttpLive,
+  PortalPublicHttpLive,
+  IntegrationsHttpLive,
+  CoachingHttpLive,
+  CompanionHttpLive,
+  AdminHttpLive,
+  MarketIntelHttpLive,
+  WorkspaceHttpLive,
+  AssistantHttpLive,
+  AudioHttpLive,
+  ExtensionsHttpLive
+)
+
+/** What several groups share: outgoing e-mail and the rate limiter. */
+const SharedLive = Layer.mergeAll(Mailer.layer, RateLimiterLive)
+
+export const ApiLive = HttpApiBuilder.api(CallsightApi).pipe(
+  Layer.provide(GroupsLive),
+  Layer.provide(SharedLive),
+  // The groups need the security middlewares as well as the API.
+  Layer.provideMerge(SecurityLive),
+  Layer.provide(RequestMetrics.Default)
+)
+
+/** Serving the API: the OpenAPI document, the reference page, the link pages and error mapping. */
+const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(PagesLive),
+  Layer.provide(ApiErrorsLive),
+  Layer.provide(RequestMetrics.Default)
+)
+
+/**
+ * The HTTP service on `server`. The API, every service and handler, is built before the server:
+ * Node's server listens as its layer is built but answers only once `serve` registers the handler,
+ * and a request that arrived in between would never be answered (a health check during start-up
+ * hung forever). So only `serve` itself stands between listening and answering.
+ */
+export const makeHttpLayer = <S, E, R>(server: Layer.Layer<S, E, R>) =>
+  ServeLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(server), Layer.provide(ApiLive))

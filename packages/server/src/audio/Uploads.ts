@@ -1,0 +1,203 @@
+/**
+ * Uploads of audio for analysis (DOMAIN.md, "Audio analysis for agents"): the file is streamed to
+ * the blob store while it is hashed, its format sniffed from the bytes, and the call and its job
+ * are committed before the 202 answer. Status, report and analysis are read through `CallViews`.
+ */
+import {
+  CallId,
+  type ClientId,
+  Conflict,
+  EmailAddress,
+  PayloadTooLarge,
+  PaymentRequired,
+  UnsupportedMediaType,
+  ValidationFailed
+} from "@callsight/api-spec"
+import type { Multipart } from "@effect/platform"
+import { Effect, Option, Schema, Stream } from "effect"
+import { SNIFF_BYTES, sniffFormat } from "../analysis/Sniff.js"
+import { CallsRepo } from "../calls/CallsRepo.js"
+import { AppConfig } from "../config.js"
+import { Transactions } from "../db/Transactions.js"
+import { EventsRepo } from "../events/EventsRepo.js"
+import { newId } from "../lib/Ids.js"
+import { LedgerRepo } from "../tenancy/LedgerRepo.js"
+import { MONTHLY_INGESTS } from "../tenancy/Plans.js"
+import { TenantsRepo } from "../tenancy/TenantsRepo.js"
+import { BlobStore, type StagedBlob } from "./BlobStore.js"
+import { JobsRepo } from "./JobsRepo.js"
+
+const invalid = (field: string, msg: string, type = "value_error") =>
+  new ValidationFailed({ detail: [{ loc: ["body", field], msg, type }] })
+
+const isEmail = Schema.is(EmailAddress)
+
+/** The form fields of an upload, the file staged on disk. */
+interface UploadForm {
+  readonly audio: StagedBlob | undefined
+  readonly fields: ReadonlyMap<string, string>
+}
+
+export class Uploads extends Effect.Service<Uploads>()("Uploads", {
+  effect: Effect.gen(function* () {
+    const transactions = yield* Transactions
+    const config = yield* AppConfig
+    const repo = yield* CallsRepo
+    const jobs = yield* JobsRepo
+    const ledger = yield* LedgerRepo
+    const tenants = yield* TenantsRepo
+    const events = yield* EventsRepo
+    const blobs = yield* BlobStore
+    const limitBytes = config.maxUploadMb * 1024 * 1024
+
+    const accepted = (row: { readonly call_id: CallId; readonly external_call_id: string | null; readonly created_at: string }) => ({
+      call_id: row.call_id,
+      status: "queued" as const,
+      external_call_id: row.external_call_id,
+      created_at: row.created_at,
+      status_url: `${config.publicBaseUrl}/analysis/${row.call_id}`,
+      report_url: `${config.publicBaseUrl}/reports/${row.call_id}/html`
+    })
+
+    /** Reads the form, streaming the `audio` part to a staged file; other files are drained. */
+    const readForm = (parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>) =>
+      Effect.gen(function* () {
+        let audio: StagedBlob | undefined
+        const fields = new Map<string, string>()
+        yield* Stream.runForEach(parts, (part) => {
+          if (part._tag === "Field") return Effect.sync(() => fields.set(part.key, part.value))
+          if (part.key !== "audio" || audio !== undefined) return Stream.runDrain(part.content)
+          return Effect.map(blobs.stage(part.content, { limitBytes, headBytes: SNIFF_BYTES }), (staged) => {
+            audio = staged
+          })
+        }).pipe(
+          // A part may fail after the file was staged: the staged file must not stay behind.
+          Effect.onError(() => (audio === undefined ? Effect.void : blobs.discard(audio)))
+        )
+        return { audio, fields } satisfies UploadForm
+      }).pipe(
+        Effect.catchTags({
+          BlobTooLarge: () => new PayloadTooLarge({ message: `the file is over the limit of ${config.maxUploadMb} MB` }),
+          MultipartError: (e) =>
+            e.reason === "FileTooLarge" || e.reason === "BodyTooLarge" || e.reason === "FieldTooLarge"
+              ? new PayloadTooLarge({ message: `the upload is over the limit (${e.reason})` })
+              : invalid("audio", `the multipart body could not be read (${e.reason})`),
+          BlobWriteFailed: (e) => Effect.die(e.cause)
+        })
+      )
+
+    const validate = (form: UploadForm) =>
+      Effect.gen(function* () {
+        const audio = form.audio
+        if (audio === undefined) return yield* invalid("audio", "Field required", "missing")
+        if (audio.size === 0) return yield* invalid("audio", "the file is empty")
+        const externalCallId = form.fields.get("external_call_id")
+        if (externalCallId !== undefined && externalCallId.length > 200) {
+          return yield* invalid("external_call_id", "at most 200 characters")
+        }
+        const closerEmail = form.fields.get("closer_email")?.trim()
+        if (closerEmail !== undefined && closerEmail !== "" && !isEmail(closerEmail)) {
+          return yield* invalid("closer_email", "must be an e-mail address")
+        }
+        const format = sniffFormat(audio.head)
+        if (format === undefined) {
+          return yield* new UnsupportedMediaType({ message: "the file is not MP3, WAV or M4A audio" })
+        }
+        return {
+          audio,
+          format,
+          externalCallId: externalCallId === "" ? null : externalCallId ?? null,
+          closerEmail: closerEmail === "" ? null : closerEmail ?? null
+        }
+      })
+
+    /** 402 unless a credit is free (balance minus calls in flight) and the month has an ingest left. */
+    const ensureAllowance = (clientId: ClientId, plan: keyof typeof MONTHLY_INGESTS) =>
+      Effect.gen(function* () {
+        const free = (yield* ledger.balance(clientId)) - (yield* ledger.reserved(clientId))
+        if (free < 1) {
+          return yield* new PaymentRequired({ message: "no credit left: every credit is used or held by a call in progress" })
+        }
+        const included = MONTHLY_INGESTS[plan] + (yield* ledger.bonusThisMonth(clientId))
+        if ((yield* ledger.ingestsThisMonth(clientId)) >= included) {
+          return yield* new PaymentRequired({ message: `the plan's ${included} calls of this month are used up` })
+        }
+      })
+
+    const upload = Effect.fn("Uploads.upload")(function* (
+      clientId: ClientId,
+      parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
+      idempotencyKey: string | undefined
+    ) {
+      const form = yield* readForm(parts)
+      const input = yield* validate(form).pipe(
+        Effect.onError(() => (form.audio === undefined ? Effect.void : blobs.discard(form.audio)))
+      )
+      const callId = CallId.make(newId("call"))
+      const blobKey = `${clientId}/${callId}.${input.format}`
+      const outcome = yield* transactions.run(
+        Effect.gen(function* () {
+          const tenant = yield* tenants.lock(clientId)
+          if (Option.isNone(tenant)) return yield* Effect.dieMessage(`tenant ${clientId} of a valid key is missing`)
+          if (idempotencyKey !== undefined) {
+            const earlier = yield* repo.findIdempotent(clientId, idempotencyKey)
+            if (Option.isSome(earlier)) {
+              if (earlier.value.sha256 !== input.audio.sha256) {
+                return yield* new Conflict({ message: "this Idempotency-Key was used with another file in the last 24 h" })
+              }
+              return { _tag: "replay" as const, callId: earlier.value.call_id }
+            }
+          }
+          yield* ensureAllowance(clientId, tenant.value.plan)
+          const createdAt = yield* repo.insert({
+            callId,
+            clientId,
+            externalCallId: input.externalCallId,
+            closerEmail: input.closerEmail,
+            format: input.format,
+            blobKey,
+            size: input.audio.size,
+            sha256: input.audio.sha256
+          })
+          yield* jobs.enqueue(callId)
+          if (idempotencyKey !== undefined) {
+            yield* repo.saveIdempotent(clientId, idempotencyKey, input.audio.sha256, callId)
+          }
+          yield* events.record({
+            clientId,
+            type: "upload_accepted",
+            platform: "api",
+            status: "ok",
+            closerEmail: input.closerEmail,
+            callId,
+            error: null
+          })
+          // The blob is in place before the row commits, so a committed call always has its file.
+          yield* blobs.commit(input.audio, blobKey).pipe(Effect.orDie)
+          return {
+            _tag: "created" as const,
+            body: accepted({ call_id: callId, external_call_id: input.externalCallId, created_at: createdAt })
+          }
+        })
+      ).pipe(
+        Effect.catchTag("SqlError", Effect.die),
+        Effect.onError(() => Effect.zipRight(blobs.discard(input.audio), blobs.remove(blobKey)))
+      )
+      if (outcome._tag === "created") return outcome.body
+      yield* blobs.discard(input.audio)
+      const original = yield* repo.find(clientId, outcome.callId).pipe(Effect.orDie)
+      return accepted(Option.getOrThrow(original))
+    })
+
+    return { upload } as const
+  }),
+  dependencies: [
+    CallsRepo.Default,
+    JobsRepo.Default,
+    LedgerRepo.Default,
+    TenantsRepo.Default,
+    EventsRepo.Default,
+    BlobStore.Default,
+    Transactions.Default
+  ]
+}) {}

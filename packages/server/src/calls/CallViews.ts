@@ -1,0 +1,140 @@
+/**
+ * What a tenant sees of its calls, one implementation for every door: the status an agent polls
+ * (`GET /analysis/{call_id}`), the HTML report, the whole analysis as JSON (`GET
+ * /v1/teams/calls/{call_id}`, and the workspace's and assistant's call views when they land) and
+ * the list of calls. Another tenant's call is answered like a missing one (404).
+ */
+import {
+  type AnalysisStage,
+  type CallAnalysis,
+  CallId,
+  type ClientId,
+  Conflict,
+  NotFound,
+  ValidationFailed
+} from "@callsight/api-spec"
+import { Effect, Option, Schema } from "effect"
+import { renderReport } from "../analysis/Report.js"
+import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
+import { type CallListRow, type CallRecord, CallsRepo, type PageAfter } from "./CallsRepo.js"
+
+const notFound = (callId: CallId) => new NotFound({ message: `no call ${callId}` })
+
+const errorOf = (call: { readonly error_code: string | null; readonly error_message: string | null }) =>
+  call.error_code === null ? null : { code: call.error_code, message: call.error_message ?? "" }
+
+/** The whole analysis of a call as JSON; fields of the analysis are empty until it completed. */
+export const toAnalysis = (call: CallRecord): CallAnalysis => {
+  const r = call.result
+  return {
+    call_id: call.call_id,
+    external_call_id: call.external_call_id,
+    closer_email: call.closer_email,
+    status: call.status,
+    created_at: call.created_at,
+    completed_at: call.completed_at,
+    duration_s: call.duration_s,
+    method_version: call.method_version,
+    channels: r?.channels ?? null,
+    speakers: r?.speakers ?? [],
+    speaker_turns: r?.speaker_turns ?? [],
+    metrics: r?.metrics ?? null,
+    scorecard: r?.scorecard ?? null,
+    evidence: r?.evidence ?? [],
+    qualification: r?.qualification ?? null,
+    objections: r?.objections ?? [],
+    next_steps: r?.next_steps ?? [],
+    transcript: r?.transcript ?? null,
+    transcription: r?.transcription ?? null,
+    error: errorOf(call)
+  }
+}
+
+export class CallViews extends Effect.Service<CallViews>()("CallViews", {
+  effect: Effect.gen(function* () {
+    const repo = yield* CallsRepo
+    const runtimeFlags = yield* RuntimeFlags
+
+    const found = <A>(callId: CallId, row: Option.Option<A>) =>
+      Option.match(row, { onNone: () => Effect.fail(notFound(callId)), onSome: Effect.succeed })
+
+    const status = Effect.fn("CallViews.status")(function* (clientId: ClientId, callId: CallId) {
+      const call = yield* found(callId, yield* Effect.orDie(repo.findStatus(clientId, callId)))
+      const completed = call.status === "completed"
+      return {
+        call_id: call.call_id,
+        external_call_id: call.external_call_id,
+        status: call.status,
+        stage: completed ? ("done" as const) : (call.stage as typeof AnalysisStage.Type),
+        progress: call.progress,
+        created_at: call.created_at,
+        started_at: call.started_at,
+        completed_at: call.completed_at,
+        duration_s: call.duration_s,
+        credits_charged: call.credits_charged,
+        error: errorOf(call),
+        summary: completed && call.speakers !== null
+          ? {
+            overall_score: call.overall_score,
+            talk_ratio: call.talk_ratio,
+            speakers: call.speakers,
+            transcript_available: call.transcript_available
+          }
+          : null
+      }
+    })
+
+    const findCall = (clientId: ClientId, callId: CallId) =>
+      Effect.flatMap(Effect.orDie(repo.find(clientId, callId)), (row) => found(callId, row))
+
+    const analysis = Effect.fn("CallViews.analysis")(function* (clientId: ClientId, callId: CallId) {
+      return toAnalysis(yield* findCall(clientId, callId))
+    })
+
+    const reportHtml = Effect.fn("CallViews.reportHtml")(function* (clientId: ClientId, callId: CallId) {
+      const call = yield* findCall(clientId, callId)
+      if (call.status !== "completed" || call.result === null) {
+        return yield* new Conflict({ message: `the analysis is ${call.status}; the report exists once it is completed` })
+      }
+      const flags = yield* runtimeFlags.forTenant(clientId)
+      return renderReport({
+        ...call.result,
+        call_id: call.call_id,
+        external_call_id: call.external_call_id,
+        created_at: call.created_at,
+        closer_email: call.closer_email,
+        include_transcript: flags["report.include_transcript"] !== false
+      })
+    })
+
+    const list = Effect.fn("CallViews.list")(function* (clientId: ClientId, limit: number, cursor: string | undefined) {
+      const after = yield* decodeCursor(cursor)
+      const rows = yield* Effect.orDie(repo.page(clientId, limit + 1, after))
+      const page = rows.slice(0, limit)
+      const last = page.at(-1)
+      return {
+        calls: page.map(({ position: _, ...call }) => call),
+        next_cursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null
+      }
+    })
+
+    return { status, analysis, reportHtml, list } as const
+  }),
+  dependencies: [CallsRepo.Default, RuntimeFlags.Default]
+}) {}
+
+/** Keyset cursor: the last row's position (its creation time to the microsecond) and id, opaque to callers. */
+const encodeCursor = (row: CallListRow) => Buffer.from(`${row.position}|${row.call_id}`).toString("base64url")
+
+// What `timestamptz::text` writes: 2026-11-23 19:06:46.480123+00
+const POSITION = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
+const decodeCallId = Schema.decodeUnknownOption(CallId)
+
+const decodeCursor = (cursor: string | undefined): Effect.Effect<Option.Option<PageAfter>, ValidationFailed> => {
+  if (cursor === undefined) return Effect.succeed(Option.none())
+  const [position = "", id] = Buffer.from(cursor, "base64url").toString("utf8").split("|")
+  const callId = decodeCallId(id)
+  return POSITION.test(position) && Option.isSome(callId)
+    ? Effect.succeed(Option.some({ position, callId: callId.value }))
+    : Effect.fail(new ValidationFailed({ detail: [{ loc: ["query", "cursor"], msg: "not a cursor of this list", type: "value_error" }] }))
+}

@@ -1,0 +1,277 @@
+/**
+ * Analysis calls: the uploads, their progress and their stored analysis. Every read that serves a
+ * tenant takes its `ClientId` first. Each read selects what its view needs: the status poll reads
+ * a few columns and the summary out of the stored result, never the whole analysis.
+ *
+ * The stored analysis (`calls.result`, JSON) is decoded here, once, by `StoredResult`: results
+ * written before a field existed (the transcript and what is read from it, content metrics) read
+ * with that field's empty value, so no caller patches old rows.
+ */
+import {
+  AnalysisStatus,
+  CallId,
+  CallMetrics,
+  ClientId,
+  Evidence,
+  NextStep,
+  Objection,
+  Qualification,
+  Scorecard,
+  Speaker,
+  SpeakerTurn,
+  Transcription,
+  TranscriptSegment
+} from "@callsight/api-spec"
+import { SqlClient } from "@effect/sql"
+import { Effect, Option, Record, Schema } from "effect"
+import type { AnalysisResult } from "../analysis/Analyzer.js"
+import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
+import * as Rows from "../db/Rows.js"
+
+const orEmpty = <A, I, R>(schema: Schema.Schema<A, I, R>, empty: () => A) =>
+  Schema.optionalWith(schema, { default: empty })
+
+/** Content metrics are null until a transcript is read; results from before they existed lack them. */
+const StoredMetrics = Schema.Struct(
+  Record.map(CallMetrics.fields, (field) => orEmpty(field as Schema.Schema<any, any>, () => null))
+) as unknown as typeof CallMetrics
+
+/** A completed analysis as stored, with the defaults of fields added since. */
+export const StoredResult = Schema.Struct({
+  method_version: Schema.String,
+  duration_s: Schema.Number,
+  channels: Schema.Number,
+  diarization: Schema.Literal("channel", "clustering"),
+  speakers: Schema.Array(Speaker),
+  speaker_turns: Schema.Array(SpeakerTurn),
+  metrics: StoredMetrics,
+  scorecard: Scorecard,
+  evidence: Schema.Array(Evidence),
+  transcript: orEmpty(Schema.NullOr(Schema.Array(TranscriptSegment)), () => null),
+  transcription: orEmpty(Schema.NullOr(Transcription), () => null),
+  qualification: orEmpty(Schema.NullOr(Qualification), () => null),
+  objections: orEmpty(Schema.Array(Objection), () => []),
+  next_steps: orEmpty(Schema.Array(NextStep), () => [])
+})
+
+const Format = Schema.Literal("mp3", "wav", "m4a")
+
+/** What every view of a call shows about it, without its analysis. */
+const CallFields = {
+  call_id: CallId,
+  external_call_id: Schema.NullOr(Schema.String),
+  closer_email: Schema.NullOr(Schema.String),
+  status: AnalysisStatus,
+  stage: Schema.String,
+  progress: Schema.Number,
+  created_at: IsoTimestamp,
+  started_at: NullableIsoTimestamp,
+  completed_at: NullableIsoTimestamp,
+  duration_s: Schema.NullOr(Schema.Number),
+  method_version: Schema.NullOr(Schema.String),
+  error_code: Schema.NullOr(Schema.String),
+  error_message: Schema.NullOr(Schema.String)
+}
+
+/** A call with its whole analysis (null until completed). */
+export const CallRecord = Schema.Struct({ ...CallFields, result: Schema.NullOr(StoredResult) })
+export type CallRecord = typeof CallRecord.Type
+
+/** A call for its status: the summary read out of the stored result. */
+export const CallStatusRow = Schema.Struct({
+  ...CallFields,
+  overall_score: Schema.NullOr(Schema.Number),
+  talk_ratio: Schema.NullOr(Schema.Number),
+  speakers: Schema.NullOr(Schema.Number),
+  transcript_available: Schema.Boolean,
+  credits_charged: Schema.Number
+})
+export type CallStatusRow = typeof CallStatusRow.Type
+
+/** A call in a list. */
+export const CallListRow = Schema.Struct({
+  call_id: CallId,
+  external_call_id: Schema.NullOr(Schema.String),
+  status: AnalysisStatus,
+  created_at: IsoTimestamp,
+  /** `created_at` as the database writes it, to the microsecond (a `Date` keeps milliseconds). */
+  position: Schema.String,
+  completed_at: NullableIsoTimestamp,
+  duration_s: Schema.NullOr(Schema.Number),
+  overall_score: Schema.NullOr(Schema.Number)
+})
+export type CallListRow = typeof CallListRow.Type
+
+/** What the worker needs of the call it analyses. */
+export const JobCall = Schema.Struct({
+  call_id: CallId,
+  client_id: ClientId,
+  closer_email: Schema.NullOr(Schema.String),
+  format: Format,
+  blob_key: Schema.String
+})
+export type JobCall = typeof JobCall.Type
+
+export const NewCall = Schema.Struct({
+  callId: CallId,
+  clientId: ClientId,
+  externalCallId: Schema.NullOr(Schema.String),
+  closerEmail: Schema.NullOr(Schema.String),
+  format: Format,
+  blobKey: Schema.String,
+  size: Schema.Number,
+  sha256: Schema.String
+})
+
+const TenantCall = Schema.Struct({ tenantId: ClientId, callId: CallId })
+
+/** The keyset position after which a page starts: the last row's `position` and id. */
+export interface PageAfter {
+  readonly position: string
+  readonly callId: CallId
+}
+
+export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const fields = sql`call_id, external_call_id, closer_email, status, stage, progress, created_at, started_at,
+                       completed_at, duration_s, method_version, error_code, error_message`
+
+    const insert = Rows.single({
+      Request: NewCall,
+      Result: Schema.Struct({ created_at: IsoTimestamp }),
+      execute: (c) =>
+        sql`INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256)
+            VALUES (${c.callId}, ${c.clientId}, ${c.externalCallId}, ${c.closerEmail}, 'queued', ${c.format}, ${c.blobKey},
+                    ${c.size}, ${c.sha256})
+            RETURNING created_at`
+    })
+
+    const exists = Rows.single({
+      Request: TenantCall,
+      Result: Schema.Struct({ exists: Schema.Boolean }),
+      execute: ({ callId, tenantId }) =>
+        sql`SELECT EXISTS (SELECT 1 FROM calls WHERE client_id = ${tenantId} AND call_id = ${callId}) AS exists`
+    })
+
+    const find = Rows.findOne({
+      Request: TenantCall,
+      Result: CallRecord,
+      execute: ({ callId, tenantId }) =>
+        sql`SELECT ${fields}, result FROM calls WHERE client_id = ${tenantId} AND call_id = ${callId}`
+    })
+
+    const findStatus = Rows.findOne({
+      Request: TenantCall,
+      Result: CallStatusRow,
+      execute: ({ callId, tenantId }) =>
+        sql`SELECT ${fields},
+                   (result -> 'scorecard' ->> 'overall')::float8 AS overall_score,
+                   (result -> 'metrics' ->> 'talk_ratio')::float8 AS talk_ratio,
+                   jsonb_array_length(result -> 'speakers') AS speakers,
+                   COALESCE(jsonb_typeof(result -> 'transcript') = 'array', false) AS transcript_available,
+                   (SELECT COALESCE(-SUM(delta), 0)::int FROM credit_ledger l
+                    WHERE l.call_id = calls.call_id AND l.reason = 'analysis') AS credits_charged
+            FROM calls WHERE client_id = ${tenantId} AND call_id = ${callId}`
+    })
+
+    /** For the worker, which acts for whichever tenant owns the job. */
+    const findForJob = Rows.findOne({
+      Request: CallId,
+      Result: JobCall,
+      execute: (callId) => sql`SELECT call_id, client_id, closer_email, format, blob_key FROM calls WHERE call_id = ${callId}`
+    })
+
+    const pageQuery = Rows.findAll({
+      Request: Schema.Struct({
+        tenantId: ClientId,
+        limit: Schema.Number,
+        afterPosition: Schema.NullOr(Schema.String),
+        afterCallId: Schema.NullOr(CallId)
+      }),
+      Result: CallListRow,
+      execute: (p) =>
+        sql`SELECT call_id, external_call_id, status, created_at, created_at::text AS position, completed_at, duration_s,
+                   (result -> 'scorecard' ->> 'overall')::float8 AS overall_score
+            FROM calls WHERE client_id = ${p.tenantId}
+              ${p.afterPosition === null ? sql`` : sql`AND (created_at, call_id) < (${p.afterPosition}::timestamptz, ${p.afterCallId})`}
+            ORDER BY created_at DESC, call_id DESC LIMIT ${p.limit}`
+    })
+
+    /** A page of the tenant's calls, newest first, after the keyset position. */
+    const page = (clientId: ClientId, limit: number, after: Option.Option<PageAfter>) =>
+      pageQuery({
+        tenantId: clientId,
+        limit,
+        afterPosition: Option.match(after, { onNone: () => null, onSome: (a) => a.position }),
+        afterCallId: Option.match(after, { onNone: () => null, onSome: (a) => a.callId })
+      })
+
+    const findIdempotent = Rows.findOne({
+      Request: Schema.Struct({ tenantId: ClientId, key: Schema.String }),
+      Result: Schema.Struct({ sha256: Schema.String, call_id: CallId }),
+      execute: ({ key, tenantId }) =>
+        sql`SELECT sha256, call_id FROM upload_idempotency
+            WHERE client_id = ${tenantId} AND key = ${key} AND created_at > now() - interval '24 hours'`
+    })
+
+    /** Remembers a key for 24 h; a key older than that is taken over by the new upload. */
+    const saveIdempotent = Rows.execute({
+      Request: Schema.Struct({ tenantId: ClientId, key: Schema.String, sha256: Schema.String, callId: CallId }),
+      execute: (k) =>
+        sql`INSERT INTO upload_idempotency (client_id, key, sha256, call_id) VALUES (${k.tenantId}, ${k.key}, ${k.sha256}, ${k.callId})
+            ON CONFLICT (client_id, key) DO UPDATE
+              SET sha256 = EXCLUDED.sha256, call_id = EXCLUDED.call_id, created_at = now()`
+    })
+
+    const markProcessing = Rows.execute({
+      Request: CallId,
+      execute: (callId) =>
+        sql`UPDATE calls SET status = 'processing', stage = 'decode', progress = 0,
+                             started_at = COALESCE(started_at, now()), error_code = NULL, error_message = NULL
+            WHERE call_id = ${callId} AND status IN ('queued', 'processing')`
+    })
+
+    const setProgress = Rows.execute({
+      Request: Schema.Struct({ callId: CallId, stage: Schema.String, progress: Schema.Number }),
+      execute: ({ callId, progress, stage }) =>
+        sql`UPDATE calls SET stage = ${stage}, progress = ${progress} WHERE call_id = ${callId} AND status = 'processing'`
+    })
+
+    /** Back in the queue after a failed attempt that will be retried. */
+    const requeue = Rows.execute({
+      Request: CallId,
+      execute: (callId) => sql`UPDATE calls SET status = 'queued', stage = 'queued', progress = 0 WHERE call_id = ${callId}`
+    })
+
+    const complete = (callId: CallId, result: AnalysisResult) =>
+      sql`UPDATE calls SET status = 'completed', stage = 'done', progress = 1, completed_at = now(),
+                           duration_s = ${result.duration_s}, method_version = ${result.method_version},
+                           result = ${JSON.stringify(result)}::jsonb
+          WHERE call_id = ${callId}`.pipe(Effect.asVoid)
+
+    const fail = Rows.execute({
+      Request: Schema.Struct({ callId: CallId, code: Schema.String, message: Schema.String }),
+      execute: ({ callId, code, message }) =>
+        sql`UPDATE calls SET status = 'failed', completed_at = now(), error_code = ${code}, error_message = ${message}
+            WHERE call_id = ${callId}`
+    })
+
+    return {
+      insert: (c: typeof NewCall.Type) => Effect.map(insert(c), (row) => row.created_at),
+      exists: (clientId: ClientId, callId: CallId) => Effect.map(exists({ tenantId: clientId, callId }), (row) => row.exists),
+      find: (clientId: ClientId, callId: CallId) => find({ tenantId: clientId, callId }),
+      findStatus: (clientId: ClientId, callId: CallId) => findStatus({ tenantId: clientId, callId }),
+      findForJob,
+      page,
+      findIdempotent: (clientId: ClientId, key: string) => findIdempotent({ tenantId: clientId, key }),
+      saveIdempotent: (clientId: ClientId, key: string, sha256: string, callId: CallId) =>
+        saveIdempotent({ tenantId: clientId, key, sha256, callId }),
+      markProcessing,
+      setProgress: (callId: CallId, stage: string, progress: number) => setProgress({ callId, stage, progress }),
+      requeue,
+      complete,
+      fail: (callId: CallId, code: string, message: string) => fail({ callId, code, message })
+    } as const
+  })
+}) {}

@@ -1,0 +1,151 @@
+/**
+ * What the account views read: counts and dates over the tenant's calls, closers, profiles,
+ * outcome truth, API keys and events. Each query takes the tenant first; times are answered as
+ * the wire's ISO-8601 strings.
+ */
+import { AnalysisFailure, ClientId } from "@callsight/api-spec"
+import { SqlClient, type SqlError } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
+import * as Rows from "../db/Rows.js"
+
+/** A count per status; statuses without rows are absent. */
+const StatusCount = Schema.Struct({ status: Schema.String, n: Schema.Number })
+
+const ScoreWeek = Schema.Struct({ period_start: Schema.String, calls: Schema.Number, average_score: Schema.NullOr(Schema.Number) })
+
+const CloserSummary = Schema.Struct({ verified: Schema.Number, total: Schema.Number, first: NullableIsoTimestamp })
+
+const RecentFailures = Schema.Struct({ n: Schema.Number, first: NullableIsoTimestamp })
+
+const Milestones = Schema.Struct({
+  profile_saved: NullableIsoTimestamp,
+  closer_added: NullableIsoTimestamp,
+  closer_verified: NullableIsoTimestamp,
+  first_call_analysed: NullableIsoTimestamp,
+  first_outcome_recorded: NullableIsoTimestamp
+})
+
+const ProcessingTimes = Schema.Struct({
+  median: Schema.NullOr(Schema.Number),
+  p95: Schema.NullOr(Schema.Number),
+  sample: Schema.Number,
+  since: IsoTimestamp
+})
+
+const FailureRow = Schema.Struct({ ...AnalysisFailure.fields, failed_at: IsoTimestamp })
+
+const ApiHealth = Schema.Struct({
+  keys: Schema.Number,
+  last_success_at: NullableIsoTimestamp,
+  last_error_at: NullableIsoTimestamp,
+  last_error: Schema.NullOr(Schema.String),
+  events_7d: Schema.Number,
+  errors_7d: Schema.Number
+})
+
+/** A query of one tenant. */
+type TenantQuery = (clientId: string) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
+
+const all = <A, I>(Result: Schema.Schema<A, I>, execute: TenantQuery) => Rows.findAll({ Request: ClientId, Result, execute })
+const one = <A, I>(Result: Schema.Schema<A, I>, execute: TenantQuery) => Rows.single({ Request: ClientId, Result, execute })
+
+export class AccountQueries extends Effect.Service<AccountQueries>()("AccountQueries", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    /** The tenant's calls of the last 7 days (the operational-trust window). */
+    const lastWeek = (clientId: string) => sql`client_id = ${clientId} AND created_at > now() - interval '7 days'`
+
+    /** The last 4 weeks (Monday to Sunday, UTC), oldest first, with their calls and average score. */
+    const scoreTrend = all(ScoreWeek, (clientId) =>
+      sql`SELECT to_char(w.start, 'YYYY-MM-DD') AS period_start, count(c.call_id)::int AS calls,
+                 avg((c.result -> 'scorecard' ->> 'overall')::float8) AS average_score
+          FROM generate_series(date_trunc('week', now() AT TIME ZONE 'UTC') - interval '3 weeks',
+                               date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') AS w(start)
+          LEFT JOIN calls c ON c.client_id = ${clientId} AND c.status = 'completed'
+            AND c.completed_at >= w.start AT TIME ZONE 'UTC' AND c.completed_at < (w.start + interval '1 week') AT TIME ZONE 'UTC'
+          GROUP BY w.start ORDER BY w.start`)
+
+    /** Closers not removed, those of them verified, and when the first closer was added. */
+    const closerSummary = one(CloserSummary, (clientId) =>
+      sql`SELECT count(*) FILTER (WHERE email_verified_at IS NOT NULL AND status <> 'removed')::int AS verified,
+                 count(*) FILTER (WHERE status <> 'removed')::int AS total, min(created_at) AS first
+          FROM closers WHERE client_id = ${clientId}`)
+
+    /** Analyses failed in the last 7 days, and when the first of them failed. */
+    const recentFailures = one(RecentFailures, (clientId) =>
+      sql`SELECT count(*)::int AS n, min(completed_at) AS first FROM calls
+          WHERE client_id = ${clientId} AND status = 'failed' AND completed_at > now() - interval '7 days'`)
+
+    const callsByStatusSinceQuery = Rows.findAll({
+      Request: Schema.Struct({ tenantId: ClientId, since: Schema.String }),
+      Result: StatusCount,
+      execute: ({ since, tenantId }) =>
+        sql`SELECT status, count(*)::int AS n FROM calls
+            WHERE client_id = ${tenantId} AND created_at >= ${since}::timestamptz GROUP BY status`
+    })
+
+    const closersByStatus = all(StatusCount, (clientId) =>
+      sql`SELECT status, count(*)::int AS n FROM closers WHERE client_id = ${clientId} GROUP BY status`)
+
+    /** When each onboarding step the service can see was first done; null while not done. */
+    const milestones = one(Milestones, (clientId) =>
+      sql`SELECT
+            LEAST((SELECT updated_at FROM market_profiles WHERE client_id = ${clientId}),
+                  (SELECT updated_at FROM lead_context_profiles WHERE client_id = ${clientId})) AS profile_saved,
+            (SELECT min(created_at) FROM closers WHERE client_id = ${clientId}) AS closer_added,
+            (SELECT min(email_verified_at) FROM closers WHERE client_id = ${clientId}) AS closer_verified,
+            (SELECT min(completed_at) FROM calls WHERE client_id = ${clientId} AND status = 'completed') AS first_call_analysed,
+            (SELECT min(created_at) FROM outcome_truth WHERE client_id = ${clientId}) AS first_outcome_recorded`)
+
+    const lastWeekByStatus = all(StatusCount, (clientId) =>
+      sql`SELECT status, count(*)::int AS n FROM calls WHERE ${lastWeek(clientId)} GROUP BY status`)
+
+    /** Processing times (start to end, in seconds) of the last 7 days' completed analyses, and the window's start. */
+    const processingTimes = one(ProcessingTimes, (clientId) =>
+      sql`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM completed_at - started_at))::float8 AS median,
+                 percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM completed_at - started_at))::float8 AS p95,
+                 count(*)::int AS sample, now() - interval '7 days' AS since
+          FROM calls WHERE ${lastWeek(clientId)} AND status = 'completed' AND started_at IS NOT NULL`)
+
+    /** The last 7 days' 10 latest failures; without an error code `unknown`, without a message empty. */
+    const latestFailures = all(FailureRow, (clientId) =>
+      sql`SELECT call_id, external_call_id, COALESCE(completed_at, created_at) AS failed_at, stage,
+                 COALESCE(error_code, 'unknown') AS code, COALESCE(error_message, '') AS message
+          FROM calls WHERE ${lastWeek(clientId)} AND status = 'failed'
+          ORDER BY COALESCE(completed_at, created_at) DESC, call_id LIMIT 10`)
+
+    const lastCompleted = one(Schema.Struct({ at: NullableIsoTimestamp }), (clientId) =>
+      sql`SELECT max(completed_at) AS at FROM calls WHERE client_id = ${clientId} AND status = 'completed'`)
+
+    /** The API integration: live keys, and the tenant's `api` events of the last 7 days. */
+    const apiHealth = one(ApiHealth, (clientId) =>
+      sql`SELECT (SELECT count(*)::int FROM api_keys WHERE client_id = ${clientId} AND revoked_at IS NULL) AS keys,
+                 (SELECT max(received_at) FROM call_events WHERE client_id = ${clientId} AND platform = 'api' AND status = 'ok') AS last_success_at,
+                 e.received_at AS last_error_at, e.error AS last_error,
+                 (SELECT count(*)::int FROM call_events WHERE client_id = ${clientId} AND platform = 'api'
+                    AND received_at > now() - interval '7 days') AS events_7d,
+                 (SELECT count(*)::int FROM call_events WHERE client_id = ${clientId} AND platform = 'api' AND status = 'error'
+                    AND received_at > now() - interval '7 days') AS errors_7d
+          FROM (SELECT 1) one
+          LEFT JOIN LATERAL (SELECT received_at, error FROM call_events
+                             WHERE client_id = ${clientId} AND platform = 'api' AND status = 'error'
+                             ORDER BY received_at DESC LIMIT 1) e ON true`)
+
+    return {
+      scoreTrend,
+      closerSummary,
+      recentFailures,
+      /** The tenant's calls created since `since` (ISO 8601), by status. */
+      callsByStatusSince: (clientId: ClientId, since: string) => callsByStatusSinceQuery({ tenantId: clientId, since }),
+      closersByStatus,
+      milestones,
+      lastWeekByStatus,
+      processingTimes,
+      latestFailures,
+      lastCompleted: (clientId: ClientId) => Effect.map(lastCompleted(clientId), (row) => row.at),
+      apiHealth
+    } as const
+  })
+}) {}

@@ -1,0 +1,109 @@
+/**
+ * Outcome-truth records (`outcome_truth`), one per call, and the backlog: the tenant's completed
+ * calls without one.
+ */
+import { CallId, ClientId, OutcomeTruth, OutcomeTruthBacklogItem, UserId } from "@callsight/api-spec"
+import { SqlClient } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
+import * as Rows from "../db/Rows.js"
+
+const OutcomeRow = Schema.Struct({
+  ...OutcomeTruth.fields,
+  closed_at: NullableIsoTimestamp,
+  created_at: IsoTimestamp,
+  updated_at: IsoTimestamp
+})
+
+const BacklogRow = Schema.Struct({ ...OutcomeTruthBacklogItem.fields, completed_at: IsoTimestamp })
+
+/** A record as written: absent request fields are null. */
+export const NewOutcome = Schema.Struct({
+  callId: CallId,
+  clientId: ClientId,
+  outcome: OutcomeTruth.fields.outcome,
+  dealValue: Schema.NullOr(Schema.Number),
+  currency: Schema.NullOr(Schema.String),
+  /** ISO 8601, as the client sent it. */
+  closedAt: Schema.NullOr(Schema.String),
+  stage: Schema.NullOr(Schema.String),
+  reason: Schema.NullOr(Schema.String),
+  notes: Schema.NullOr(Schema.String),
+  isTestData: Schema.Boolean,
+  recordedBy: UserId
+})
+
+const Backlog = Schema.Struct({ tenantId: ClientId, limit: Schema.Number, includeTestData: Schema.Boolean })
+
+export class OutcomeTruthRepo extends Effect.Service<OutcomeTruthRepo>()("OutcomeTruthRepo", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql`call_id, outcome, deal_value, currency, closed_at, stage, reason, notes, is_test_data, recorded_by, created_at, updated_at`
+
+    const find = Rows.findOne({
+      Request: Schema.Struct({ tenantId: ClientId, callId: CallId }),
+      Result: OutcomeRow,
+      execute: ({ callId, tenantId }) =>
+        sql`SELECT ${columns} FROM outcome_truth WHERE client_id = ${tenantId} AND call_id = ${callId}`
+    })
+
+    /** Records the call's outcome, or replaces the one recorded. */
+    const upsert = Rows.single({
+      Request: NewOutcome,
+      Result: OutcomeRow,
+      execute: (o) =>
+        sql`INSERT INTO outcome_truth (call_id, client_id, outcome, deal_value, currency, closed_at, stage, reason, notes, is_test_data, recorded_by)
+            VALUES (${o.callId}, ${o.clientId}, ${o.outcome}, ${o.dealValue}, ${o.currency}, ${o.closedAt},
+                    ${o.stage}, ${o.reason}, ${o.notes}, ${o.isTestData}, ${o.recordedBy})
+            ON CONFLICT (call_id) DO UPDATE SET
+              outcome = EXCLUDED.outcome, deal_value = EXCLUDED.deal_value, currency = EXCLUDED.currency,
+              closed_at = EXCLUDED.closed_at, stage = EXCLUDED.stage, reason = EXCLUDED.reason, notes = EXCLUDED.notes,
+              is_test_data = EXCLUDED.is_test_data, recorded_by = EXCLUDED.recorded_by, updated_at = now()
+            RETURNING ${columns}`
+    })
+
+    /** The tenant's completed calls without a record; those of a test tenant only when asked for. */
+    const pending = (tenantId: string, includeTestData: boolean) =>
+      sql`FROM calls c
+          JOIN tenants t ON t.client_id = c.client_id
+          LEFT JOIN outcome_truth o ON o.call_id = c.call_id
+          LEFT JOIN market_profiles m ON m.client_id = c.client_id
+          WHERE c.client_id = ${tenantId} AND c.status = 'completed' AND o.call_id IS NULL
+            AND (${includeTestData} OR NOT t.is_test)`
+
+    /**
+     * The backlog, oldest first, then by estimated value: the market profile's average deal size
+     * (its currency only with a size).
+     */
+    const backlogQuery = Rows.findAll({
+      Request: Backlog,
+      Result: BacklogRow,
+      execute: (b) =>
+        sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.completed_at,
+                   floor(extract(epoch FROM now() - c.completed_at) / 86400)::int AS age_days,
+                   (c.result -> 'scorecard' ->> 'overall')::float8 AS overall_score,
+                   (m.profile ->> 'average_deal_size')::float8 AS estimated_deal_value,
+                   CASE WHEN m.profile ->> 'average_deal_size' IS NULL THEN NULL ELSE m.profile ->> 'currency' END AS currency,
+                   t.is_test AS is_test_data
+            ${pending(b.tenantId, b.includeTestData)}
+            ORDER BY c.completed_at ASC, estimated_deal_value DESC NULLS LAST, c.call_id
+            LIMIT ${b.limit}`
+    })
+
+    const backlogCount = Rows.single({
+      Request: Schema.Struct({ tenantId: ClientId, includeTestData: Schema.Boolean }),
+      Result: Schema.Struct({ total: Schema.Number }),
+      execute: (b) => sql`SELECT count(*)::int AS total ${pending(b.tenantId, b.includeTestData)}`
+    })
+
+    return {
+      find: (clientId: ClientId, callId: CallId) => find({ tenantId: clientId, callId }),
+      upsert,
+      backlog: (clientId: ClientId, limit: number, includeTestData: boolean) =>
+        backlogQuery({ tenantId: clientId, limit, includeTestData }),
+      /** How many calls the backlog has, before the limit. */
+      backlogCount: (clientId: ClientId, includeTestData: boolean) =>
+        Effect.map(backlogCount({ tenantId: clientId, includeTestData }), (row) => row.total)
+    } as const
+  })
+}) {}
