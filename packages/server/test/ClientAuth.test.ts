@@ -89,6 +89,26 @@ describe("client authentication", () => {
         expect((yield* call("POST", "/v1/client-auth/verify", { body: { token: "mlk_not-a-real-token" } })).status).toBe(401)
       }))
 
+    it.effect("using a link ends the user's other sign-in links: an older one is 401 after a newer one was used", () =>
+      Effect.gen(function* () {
+        const smtp = yield* Smtp
+        const email = freshEmail()
+        const other = freshEmail()
+        yield* call("POST", "/v1/client-auth/signup", { body: { email, company_name: "Two links" } })
+        yield* call("POST", "/v1/client-auth/signup", { body: { email: other, company_name: "Someone else" } })
+        const first = tokenOf(yield* smtp.waitFor(email))
+        yield* call("POST", "/v1/client-auth/login", { body: { email } })
+        const second = tokenOf(yield* smtp.waitFor(email, 2))
+        const othersLink = tokenOf(yield* smtp.waitFor(other))
+        expect(second).not.toBe(first)
+        expect((yield* call("POST", "/v1/client-auth/verify", { body: { token: second } })).status).toBe(200)
+        const older = yield* call("POST", "/v1/client-auth/verify", { body: { token: first } })
+        expect(older.status).toBe(401)
+        expect(Option.isNone(sessionCookie(older))).toBe(true)
+        // another user's link is untouched
+        expect((yield* call("POST", "/v1/client-auth/verify", { body: { token: othersLink } })).status).toBe(200)
+      }))
+
     it.effect("a link past its 15 minutes is 401", () =>
       Effect.gen(function* () {
         const smtp = yield* Smtp
