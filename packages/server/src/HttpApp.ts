@@ -9,6 +9,7 @@ import { Layer } from "effect"
 import { AdminHttpLive } from "./admin/Http.js"
 import { AssistantHttpLive } from "./assistant/Http.js"
 import { AudioHttpLive } from "./audio/Http.js"
+import { HomePageLive } from "./HomePage.js"
 import { ClientAuthHttpLive } from "./auth/Http.js"
 import { RateLimiterLive } from "./auth/RateLimitStore.js"
 import { CoachingHttpLive } from "./coaching/Http.js"
@@ -58,6 +59,7 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(PagesLive),
+  Layer.provide(HomePageLive),
   Layer.provide(ApiErrorsLive),
   Layer.provide(RequestMetrics.Default)
 )

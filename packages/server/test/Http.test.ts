@@ -93,6 +93,30 @@ it.layer(testServerLayer())("the HTTP service", (it) => {
         expect(body.routes.find((r: any) => r.route === "GET /metrics").count).toBeGreaterThanOrEqual(1)
       }))
 
+    it.effect("a path no operation serves is a JSON 404, counted and logged as the 404 it is", () =>
+      Effect.gen(function* () {
+        const before = (yield* getJson("/metrics")).body.routes.find((r: any) => r.route === "GET (unmatched)")
+        const { status, body } = yield* getJson("/no/such/page?x=1")
+        expect(status).toBe(404)
+        expect(body).toEqual({ _tag: "NotFound", message: "no operation GET /no/such/page: see /docs" })
+        const after = (yield* getJson("/metrics")).body.routes.find((r: any) => r.route === "GET (unmatched)")
+        expect(after.status_4xx).toBe((before?.status_4xx ?? 0) + 1)
+        expect(after.status_5xx).toBe(before?.status_5xx ?? 0)
+      }))
+
+    it.effect("GET / is a page saying what this is, with links to the reference and the probes", () =>
+      Effect.gen(function* () {
+        const client = yield* HttpClient.HttpClient
+        const response = yield* client.get("/")
+        expect(response.status).toBe(200)
+        expect(response.headers["content-type"]).toContain("text/html")
+        const html = yield* response.text
+        expect(html).toContain("Sales-call intelligence")
+        for (const href of ["/docs", "/openapi.json", "/health", "/ready", "/metrics", "/health/db"]) {
+          expect(html).toContain(`href="${href}"`)
+        }
+      }))
+
     it.effect("/metrics answers Prometheus text when asked for text/plain", () =>
       Effect.gen(function* () {
         yield* getJson("/health")

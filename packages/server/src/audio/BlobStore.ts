@@ -1,12 +1,13 @@
 /**
  * Where uploaded audio lives: a local directory (`BLOB_DIR`). An upload is streamed to a temporary
  * file while its size, SHA-256 and first bytes are taken, so memory stays flat whatever its size;
- * it is moved under its key once the call row is about to commit.
+ * it is moved under its key once the call row is about to commit. Partial files of uploads a crash
+ * interrupted are removed when the store starts.
  */
 import { Data, Effect, Stream } from "effect"
 import { createHash, randomUUID } from "node:crypto"
 import { createWriteStream } from "node:fs"
-import { mkdir, rename, rm } from "node:fs/promises"
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { AppConfig } from "../config.js"
 
@@ -23,11 +24,34 @@ export interface StagedBlob {
   readonly head: Uint8Array
 }
 
+/**
+ * A staged file untouched this long belongs to no upload in progress (an upload writes as its bytes
+ * arrive, and a request's body times out long before): it was left by a process that died.
+ */
+export const STALE_STAGED_MS = 10 * 60 * 1000
+
+/** Removes the staged files of uploads interrupted by a crash; answers how many. */
+const sweepStale = async (dir: string, olderThanMs: number): Promise<number> => {
+  const now = Date.now()
+  let removed = 0
+  for (const name of await readdir(dir)) {
+    const path = join(dir, name)
+    const info = await stat(path).catch(() => undefined)
+    if (info?.isFile() === true && now - info.mtimeMs > olderThanMs) {
+      await rm(path, { force: true })
+      removed += 1
+    }
+  }
+  return removed
+}
+
 export class BlobStore extends Effect.Service<BlobStore>()("BlobStore", {
   effect: Effect.gen(function* () {
     const { blobDir } = yield* AppConfig
     const tmpDir = join(blobDir, "tmp")
     yield* Effect.promise(() => mkdir(tmpDir, { recursive: true }))
+    const swept = yield* Effect.promise(() => sweepStale(tmpDir, STALE_STAGED_MS))
+    if (swept > 0) yield* Effect.logInfo(`removed ${swept} partial upload(s) left in ${tmpDir}`)
 
     const pathOf = (key: string) => join(blobDir, key)
 

@@ -12,6 +12,7 @@ import {
   HttpApiError,
   type HttpApp,
   HttpMiddleware,
+  HttpServerError,
   HttpServerRequest,
   Multipart
 } from "@effect/platform"
@@ -117,7 +118,10 @@ const observe = HttpMiddleware.make((app) =>
     const started = performance.now()
     const exit = yield* Effect.exit(app)
     const ms = performance.now() - started
-    const status = exit._tag === "Success" ? exit.value.status : 500
+    // the status the client gets: a failure here is answered by the server from its cause
+    const status = exit._tag === "Success"
+      ? exit.value.status
+      : (yield* HttpServerError.causeResponse(exit.cause))[0].status
     const route = findEndpoint(request.method, request.url)?.route ?? `${request.method} (unmatched)`
     yield* metrics.record(route, status, ms)
     yield* Effect.logInfo("request").pipe(
