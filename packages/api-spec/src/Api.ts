@@ -10,6 +10,7 @@ import { CompanionApi } from "./Companion.js"
 import { InternalError, NotImplemented, ValidationFailed } from "./Errors.js"
 import { ExtensionsApi } from "./Extensions.js"
 import { IntegrationsApi } from "./Integrations.js"
+import { INTRODUCTION } from "./Introduction.js"
 import { MarketIntelApi } from "./MarketIntel.js"
 import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
@@ -39,11 +40,7 @@ export class CallsightApi extends HttpApi.make("callsight")
   .annotate(OpenApi.Version, API_VERSION)
   // The document is served by the service it describes: its operations are relative to it.
   .annotate(OpenApi.Servers, [{ url: "/", description: "This service" }])
-  .annotate(
-    OpenApi.Description,
-    "Sales-call intelligence: upload call recordings, poll their analysis, fetch evidence reports; " +
-      "the client portal, coaching, companion channels, internal administration, workspace and assistant interfaces."
-  )
+  .annotate(OpenApi.Description, INTRODUCTION)
   .annotate(OpenApi.Transform, (spec) => withNotImplementedWherePending(withoutPlatformDecodeError(spec)))
 {}
 

@@ -358,6 +358,10 @@ it.layer(testServerLayer())("the HTTP service", (it) => {
         const html = yield* response.text
         expect(html).toContain("Callsight")
         expect(html).not.toMatch(/<script[^>]+src="https?:/)
+        // the introduction: what the service does, the credentials, the audio flow
+        for (const heading of ["## Credentials", "## Analysing a call (tenant key)", "## Credits", "## Errors"]) {
+          expect(html).toContain(heading)
+        }
       }))
   })
 })

@@ -8,6 +8,7 @@ import {
   type ClientId,
   Conflict,
   EmailAddress,
+  isSafeText,
   PayloadTooLarge,
   PaymentRequired,
   UnsupportedMediaType,
@@ -91,6 +92,9 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
         const audio = form.audio
         if (audio === undefined) return yield* invalid("audio", "Field required", "missing")
         if (audio.size === 0) return yield* invalid("audio", "the file is empty")
+        for (const [field, value] of form.fields) {
+          if (!isSafeText(value)) return yield* invalid(field, "must not contain a NUL character or an unpaired surrogate")
+        }
         const externalCallId = form.fields.get("external_call_id")
         if (externalCallId !== undefined && externalCallId.length > 200) {
           return yield* invalid("external_call_id", "at most 200 characters")
