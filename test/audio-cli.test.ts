@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { existsSync } from "node:fs"
-import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_FILES, writeWavClip } from "./utils/Audio.js"
@@ -203,6 +203,27 @@ describe("callsight upload / status / report / result", () => {
 
     const noCallId = await runCli(["report"], tenantEnv)
     expect(noCallId.code).toBe(2)
+
+    // the parser's own check of FILE has the prefix of every other error
+    const directory = await runCli(["upload", scratch], tenantEnv)
+    expect(directory.code).toBe(2)
+    expect(directory.stderr).toBe(`callsight: Expected path '${scratch}' to be a regular file\n`)
+  })
+
+  it("a file the service refuses is the user's input: not audio (415) and empty (422) exit 2, naming the file", async () => {
+    const text = join(scratch, "notes.txt")
+    await writeFile(text, "these are meeting notes, not a recording\n")
+    const notAudio = await runCli(["upload", text, "--json"], tenantEnv)
+    expect(notAudio.code).toBe(2)
+    expect(notAudio.stdout).toBe("")
+    expect(notAudio.stderr).toBe(`callsight: the service refused ${text}: the file is not MP3, WAV or M4A audio (415)\n`)
+
+    const empty = join(scratch, "empty.wav")
+    await writeFile(empty, "")
+    const emptyFile = await runCli(["upload", empty], tenantEnv)
+    expect(emptyFile.code).toBe(2)
+    expect(emptyFile.stdout).toBe("")
+    expect(emptyFile.stderr).toBe(`callsight: the service refused ${empty}: the file is empty (422)\n`)
   })
 
   it("service errors exit 3: a wrong key, an unknown call", async () => {

@@ -4,6 +4,7 @@
  * facade of @callsight/client, as a user would.
  */
 import { CreateClientRequest, GrantCreditsRequest } from "@callsight/api-spec"
+import { colourOn } from "@callsight/cli"
 import { CallsightClient, CallsightError, createCallsightClient } from "@callsight/client"
 import { VERSION } from "@callsight/server"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -108,7 +109,7 @@ describe("callsight (CLI)", () => {
     const noName = await runCli(["admin", "create-tenant", "--credits", "5"], admin())
     expect(noName.code).toBe(2)
     expect(noName.stdout).toBe("")
-    expect(noName.stderr).toMatch(/--name/)
+    expect(noName.stderr).toMatch(/^callsight: .*--name/)
 
     const noKey = await runCli(["admin", "create-tenant", "--name", "Acme"], { CALLSIGHT_URL: server.url })
     expect(noKey.code).toBe(2)
@@ -245,6 +246,37 @@ describe("CallsightClient (Effect)", () => {
       }).pipe(Effect.flip)
       expect(forbidden._tag).toBe("Forbidden")
     }).pipe(Effect.provide(CallsightClient.layerFetch({ baseUrl: server.url, apiKey: server.adminKey }))))
+})
+
+describe("callsight output", () => {
+  // https://no-color.org: colour only on a terminal, and never with NO_COLOR set (and not empty)
+  const ANSI = /\x1b\[/
+
+  it("--help and the parser's errors have no colour codes when stdout and stderr are not terminals", async () => {
+    // runCli sets NO_COLOR=1 unless told otherwise; "" means unset
+    const help = await runCli(["--help"], { NO_COLOR: "" })
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain("USAGE")
+    expect(help.stdout).not.toMatch(ANSI)
+    const subcommandHelp = await runCli(["upload", "--help"], { NO_COLOR: "" })
+    expect(subcommandHelp.stdout).toContain("--idempotency-key")
+    expect(subcommandHelp.stdout).not.toMatch(ANSI)
+    const missing = await runCli(["upload"], { NO_COLOR: "" })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toBe("callsight: Missing argument <FILE>\n")
+    const unknown = await runCli(["uplaod"], { NO_COLOR: "" })
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatch(/^callsight: Invalid subcommand/)
+    expect(unknown.stderr).not.toMatch(ANSI)
+  })
+
+  it("colour only on a terminal without NO_COLOR", () => {
+    expect(colourOn({ isTTY: true }, {})).toBe(true)
+    expect(colourOn({ isTTY: true }, { NO_COLOR: "" })).toBe(true)
+    expect(colourOn({ isTTY: true }, { NO_COLOR: "1" })).toBe(false)
+    expect(colourOn({ isTTY: false }, {})).toBe(false)
+    expect(colourOn({}, {})).toBe(false)
+  })
 })
 
 describe("callsight serve", () => {

@@ -20,7 +20,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Option, type Redacted } from "effect"
 import { apiKeyOption, jsonOption, tenantClient, urlOption } from "./Connection.js"
-import { AnalysisFailed, fromClientError, type ServiceError, UsageError } from "./Errors.js"
+import { AnalysisFailed, fromClientError, fromUploadError, type ServiceError, UsageError } from "./Errors.js"
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -300,14 +300,14 @@ const upload = Command.make(
         }
         const wait = args.wait || Option.isSome(args.report)
         const bar = !args.json && stderrIsTty() ? progressBar(`Uploading ${args.file.split(/[\\/]/).at(-1)}`) : undefined
-        const accepted = yield* api((c) =>
+        const accepted = yield* Effect.flatMap(CallsightClient, (c) =>
           c.uploadAudio(args.file, {
             externalCallId: Option.getOrUndefined(args.externalId),
             closerEmail: Option.getOrUndefined(args.closerEmail),
             idempotencyKey: Option.getOrUndefined(args.idempotencyKey),
             onProgress: bar?.update
           })
-        ).pipe(Effect.ensuring(bar?.done ?? Effect.void))
+        ).pipe(Effect.catchAll(fromUploadError(args.file)), Effect.ensuring(bar?.done ?? Effect.void))
         if (!wait) {
           if (args.json) return yield* printJson(accepted)
           return yield* Console.log(

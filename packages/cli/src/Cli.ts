@@ -22,10 +22,12 @@
  */
 import { VERSION } from "@callsight/server"
 import { Command } from "@effect/cli"
+import { Effect } from "effect"
 import { admin } from "./Admin.js"
 import { audioCommands } from "./Audio.js"
 import { type Described, showHelp } from "./Errors.js"
 import { openapi } from "./OpenApi.js"
+import { withOutput } from "./Output.js"
 import { serve } from "./Serve.js"
 import { sessionCommands } from "./Session.js"
 import { worker } from "./Worker.js"
@@ -35,5 +37,14 @@ export const callsight = Command.make("callsight", {}, () => showHelp((): Descri
   Command.withSubcommands([serve, worker, ...audioCommands, ...sessionCommands, admin, openapi])
 )
 
-/** Runs the command line `argv` (`process.argv`: the runtime and the script come first). */
-export const run = Command.run(callsight, { name: "callsight", version: VERSION })
+/**
+ * Runs the command line `argv` (`process.argv`: the runtime and the script come first). Colours
+ * only on a terminal without NO_COLOR; the parser's errors with the `callsight:` prefix (Output.ts).
+ */
+export const run = (argv: ReadonlyArray<string>) =>
+  withOutput(({ handlers }) =>
+    Command.run(
+      Command.transformHandler(callsight, (handler) => Effect.withConsole(handler, handlers)),
+      { name: "callsight", version: VERSION }
+    )(argv)
+  )

@@ -32,6 +32,8 @@ export const fromClientError = (error: unknown): Effect.Effect<never, UsageError
 
 const classify = (e: CallsightError): UsageError | ServiceError => {
   if (e.tag === "ValidationFailed") return new UsageError({ message: `the service rejected the request (422): ${details(e)}` })
+  if (e.tag === "UnsupportedMediaType") return new UsageError({ message: `the service refused the file (415)${reason(e)}` })
+  if (e.tag === "MissingApiKey") return new UsageError({ message: e.message })
   if (e.tag === "TransportError") return new ServiceError({ message: `could not reach the service: ${e.message}` })
   // the file to upload cannot be read: the command line names a wrong file
   if (e.tag === "AudioSourceError") return new UsageError({ message: e.message.replace(/^AudioSourceError: /, "") })
@@ -40,6 +42,20 @@ const classify = (e: CallsightError): UsageError | ServiceError => {
   return new ServiceError({ message: `${status}${e.tag}${reason(e)}`, status: e.status })
 }
 
+/**
+ * What an upload failed with: a file the service refuses as not audio (415) or as empty or
+ * invalid (422 on its `audio` field) is the caller's input, a usage error naming the file.
+ */
+export const fromUploadError = (file: string) => (error: unknown): Effect.Effect<never, UsageError | ServiceError> =>
+  Effect.flatMap(toCallsightError(error), (e) => {
+    const onAudio = detailsOf(e).filter((d) => d.loc?.at(-1) === "audio")
+    if (e.tag === "UnsupportedMediaType" || (e.tag === "ValidationFailed" && onAudio.length > 0)) {
+      const why = e.tag === "UnsupportedMediaType" ? reason(e).replace(/^: /, "") : onAudio.map((d) => String(d.msg)).join("; ")
+      return Effect.fail(new UsageError({ message: `the service refused ${file}: ${why} (${e.status ?? e.tag})` }))
+    }
+    return Effect.fail(classify(e))
+  })
+
 const reason = (e: CallsightError): string => {
   const body = e.body as { message?: unknown } | undefined
   if (body && typeof body.message === "string") return `: ${body.message}`
@@ -47,9 +63,16 @@ const reason = (e: CallsightError): string => {
   return text
 }
 
+type Detail = { readonly loc?: ReadonlyArray<unknown>; readonly msg?: unknown }
+
+const detailsOf = (e: CallsightError): ReadonlyArray<Detail> => {
+  const detail = (e.body as { detail?: ReadonlyArray<Detail> } | undefined)?.detail
+  return Array.isArray(detail) ? detail : []
+}
+
 const details = (e: CallsightError): string => {
-  const detail = (e.body as { detail?: ReadonlyArray<{ loc?: ReadonlyArray<unknown>; msg?: unknown }> } | undefined)?.detail
-  return Array.isArray(detail) && detail.length > 0
+  const detail = detailsOf(e)
+  return detail.length > 0
     ? detail.map((d) => `${(d.loc ?? []).join(".")}: ${String(d.msg)}`).join("; ")
     : e.message
 }

@@ -2,3 +2,4 @@
 export { callsight, run } from "./Cli.js"
 export { ExitCode, ServiceError, UsageError } from "./Errors.js"
 export { openApiDocument } from "./OpenApi.js"
+export { colourOn, stripAnsi } from "./Output.js"

@@ -51,7 +51,7 @@ import {
   HttpClientResponse,
   type OpenApi
 } from "@effect/platform"
-import { Cause, Context, Effect, Either, Exit, Layer, Option, ParseResult, Redacted, Schema } from "effect"
+import { Cause, Context, Data, Effect, Either, Exit, Layer, Option, ParseResult, Redacted, Schema, SchemaAST } from "effect"
 import type { Brand } from "effect/Brand"
 import type { Simplify } from "effect/Types"
 import {
@@ -74,6 +74,34 @@ import {
 export const API_KEY_HEADER = "x-api-key"
 
 type ApiKeyHeader = { readonly "x-api-key": string }
+
+/**
+ * A keyed operation was called on a client without an API key: it fails with this before any
+ * request is sent (the Promise facade rejects with a `CallsightError` of tag `"MissingApiKey"`).
+ */
+export class MissingApiKey extends Data.TaggedError("MissingApiKey")<{
+  readonly message: string
+  /** The operation, e.g. `extensions.listCalls`. */
+  readonly operation: string
+}> {}
+
+const missingApiKey = (operation: string) =>
+  new MissingApiKey({
+    operation,
+    message: `no API key: pass apiKey when you create the client (${operation} sends it in the X-API-Key header)`
+  })
+
+/** The operations that declare the `x-api-key` header: `group.endpoint`, or `endpoint` for top-level groups. */
+const KEYED_OPERATIONS: ReadonlySet<string> = new Set(
+  (Object.values(CallsightApi.groups) as unknown as Array<HttpApiGroup.HttpApiGroup.AnyWithProps>).flatMap((group) =>
+    Object.values(group.endpoints).flatMap((endpoint) =>
+      Option.isSome(endpoint.headersSchema) &&
+        SchemaAST.getPropertySignatures(endpoint.headersSchema.value.ast).some((p) => p.name === API_KEY_HEADER && !p.isOptional)
+        ? [group.topLevel ? endpoint.name : `${group.identifier}.${endpoint.name}`]
+        : []
+    )
+  )
+)
 
 type ApiGroups = typeof CallsightApi extends HttpApi.HttpApi<infer _Id, infer Groups, infer _E, infer _R> ? Groups : never
 type ApiErrors = typeof CallsightApi extends HttpApi.HttpApi<infer _Id, infer _Groups, infer E, infer _R> ? E : never
@@ -127,7 +155,12 @@ export type KeyedMethod<Endpoint, E, GroupError, R> = [Endpoint] extends [
     request: Simplify<KeyedRequest<_Path, _UrlParams, _Payload, _Headers, WithResponse>>
   ) => Effect.Effect<
     WithResponse extends true ? [_Success, HttpClientResponse.HttpClientResponse] : _Success,
-    _Error | GroupError | E | HttpClientError.HttpClientError | ParseResult.ParseError
+    | _Error
+    | GroupError
+    | E
+    | HttpClientError.HttpClientError
+    | ParseResult.ParseError
+    | (_Headers extends ApiKeyHeader ? MissingApiKey : never)
   > :
   never
 
@@ -267,8 +300,11 @@ export const normalizeBaseUrl = (baseUrl: string | URL): string => {
   return url.toString().replace(/\/+$/, "")
 }
 
-const keyValue = (apiKey: string | Redacted.Redacted<string> | undefined): string | undefined =>
-  apiKey === undefined ? undefined : Redacted.isRedacted(apiKey) ? Redacted.value(apiKey) : apiKey
+/** The key as a string; undefined when none (or a blank one) was given. */
+const keyValue = (apiKey: string | Redacted.Redacted<string> | undefined): string | undefined => {
+  const key = apiKey === undefined ? undefined : Redacted.isRedacted(apiKey) ? Redacted.value(apiKey) : apiKey
+  return key === undefined || key.trim() === "" ? undefined : key
+}
 
 /**
  * Fills what a keyed request leaves out: the `x-api-key` header (a header the caller gives wins)
@@ -287,13 +323,19 @@ const completeRequest = (apiKey: string | undefined) => (request: any) => {
 /** Wraps every method of a derived client (groups and top-level methods) with `completeRequest`. */
 export const keyed = (raw: object, apiKey: string | undefined): any => {
   const fill = completeRequest(apiKey)
-  const wrap = (method: (request: unknown) => unknown) => (request?: unknown) => method(fill(request))
+  // a keyed operation without a key fails here, with a plain message, before anything is sent
+  const wrap = (operation: string, method: (request: unknown) => unknown) => (request?: unknown) => {
+    const filled = fill(request)
+    return KEYED_OPERATIONS.has(operation) && filled.headers[API_KEY_HEADER] === undefined
+      ? Effect.fail(missingApiKey(operation))
+      : method(filled)
+  }
   return Object.fromEntries(
     Object.entries(raw).map(([name, value]) => [
       name,
       typeof value === "function"
-        ? wrap(value)
-        : Object.fromEntries(Object.entries(value as object).map(([endpoint, method]) => [endpoint, wrap(method)]))
+        ? wrap(name, value)
+        : Object.fromEntries(Object.entries(value as object).map(([endpoint, method]) => [endpoint, wrap(`${name}.${endpoint}`, method)]))
     ])
   )
 }
@@ -342,6 +384,7 @@ const audioMethods = (
   return {
     uploadAudio: (source, options = {}) =>
       Effect.gen(function* () {
+        if (apiKey === undefined) return yield* missingApiKey("audio.uploadAudio")
         const audio = yield* openAudio(source, options.filename)
         const body = multipartBody(audio, uploadFields(options), options.onProgress)
         // The operation as the declaration derives it, over a client that sends the streamed
@@ -422,6 +465,7 @@ export const makeWire = (options: CallsightClientOptions): Effect.Effect<Callsig
  * - `"UnexpectedStatus"`: an answer with a status the declaration does not list for the operation;
  * - `"DecodeError"`: an answer whose body does not match the declaration;
  * - `"RequestError"`: the request could not be encoded (e.g. a missing path parameter);
+ * - `"MissingApiKey"`: a keyed operation on a client created without `apiKey` (nothing was sent);
  * - `"AudioSourceError"`: the file to upload could not be read (no such file, a directory, ...);
  * - `"WaitTimeout"`: `waitForCompletion` gave up (`body.last` is the last status it read);
  * - `"Defect"`: a bug in the client.
@@ -504,6 +548,11 @@ const causes = (error: unknown): string => {
 /** Any failure of a client Effect as a `CallsightError`. */
 export const toCallsightError = (error: unknown): Effect.Effect<CallsightError> => {
   if (error instanceof CallsightError) return Effect.succeed(error)
+  if (error instanceof MissingApiKey) {
+    return Effect.succeed(
+      new CallsightError({ tag: error._tag, status: undefined, body: undefined, message: error.message, cause: error })
+    )
+  }
   if (ParseResult.isParseError(error)) {
     return Effect.succeed(
       new CallsightError({ tag: "DecodeError", status: undefined, body: undefined, message: error.message, cause: error })

@@ -42,6 +42,7 @@ export {
   type KeyedRequest,
   type ListCallsError,
   type ListCallsOptions,
+  MissingApiKey,
   normalizeBaseUrl,
   toCallsightError,
   type UploadAudioError,
