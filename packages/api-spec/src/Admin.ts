@@ -6,7 +6,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { CallId, ClientId, CloserId, OptionalClientId, Payload, Plan, queryInt, Text, Timestamp } from "./Common.js"
+import { CallId, ClientId, CloserId, OptionalClientId, Payload, Plan, queryInt, Text, Timestamp, strictBody } from "./Common.js"
 import { Conflict, NotFound } from "./Errors.js"
 import { YearMonth, PlanUsage } from "./PlanUsage.js"
 import { AdminAuth, ApiKeyHeaders } from "./Security.js"
@@ -308,7 +308,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.post("createCompanionConnectCode", "/companion/connect-code")
       .setHeaders(ApiKeyHeaders)
       .setUrlParams(OptionalClientId)
-      .setPayload(CompanionConnectCodeRequest)
+      .setPayload(strictBody(CompanionConnectCodeRequest))
       .addSuccess(CompanionConnectCode)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Issue a short one-time code that links a messaging chat to the tenant (`/start CODE`)")
@@ -317,7 +317,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.post("pushCompanionMessage", "/companion/push")
       .setHeaders(ApiKeyHeaders)
       .setUrlParams(OptionalClientId)
-      .setPayload(CompanionPushRequest)
+      .setPayload(strictBody(CompanionPushRequest))
       .addSuccess(CompanionPushResult)
       .addError(NotFound)
       .addError(Conflict)
@@ -354,7 +354,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.patch("grantUsageBonus", "/clients/:client_id/usage-bonus")
       .setPath(ClientIdPath)
       .setHeaders(ApiKeyHeaders)
-      .setPayload(UsageBonusRequest)
+      .setPayload(strictBody(UsageBonusRequest))
       .addSuccess(UsageBonusGranted)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Grant extra monthly ingests (admin override)")

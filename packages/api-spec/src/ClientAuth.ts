@@ -4,7 +4,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ClientId, EmailAddress, NonEmptyTrimmedText, Role, Text, Timestamp, UserId } from "./Common.js"
+import { ClientId, EmailAddress, NonEmptyTrimmedText, Role, Text, Timestamp, UserId, strictBody } from "./Common.js"
 import { Conflict, TooManyRequests, Unauthorized } from "./Errors.js"
 import { SESSION_COOKIE, SessionAuth } from "./Security.js"
 
@@ -66,7 +66,7 @@ export const LogoutResponse = Schema.Struct({
 export class ClientAuthApi extends HttpApiGroup.make("clientAuth")
   .add(
     HttpApiEndpoint.post("login", "/login")
-      .setPayload(LoginRequest)
+      .setPayload(strictBody(LoginRequest))
       .addSuccess(LoginResponse)
       .addError(TooManyRequests)
       .annotate(
@@ -77,7 +77,7 @@ export class ClientAuthApi extends HttpApiGroup.make("clientAuth")
   )
   .add(
     HttpApiEndpoint.post("signup", "/signup")
-      .setPayload(SignupRequest)
+      .setPayload(strictBody(SignupRequest))
       // One annotation call: re-annotating a schema drops its identifier, so `{ status: 201 }` alone would inline it.
       .addSuccess(SignupResponse.annotations(HttpApiSchema.annotations({ identifier: "SignupResponse", status: 201 })))
       .addError(Conflict)
@@ -90,7 +90,7 @@ export class ClientAuthApi extends HttpApiGroup.make("clientAuth")
   )
   .add(
     HttpApiEndpoint.post("verifyMagicLink", "/verify")
-      .setPayload(VerifyRequest)
+      .setPayload(strictBody(VerifyRequest))
       .addSuccess(VerifyResponse)
       .addError(Unauthorized)
       .annotate(

@@ -8,7 +8,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AnalysisStage, AnalysisStatus, ScorecardDimensionName } from "./CallAnalysis.js"
-import { CallId, ClientId, CloserId, EmailAddress, IncludeTestData, NonEmptyTrimmedText, Payload, Plan, queryInt, Text, Timestamp, TimestampInput } from "./Common.js"
+import { CallId, ClientId, CloserId, EmailAddress, IncludeTestData, NonEmptyTrimmedText, Payload, Plan, queryInt, Text, Timestamp, TimestampInput, strictBody } from "./Common.js"
 
 import { PlanUsage } from "./PlanUsage.js"
 import { Conflict, Forbidden, NotFound, Unauthorized } from "./Errors.js"
@@ -594,7 +594,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   )
   .add(
     HttpApiEndpoint.put("saveMarketProfile", "/market-profile")
-      .setPayload(MarketProfileRequest)
+      .setPayload(strictBody(MarketProfileRequest))
       .addSuccess(MarketProfile)
       .annotate(OpenApi.Summary, "Save the tenant's market profile; replaces it whole")
   )
@@ -605,7 +605,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   )
   .add(
     HttpApiEndpoint.put("saveLeadContextProfile", "/lead-context-profile")
-      .setPayload(LeadContextProfileRequest)
+      .setPayload(strictBody(LeadContextProfileRequest))
       .addSuccess(LeadContextProfile)
       .annotate(OpenApi.Summary, "Save the tenant's lead-context profile; replaces it whole")
   )
@@ -661,7 +661,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   )
   .add(
     HttpApiEndpoint.post("chatWithConcierge", "/concierge/chat")
-      .setPayload(ConciergeRequest)
+      .setPayload(strictBody(ConciergeRequest))
       .addSuccess(ConciergeReply)
       .annotate(OpenApi.Summary, "Ask the concierge; it answers from the tenant's own data")
   )
@@ -675,7 +675,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   .add(
     HttpApiEndpoint.put("recordOutcomeTruth", "/calls/:call_id/outcome-truth")
       .setPath(CallIdPath)
-      .setPayload(OutcomeTruthRequest)
+      .setPayload(strictBody(OutcomeTruthRequest))
       .addSuccess(OutcomeTruth)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Record or replace the outcome truth of a call")
@@ -693,7 +693,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   )
   .add(
     HttpApiEndpoint.post("activateRecall", "/recall/activate")
-      .setPayload(ActivateRecallRequest)
+      .setPayload(strictBody(ActivateRecallRequest))
       .addSuccess(RecallStatus)
       .addError(Forbidden)
       .annotate(OpenApi.Summary, "Activate the call-recording bot (owners and admins)")
@@ -711,7 +711,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   )
   .add(
     HttpApiEndpoint.post("addCloser", "/closers")
-      .setPayload(AddCloserRequest)
+      .setPayload(strictBody(AddCloserRequest))
       .addSuccess(Closer)
       .addError(Forbidden)
       .addError(Conflict)
@@ -723,7 +723,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
   .add(
     HttpApiEndpoint.patch("updateCloserStatus", "/closers/:closer_id")
       .setPath(CloserIdPath)
-      .setPayload(UpdateCloserStatusRequest)
+      .setPayload(strictBody(UpdateCloserStatusRequest))
       .addSuccess(Closer)
       .addError(Forbidden)
       .addError(NotFound)
@@ -783,7 +783,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
 export class PortalPublicApi extends HttpApiGroup.make("portalPublic")
   .add(
     HttpApiEndpoint.post("verifyCloserEmail", "/closers/verify-email")
-      .setPayload(VerifyEmailRequest)
+      .setPayload(strictBody(VerifyEmailRequest))
       .addSuccess(CloserEmailVerified)
       .addError(Unauthorized)
       .annotate(

@@ -7,7 +7,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ScorecardDimensionName } from "./CallAnalysis.js"
 import { CallWorthReviewing, ScoreTrendPoint } from "./ClientPortal.js"
-import { CallId, CloserId, Text, Timestamp, UserId } from "./Common.js"
+import { CallId, CloserId, Text, Timestamp, UserId, TextRecord, strictBody } from "./Common.js"
 import { Conflict, NotFound } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
@@ -89,7 +89,7 @@ export const CoachingDashboard = Schema.Struct({
 // Manual audits
 // ---------------------------------------------------------------------------------------------
 
-export const ManualScores = Schema.Record({ key: Text, value: Percent }).pipe(
+export const ManualScores = TextRecord(Percent).pipe(
   Schema.filter((scores) => {
     const keys = Object.keys(scores)
     if (keys.length === 0) return "must score at least one dimension"
@@ -125,7 +125,7 @@ export const ManualAudit = Schema.Struct({
   closer_email: Schema.NullOr(Text),
   auditor_user_id: Text,
   auditor_name: Schema.NullOr(Text),
-  scores: Schema.Record({ key: Text, value: Schema.Number }),
+  scores: TextRecord(Schema.Number),
   dimensions: Schema.Array(ManualAuditDimension),
   manual_overall: Schema.NullOr(Schema.Number).annotations({ description: "Mean of the manual scores" }),
   automated_overall: Schema.NullOr(Schema.Number),
@@ -214,7 +214,7 @@ export class CoachingApi extends HttpApiGroup.make("coaching")
   )
   .add(
     HttpApiEndpoint.post("completeOath", "/oath/complete")
-      .setPayload(OathCompleteRequest)
+      .setPayload(strictBody(OathCompleteRequest))
       .addSuccess(CoachingStatus)
       .annotate(OpenApi.Summary, "Sign the coaching oath")
       .annotate(OpenApi.Description, "Signing again replaces the signature and the commitments. Answers the updated status.")
@@ -234,7 +234,7 @@ export class CoachingApi extends HttpApiGroup.make("coaching")
   )
   .add(
     HttpApiEndpoint.post("createManualAudit", "/manual-audits")
-      .setPayload(ManualAuditRequest)
+      .setPayload(strictBody(ManualAuditRequest))
       .addSuccess(ManualAudit)
       .addError(NotFound)
       .addError(Conflict)
@@ -266,7 +266,7 @@ export class CoachingApi extends HttpApiGroup.make("coaching")
   )
   .add(
     HttpApiEndpoint.post("recordArticleProgress", "/wiki/articles/progress")
-      .setPayload(ArticleProgressRequest)
+      .setPayload(strictBody(ArticleProgressRequest))
       .addSuccess(ArticleProgress)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Record read progress of a wiki article")

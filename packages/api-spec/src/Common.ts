@@ -52,6 +52,20 @@ export const Money = Schema.Struct({
   currency: Schema.String
 })
 
+/**
+ * A record whose keys are text, checked by the record itself: a refined key schema would turn the
+ * OpenAPI document's `additionalProperties` into `patternProperties`, which generators do not follow.
+ */
+export const TextRecord = <V extends Schema.Schema.All, K extends Schema.Schema<string, string, never> = typeof Schema.String>(
+  value: V,
+  key: K = Schema.String as unknown as K
+) =>
+  Schema.Record({ key, value }).pipe(
+    Schema.filter((record) => Object.keys(record).every(isSafeText) || "its keys must not contain a NUL character or an unpaired surrogate", {
+      jsonSchema: {}
+    })
+  )
+
 /** Whether every string of a JSON value, keys included, is safe text. */
 const isSafeJson = (value: unknown): boolean =>
   typeof value === "string"
@@ -63,7 +77,7 @@ const isSafeJson = (value: unknown): boolean =>
     : true
 
 /** A free-form JSON object (the spec's `Payload` bodies). */
-export const Payload = Schema.Record({ key: Text, value: Schema.Unknown }).pipe(
+export const Payload = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
   Schema.filter((payload) => isSafeJson(payload) || "must not contain a NUL character or an unpaired surrogate", { jsonSchema: {} })
 ).annotations({
   title: "Payload",
@@ -135,3 +149,15 @@ export const OptionalClientId = Schema.Struct({ client_id: Schema.optional(Clien
 
 /** Required `client_id` query of the assistant operations. */
 export const RequiredClientId = Schema.Struct({ client_id: ClientId })
+
+/**
+ * A JSON request body that refuses fields it does not declare, at any depth (422), as the OpenAPI
+ * document's `additionalProperties: false` says. The platform (0.97) decodes payloads with the
+ * default parse options, which drop such fields; a `parseOptions` annotation applies to the schema
+ * it is on and everything inside. It sits on an identity transformation around the body, because
+ * annotating the body itself would drop its identifier and inline it in the OpenAPI document.
+ */
+export const strictBody = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
+  Schema.transform(schema, Schema.typeSchema(schema), { strict: true, decode: (a) => a, encode: (a) => a }).annotations({
+    parseOptions: { onExcessProperty: "error" }
+  })

@@ -5,7 +5,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CallAnalysis, AnalysisStatus } from "./CallAnalysis.js"
-import { CallId, ClientId, EmailAddress, KeyId, Plan, queryInt, Text, Timestamp, UserId } from "./Common.js"
+import { CallId, ClientId, EmailAddress, KeyId, Plan, queryInt, Text, Timestamp, UserId, strictBody } from "./Common.js"
 import { Conflict, Forbidden, NotFound } from "./Errors.js"
 import { AdminAuth, ApiKeyHeaders, SessionAuth, TenantAuth } from "./Security.js"
 
@@ -74,7 +74,7 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
   .add(
     HttpApiEndpoint.post("createClient", "/v1/internal/admin/clients")
       .setHeaders(ApiKeyHeaders)
-      .setPayload(CreateClientRequest)
+      .setPayload(strictBody(CreateClientRequest))
       .addSuccess(CreatedClient, { status: 201 })
       .addError(Conflict)
       .middleware(AdminAuth)
@@ -84,7 +84,7 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
     HttpApiEndpoint.post("grantCredits", "/v1/internal/admin/clients/:client_id/credits")
       .setPath(ClientIdPath)
       .setHeaders(ApiKeyHeaders)
-      .setPayload(GrantCreditsRequest)
+      .setPayload(strictBody(GrantCreditsRequest))
       .addSuccess(CreditBalance)
       .addError(NotFound)
       .addError(Conflict)
@@ -100,7 +100,7 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
   )
   .add(
     HttpApiEndpoint.post("createApiKey", "/v1/client-portal/api-keys")
-      .setPayload(CreateApiKeyRequest)
+      .setPayload(strictBody(CreateApiKeyRequest))
       .addSuccess(CreatedApiKey, { status: 201 })
       .addError(Forbidden)
       .middleware(SessionAuth)

@@ -10,7 +10,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Closer } from "./ClientPortal.js"
-import { CloserId, Text, Timestamp } from "./Common.js"
+import { CloserId, Text, Timestamp, TextRecord, strictBody } from "./Common.js"
 import { Conflict, Forbidden, NotFound, Unauthorized } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
@@ -157,10 +157,7 @@ export const CrmProviderList = Schema.Struct({
 
 export class ConnectCrmRequest extends Schema.Class<ConnectCrmRequest>("ConnectCrmRequest")({
   provider: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(64)),
-  credentials: Schema.Record({
-    key: Text.pipe(Schema.maxLength(64)),
-    value: Text.pipe(Schema.maxLength(4096))
-  }).annotations({
+  credentials: TextRecord(Text.pipe(Schema.maxLength(4096)), Schema.String.pipe(Schema.maxLength(64))).annotations({
     description: "The provider's required fields by name (see `GET /crm/providers`); secrets are stored encrypted"
   })
 }) {}
@@ -171,7 +168,7 @@ export const CrmConnection = Schema.Struct({
   provider: Text,
   name: Text,
   status: CrmConnectionStatus,
-  fields: Schema.Record({ key: Text, value: Text }).annotations({
+  fields: TextRecord(Text).annotations({
     description: "The non-secret fields as given; secret fields as their last four characters"
   }),
   connected_at: Timestamp,
@@ -261,7 +258,7 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
   )
   .add(
     HttpApiEndpoint.put("upsertCrmAIntegration", "/integrations/crm-a")
-      .setPayload(UpsertCrmARequest)
+      .setPayload(strictBody(UpsertCrmARequest))
       .addSuccess(CrmAIntegration)
       .addError(Forbidden)
       .middleware(SessionAuth)
@@ -286,7 +283,7 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
   )
   .add(
     HttpApiEndpoint.put("upsertLlmIntegration", "/integrations/llm")
-      .setPayload(UpsertLlmRequest)
+      .setPayload(strictBody(UpsertLlmRequest))
       .addSuccess(LlmIntegration)
       .addError(Forbidden)
       .middleware(SessionAuth)
@@ -322,7 +319,7 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
   )
   .add(
     HttpApiEndpoint.post("connectCrm", "/crm/connect")
-      .setPayload(ConnectCrmRequest)
+      .setPayload(strictBody(ConnectCrmRequest))
       .addSuccess(CrmConnection)
       .addError(NotFound)
       .addError(Forbidden)

@@ -6,7 +6,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CallAnalysis, ScorecardDimensionName } from "./CallAnalysis.js"
-import { CallId, ClientId, CloserId, NonEmptyTrimmedText, Payload, Text, Timestamp, UserId } from "./Common.js"
+import { CallId, ClientId, CloserId, NonEmptyTrimmedText, Payload, Text, Timestamp, UserId, strictBody } from "./Common.js"
 import { AccountAlert, AnswerSource, DealOutcome, SuggestedAction } from "./ClientPortal.js"
 import { Conflict, NotFound, PaymentRequired } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
@@ -222,14 +222,14 @@ export class WorkspaceApi extends HttpApiGroup.make("workspace")
   )
   .add(
     HttpApiEndpoint.post("chat", "/chat")
-      .setPayload(WorkspaceChatRequest)
+      .setPayload(strictBody(WorkspaceChatRequest))
       .addSuccess(WorkspaceChatReply)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Chat about the tenant's calls and deals; 404 for an unknown `call_id`")
   )
   .add(
     HttpApiEndpoint.post("runAction", "/actions/run")
-      .setPayload(WorkspaceActionRequest)
+      .setPayload(strictBody(WorkspaceActionRequest))
       .addSuccess(WorkspaceActionResult)
       .addError(NotFound)
       .addError(Conflict)
@@ -242,7 +242,7 @@ export class WorkspaceApi extends HttpApiGroup.make("workspace")
   )
   .add(
     HttpApiEndpoint.post("sendToChannel", "/channel/send")
-      .setPayload(WorkspaceChannelRequest)
+      .setPayload(strictBody(WorkspaceChannelRequest))
       .addSuccess(ChannelDelivery)
       .addError(Conflict)
       .annotate(

@@ -16,6 +16,7 @@ import { CoachingHttpLive } from "./coaching/Http.js"
 import { CompanionHttpLive } from "./companion/Http.js"
 import { ExtensionsHttpLive } from "./extensions/Http.js"
 import { ApiErrorsLive, serverMiddleware } from "./http/Middleware.js"
+import { RequestGuardLive } from "./http/RequestGuard.js"
 import { RequestMetrics } from "./http/RequestMetrics.js"
 import { SecurityLive } from "./http/Security.js"
 import { IntegrationsHttpLive } from "./integrations/Http.js"
@@ -61,6 +62,7 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(PagesLive),
   Layer.provide(HomePageLive),
   Layer.provide(ApiErrorsLive),
+  Layer.provide(RequestGuardLive),
   Layer.provide(RequestMetrics.Default)
 )
 

@@ -73,12 +73,21 @@ export const appConfig = Config.all({
   openaiBaseUrl: baseUrl("OPENAI_BASE_URL", OPENAI_BASE_URL),
   openaiTranscribeModel: Config.string("OPENAI_TRANSCRIBE_MODEL").pipe(Config.withDefault("gpt-4o-transcribe-diarize")),
   transcriberTimeoutSeconds: positiveInt("TRANSCRIBER_TIMEOUT_SECONDS").pipe(Config.withDefault(600)),
+  // A request's headers, and the whole request with its body, must arrive in time (408 otherwise).
+  httpHeadersTimeoutSeconds: positiveInt("HTTP_HEADERS_TIMEOUT_SECONDS").pipe(Config.withDefault(20)),
+  httpRequestTimeoutSeconds: positiveInt("HTTP_REQUEST_TIMEOUT_SECONDS").pipe(Config.withDefault(600)),
+  // A connection with nothing sent either way for this long is closed.
+  httpIdleTimeoutSeconds: positiveInt("HTTP_IDLE_TIMEOUT_SECONDS").pipe(Config.withDefault(120)),
   otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT")),
   logFormat: LogFormat.pipe(Config.withDefault("json" as const))
 }).pipe(
   Config.validate({
     message: "DB_POOL_MAX must not be above DB_CONNECTION_CAP",
     validation: (c) => c.dbPoolMax <= c.dbConnectionCap
+  }),
+  Config.validate({
+    message: "HTTP_HEADERS_TIMEOUT_SECONDS must not be above HTTP_REQUEST_TIMEOUT_SECONDS",
+    validation: (c) => c.httpHeadersTimeoutSeconds <= c.httpRequestTimeoutSeconds
   }),
   Config.mapOrFail((c) => {
     const missing = missingTranscriberKey(c)

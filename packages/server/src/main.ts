@@ -28,8 +28,24 @@ export const DatabaseLive = Layer.unwrapEffect(
 /** The analysis workers, with what they read of the portal: each tenant's qualification framework. */
 const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide(QualificationFrameworksLive))
 
+/**
+ * Node's server with its timeouts: headers, and the whole request, must arrive in time, else Node
+ * answers 408 and closes (checked every second); an idle connection is closed. None of these
+ * applies once a request has arrived whole: a request the application never answers is cut off by
+ * the idle timeout alone.
+ */
 const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  Effect.map(AppConfig, (config) =>
+    NodeHttpServer.layer(() => {
+      const server = createServer({
+        headersTimeout: config.httpHeadersTimeoutSeconds * 1000,
+        requestTimeout: config.httpRequestTimeoutSeconds * 1000,
+        keepAliveTimeout: 5_000,
+        connectionsCheckingInterval: 1_000
+      })
+      server.setTimeout(config.httpIdleTimeoutSeconds * 1000)
+      return server
+    }, { port: config.port, host: config.host }))
 )
 
 /**

@@ -3,6 +3,7 @@ import { CallsightApi, CurrentClient } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { CallViews } from "../calls/CallViews.js"
+import { partsEndingWithBody } from "../http/RequestGuard.js"
 import { Uploads } from "./Uploads.js"
 
 export const AudioHttpLive = HttpApiBuilder.group(CallsightApi, "audio", (handlers) =>
@@ -10,8 +11,9 @@ export const AudioHttpLive = HttpApiBuilder.group(CallsightApi, "audio", (handle
     const uploads = yield* Uploads
     const calls = yield* CallViews
     return handlers
-      .handle("uploadAudio", ({ headers, payload }) =>
-        Effect.flatMap(CurrentClient, (c) => uploads.upload(c.clientId, payload, headers["idempotency-key"])))
+      .handle("uploadAudio", ({ headers, payload, request }) =>
+        Effect.flatMap(CurrentClient, (c) =>
+          uploads.upload(c.clientId, payload.pipe(partsEndingWithBody(request)), headers["idempotency-key"])))
       .handle("getAnalysis", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.status(c.clientId, path.call_id)))
       .handle("getReportHtml", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id)))
   })

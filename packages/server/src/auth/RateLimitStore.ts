@@ -8,7 +8,8 @@
  */
 import { RateLimiter } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Layer, Schedule } from "effect"
+import { Duration, Effect, Layer, Schedule, Schema } from "effect"
+import * as Rows from "../db/Rows.js"
 
 const storeError = (cause: unknown) =>
   new RateLimiter.RateLimitStoreError({ message: "the rate-limit store could not be read or written", cause })
@@ -17,6 +18,24 @@ export const RateLimiterStoreSql = Layer.scoped(
   RateLimiter.RateLimiterStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+
+    /** The key's window, locked; `ttl_ms` 0 once it expired. */
+    const lockWindow = Rows.single({
+      Request: Schema.String,
+      Result: Schema.Struct({ count: Schema.Number, ttl_ms: Schema.Number }),
+      execute: (key) =>
+        sql`SELECT count, GREATEST(0, extract(epoch FROM expires_at - now()) * 1000)::float8 AS ttl_ms
+            FROM rate_limit_windows WHERE key = ${key} FOR UPDATE`
+    })
+
+    /** The key's bucket, locked, and the time since its last refill. */
+    const lockBucket = Rows.single({
+      Request: Schema.String,
+      Result: Schema.Struct({ tokens: Schema.Number, elapsed_ms: Schema.Number }),
+      execute: (key) =>
+        sql`SELECT tokens, GREATEST(0, extract(epoch FROM now() - last_refill) * 1000)::float8 AS elapsed_ms
+            FROM rate_limit_buckets WHERE key = ${key} FOR UPDATE`
+    })
 
     const fixedWindow = (options: {
       readonly key: string
@@ -29,12 +48,10 @@ export const RateLimiterStoreSql = Layer.scoped(
           const refillMs = Duration.toMillis(options.refillRate)
           yield* sql`INSERT INTO rate_limit_windows (key, count, expires_at) VALUES (${options.key}, 0, now())
                      ON CONFLICT (key) DO NOTHING`
-          const [row] = yield* sql<{ count: number; ttl_ms: number }>`
-            SELECT count, GREATEST(0, extract(epoch FROM expires_at - now()) * 1000)::float8 AS ttl_ms
-            FROM rate_limit_windows WHERE key = ${options.key} FOR UPDATE`
+          const row = yield* lockWindow(options.key)
           // an expired window counts as none
-          const ttl = row!.ttl_ms > 0 ? row!.ttl_ms : 0
-          const next = (ttl > 0 ? row!.count : 0) + options.tokens
+          const ttl = row.ttl_ms > 0 ? row.ttl_ms : 0
+          const next = (ttl > 0 ? row.count : 0) + options.tokens
           if (ttl > 0 && options.limit !== undefined && next > options.limit) return [next, ttl] as const
           const nextTtl = ttl + refillMs * options.tokens
           yield* sql`UPDATE rate_limit_windows
@@ -56,11 +73,9 @@ export const RateLimiterStoreSql = Layer.scoped(
           const refillMs = Duration.toMillis(options.refillRate)
           yield* sql`INSERT INTO rate_limit_buckets (key, tokens, last_refill) VALUES (${options.key}, ${options.limit}, now())
                      ON CONFLICT (key) DO NOTHING`
-          const [row] = yield* sql<{ tokens: number; elapsed_ms: number }>`
-            SELECT tokens, GREATEST(0, extract(epoch FROM now() - last_refill) * 1000)::float8 AS elapsed_ms
-            FROM rate_limit_buckets WHERE key = ${options.key} FOR UPDATE`
-          const refills = Math.floor(row!.elapsed_ms / refillMs)
-          const available = refills > 0 ? Math.min(options.limit, row!.tokens + refills) : row!.tokens
+          const row = yield* lockBucket(options.key)
+          const refills = Math.floor(row.elapsed_ms / refillMs)
+          const available = refills > 0 ? Math.min(options.limit, row.tokens + refills) : row.tokens
           const next = available - options.tokens
           const kept = options.allowOverflow || next >= 0 ? next : available
           yield* sql`UPDATE rate_limit_buckets

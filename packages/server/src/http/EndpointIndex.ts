@@ -3,8 +3,8 @@
  * middleware uses it to say where a bad value was (`path`, `query`, `header` or `body`), and the
  * metrics use its route pattern (`GET /analysis/{call_id}`) so ids do not explode the label set.
  */
-import { HttpApi } from "@effect/platform"
-import { CallsightApi } from "@callsight/api-spec"
+import { HttpApi, HttpApiSchema, HttpMethod } from "@effect/platform"
+import { CallsightApi, SessionAuth } from "@callsight/api-spec"
 import { Option, SchemaAST } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 
@@ -14,7 +14,27 @@ export interface EndpointInfo {
   /** `METHOD /path/{param}`, as in the OpenAPI document. */
   readonly route: string
   readonly fields: ReadonlyMap<string, Location>
+  /** What the body must be: JSON, a multipart form, or nothing is read (no payload, or GET). */
+  readonly body: "json" | "multipart" | undefined
+  /** Authenticated by the portal's session cookie, so a browser may send it from another site. */
+  readonly session: boolean
 }
+
+const bodyKind = (endpoint: {
+  readonly method: HttpMethod.HttpMethod
+  readonly payloadSchema: Option.Option<{ readonly ast: SchemaAST.AST }>
+}): EndpointInfo["body"] =>
+  Option.match(endpoint.payloadSchema, {
+    onNone: () => undefined,
+    onSome: ({ ast }) =>
+      !HttpMethod.hasBody(endpoint.method)
+        ? undefined
+        : HttpApiSchema.getMultipart(ast) !== undefined || HttpApiSchema.getMultipartStream(ast) !== undefined
+          ? "multipart"
+          : HttpApiSchema.getEncoding(ast).kind === "Json"
+            ? "json"
+            : undefined
+  })
 
 const fieldNames = (schema: Option.Option<{ readonly ast: SchemaAST.AST }>): ReadonlyArray<string> =>
   Option.match(schema, {
@@ -26,13 +46,15 @@ const build = (api: HttpApi.HttpApi.Any) => {
   const router = FindMyWay.make<EndpointInfo>({ ignoreTrailingSlash: true })
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
+    onEndpoint: ({ endpoint, middleware }) => {
       const fields = new Map<string, Location>()
       for (const name of fieldNames(endpoint.pathSchema)) fields.set(name, "path")
       for (const name of fieldNames(endpoint.urlParamsSchema)) fields.set(name, "query")
       for (const name of fieldNames(endpoint.headersSchema)) fields.set(name, "header")
       const route = `${endpoint.method} ${endpoint.path.replace(/:(\w+)/g, "{$1}")}`
-      router.on(endpoint.method, endpoint.path as FindMyWay.PathInput, { route, fields })
+      const session = [...middleware].some((tag) => tag.key === SessionAuth.key)
+      const body = bodyKind(endpoint)
+      router.on(endpoint.method, endpoint.path as FindMyWay.PathInput, { route, fields, body, session })
     }
   })
   return router

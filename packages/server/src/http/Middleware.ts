@@ -36,12 +36,12 @@ export const toValidationFailed = (
   request: HttpServerRequest.HttpServerRequest
 ): ValidationFailed => {
   const endpoint = findEndpoint(request.method, request.url)
-  // An optional field decodes as `X | undefined`: its failure also reports the `undefined`
-  // branch, which only restates that the value was present.
+  // An optional (nullable) field decodes as `X | undefined` (`X | null`): its failure also reports
+  // that branch, which only restates that the value was present (the `X` failure may be deeper).
   const issues = error.issues.filter(
     (issue, _, all) =>
-      !(issue._tag === "Type" && issue.message.startsWith("Expected undefined") &&
-        all.some((other) => other !== issue && other.path.join("\0") === issue.path.join("\0")))
+      !(issue._tag === "Type" && /^Expected (undefined|null),/.test(issue.message) &&
+        all.some((other) => other !== issue && issue.path.every((p, i) => other.path[i] === p)))
   )
   const detail = issues.map((issue): ValidationIssue => {
     const where = locate(endpoint, issue.path[0])
@@ -59,6 +59,9 @@ export const toValidationFailed = (
 const isTooLarge = (error: unknown): error is Multipart.MultipartError =>
   error instanceof Multipart.MultipartError &&
   (error.reason === "FileTooLarge" || error.reason === "FieldTooLarge" || error.reason === "BodyTooLarge")
+
+const isBodyReadError = (error: unknown): error is HttpServerError.RequestError =>
+  HttpServerError.isServerError(error) && error._tag === "RequestError" && error.reason === "Decode"
 
 const traceId = Effect.map(Effect.currentSpan, (span) => span.traceId).pipe(
   Effect.orElseSucceed(() => crypto.randomUUID().replace(/-/g, ""))
@@ -80,6 +83,15 @@ const translate = (cause: Cause.Cause<unknown>): Effect.Effect<Cause.Cause<unkno
     if (defect._tag === "None") return cause // interruption: the client went away
     if (isTooLarge(defect.value)) {
       return Cause.fail(new PayloadTooLarge({ message: `upload too large (${defect.value.reason})` }))
+    }
+    // The platform reads a JSON body with `Effect.orDie(request.json)`: a body that is not JSON,
+    // or is over the body limit, arrives here as a defect.
+    if (isBodyReadError(defect.value)) {
+      return Cause.fail(
+        String(defect.value.cause).includes("maxBytes exceeded")
+          ? new PayloadTooLarge({ message: "the body is over the size limit" })
+          : new ValidationFailed({ detail: [{ loc: ["body"], msg: "the body is not valid JSON", type: "json_invalid" }] })
+      )
     }
     const trace_id = yield* traceId
     yield* Effect.logError("unhandled defect", Cause.pretty(cause)).pipe(Effect.annotateLogs({ trace_id }))
