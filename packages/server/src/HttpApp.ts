@@ -4,13 +4,14 @@
  * (Node's in production, the test server in tests) and the database.
  */
 import { CallsightApi } from "@callsight/api-spec"
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
-import { Layer } from "effect"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Effect, Layer } from "effect"
 import { AdminHttpLive } from "./admin/Http.js"
 import { AssistantHttpLive } from "./assistant/Http.js"
 import { AudioHttpLive } from "./audio/Http.js"
 import { HomePageLive } from "./HomePage.js"
 import { ClientAuthHttpLive } from "./auth/Http.js"
+import { AppConfig } from "./config.js"
 import { RateLimiterLive } from "./auth/RateLimitStore.js"
 import { CoachingHttpLive } from "./coaching/Http.js"
 import { CompanionHttpLive } from "./companion/Http.js"
@@ -22,6 +23,7 @@ import { SecurityLive } from "./http/Security.js"
 import { IntegrationsHttpLive } from "./integrations/Http.js"
 import { Mailer } from "./mail/Mailer.js"
 import { MarketIntelHttpLive } from "./marketIntel/Http.js"
+import { tracingEnabled } from "./Observability.js"
 import { PagesLive } from "./portal/Pages.js"
 import { PortalHttpLive, PortalPublicHttpLive } from "./portal/Http.js"
 import { ProbesHttpLive } from "./probes/Http.js"
@@ -66,6 +68,12 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(RequestMetrics.Default)
 )
 
+/** A request span (URL, headers, status) only when spans go somewhere (Observability.ts). */
+const ServeWithTracingLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    tracingEnabled(config) ? ServeLive : HttpMiddleware.withTracerDisabledWhen(ServeLive, () => true))
+)
+
 /**
  * The HTTP service on `server`. The API, every service and handler, is built before the server:
  * Node's server listens as its layer is built but answers only once `serve` registers the handler,
@@ -73,4 +81,4 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
  * hung forever). So only `serve` itself stands between listening and answering.
  */
 export const makeHttpLayer = <S, E, R>(server: Layer.Layer<S, E, R>) =>
-  ServeLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(server), Layer.provide(ApiLive))
+  ServeWithTracingLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(server), Layer.provide(ApiLive))

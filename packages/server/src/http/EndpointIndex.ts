@@ -69,3 +69,14 @@ export const findEndpoint = (method: string, url: string): EndpointInfo | undefi
 /** Where a field of a failed decode lives; anything not in path, query or headers is the body. */
 export const locate = (endpoint: EndpointInfo | undefined, field: PropertyKey | undefined): Location =>
   (field !== undefined && endpoint?.fields.get(String(field))) || "body"
+
+const seen = new WeakMap<object, EndpointInfo | null>()
+
+/** The operation of a request, looked up once per request (the guard, the 422s and the metrics ask). */
+export const endpointOf = (request: { readonly method: string; readonly url: string }): EndpointInfo | undefined => {
+  const known = seen.get(request)
+  if (known !== undefined) return known ?? undefined
+  const found = findEndpoint(request.method, request.url)
+  seen.set(request, found ?? null)
+  return found
+}

@@ -17,7 +17,7 @@ import {
   Multipart
 } from "@effect/platform"
 import { Cause, Effect } from "effect"
-import { findEndpoint, locate } from "./EndpointIndex.js"
+import { endpointOf, locate } from "./EndpointIndex.js"
 import { RequestMetrics } from "./RequestMetrics.js"
 
 const issueType: Record<string, string> = {
@@ -35,7 +35,7 @@ export const toValidationFailed = (
   error: HttpApiError.HttpApiDecodeError,
   request: HttpServerRequest.HttpServerRequest
 ): ValidationFailed => {
-  const endpoint = findEndpoint(request.method, request.url)
+  const endpoint = endpointOf(request)
   // An optional (nullable) field decodes as `X | undefined` (`X | null`): its failure also reports
   // that branch, which only restates that the value was present (the `X` failure may be deeper).
   const issues = error.issues.filter(
@@ -134,7 +134,7 @@ const observe = HttpMiddleware.make((app) =>
     const status = exit._tag === "Success"
       ? exit.value.status
       : (yield* HttpServerError.causeResponse(exit.cause))[0].status
-    const route = findEndpoint(request.method, request.url)?.route ?? `${request.method} (unmatched)`
+    const route = endpointOf(request)?.route ?? `${request.method} (unmatched)`
     yield* metrics.record(route, status, ms)
     yield* Effect.logInfo("request").pipe(
       Effect.annotateLogs({

@@ -15,7 +15,7 @@ import { HttpApiBuilder, HttpServerRequest, Multipart } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Option, Stream } from "effect"
 import { AppConfig } from "../config.js"
-import { type EndpointInfo, findEndpoint } from "./EndpointIndex.js"
+import { type EndpointInfo, endpointOf } from "./EndpointIndex.js"
 
 /** Deeper bodies are refused: the declared ones are a few levels deep. */
 export const MAX_JSON_DEPTH = 64
@@ -127,7 +127,7 @@ export const RequestGuardLive = HttpApiBuilder.middleware(
     const ownOrigins = new Set([new URL(config.publicBaseUrl).origin.toLowerCase()])
     return (app) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-        const endpoint = findEndpoint(request.method, request.url)
+        const endpoint = endpointOf(request)
         return endpoint === undefined
           ? app
           : Effect.zipRight(check(request, endpoint, ownOrigins, config.trustProxy), app) as typeof app

@@ -38,7 +38,7 @@ export class Credentials extends Effect.Service<Credentials>()("Credentials", {
 
     const tenantKey = Effect.fn("Credentials.tenantKey")(function* (key: string) {
       const row = yield* keys.findActiveByHash(sha256Hex(key))
-      if (Option.isSome(row)) yield* keys.touch(row.value.key_id)
+      if (Option.isSome(row) && row.value.stale) yield* keys.touch(row.value.key_id)
       return row
     }, Effect.orDie)
 

@@ -1,6 +1,6 @@
 /** The operations probes: liveness, readiness and the database's deep health. */
 import { ServiceUnavailable } from "@callsight/api-spec"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { AppConfig } from "../config.js"
 import { Database } from "../db/Database.js"
 import { VERSION } from "../version.js"
@@ -13,8 +13,12 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
     const config = yield* AppConfig
     const startedAt = Date.now()
 
+    // Liveness answers from a ping at most a second old: a probe polled by many checkers (or a
+    // load balancer) costs the database one round trip a second, not one per request.
+    const recentPing = yield* Effect.cachedWithTTL(Effect.either(db.ping), Duration.seconds(1))
+
     const health = Effect.fn("Probes.health")(function* () {
-      const ping = yield* Effect.either(db.ping)
+      const ping = yield* recentPing
       return {
         status: ping._tag === "Right" ? ("ok" as const) : ("degraded" as const),
         version: VERSION,
