@@ -73,6 +73,11 @@ export const appConfig = Config.all({
   openaiBaseUrl: baseUrl("OPENAI_BASE_URL", OPENAI_BASE_URL),
   openaiTranscribeModel: Config.string("OPENAI_TRANSCRIBE_MODEL").pipe(Config.withDefault("gpt-4o-transcribe-diarize")),
   transcriberTimeoutSeconds: positiveInt("TRANSCRIBER_TIMEOUT_SECONDS").pipe(Config.withDefault(600)),
+  // How long a tenant API key found live is remembered (0: looked up on every request).
+  apiKeyCacheSeconds: Config.integer("API_KEY_CACHE_SECONDS").pipe(
+    Config.validate({ message: "must be 0 or a positive integer", validation: (n) => n >= 0 }),
+    Config.withDefault(5)
+  ),
   // A request's headers, and the whole request with its body, must arrive in time (408 otherwise).
   httpHeadersTimeoutSeconds: positiveInt("HTTP_HEADERS_TIMEOUT_SECONDS").pipe(Config.withDefault(20)),
   httpRequestTimeoutSeconds: positiveInt("HTTP_REQUEST_TIMEOUT_SECONDS").pipe(Config.withDefault(600)),

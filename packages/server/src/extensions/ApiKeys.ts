@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { Transactions } from "../db/Transactions.js"
 import { newId, newSecret, secretPrefix, sha256Hex } from "../lib/Ids.js"
 import { ApiKeysRepo } from "../tenancy/ApiKeysRepo.js"
+import { TenantKeys } from "../tenancy/TenantKeys.js"
 import { AuditLog, changed, unchanged } from "../tenancy/AuditLog.js"
 import type { Caller } from "../tenancy/Caller.js"
 
@@ -16,6 +17,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("ApiKeys", {
     const transactions = yield* Transactions
     const repo = yield* ApiKeysRepo
     const audit = yield* AuditLog
+    const tenantKeys = yield* TenantKeys
 
     const list = Effect.fn("ApiKeys.list")(function* (clientId: ClientId) {
       return { keys: yield* repo.list(clientId) }
@@ -40,7 +42,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("ApiKeys", {
       return { ...key, api_key: apiKey }
     }, Effect.orDie)
 
-    /** Revokes the key; revoking a revoked key answers it as it is. */
+    /** Revokes the key (refused from the next request on); revoking a revoked key answers it as it is. */
     const revoke = Effect.fn("ApiKeys.revoke")((caller: Caller, keyId: KeyId) =>
       audit.change({
         clientId: caller.clientId,
@@ -57,9 +59,9 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("ApiKeys", {
                 targetId: keyId,
                 metadata: { name: key.name, prefix: key.prefix }
               }))
-      }))
+      }).pipe(Effect.tap(() => tenantKeys.forget)))
 
     return { list, create, revoke } as const
   }),
-  dependencies: [ApiKeysRepo.Default, AuditLog.Default, Transactions.Default]
+  dependencies: [ApiKeysRepo.Default, AuditLog.Default, Transactions.Default, TenantKeys.Default]
 }) {}

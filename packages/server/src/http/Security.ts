@@ -14,11 +14,10 @@ import {
   ValidationFailed
 } from "@callsight/api-spec"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { sha256Hex } from "../lib/Ids.js"
-import { ApiKeysRepo } from "../tenancy/ApiKeysRepo.js"
 import { SessionCookie } from "../tenancy/SessionCookie.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
 import { StaffKeys } from "../tenancy/StaffKeys.js"
+import { TenantKeys } from "../tenancy/TenantKeys.js"
 
 const missingKey = new ValidationFailed({
   detail: [{ loc: ["header", "x-api-key"], msg: "Field required", type: "missing" }]
@@ -34,17 +33,10 @@ const presentedKey = (value: Redacted.Redacted<string>) => {
 export class Credentials extends Effect.Service<Credentials>()("Credentials", {
   effect: Effect.gen(function* () {
     const staff = yield* StaffKeys
-    const keys = yield* ApiKeysRepo
-
-    const tenantKey = Effect.fn("Credentials.tenantKey")(function* (key: string) {
-      const row = yield* keys.findActiveByHash(sha256Hex(key))
-      if (Option.isSome(row) && row.value.stale) yield* keys.touch(row.value.key_id)
-      return row
-    }, Effect.orDie)
-
-    return { staff: staff.identify, tenantKey } as const
+    const keys = yield* TenantKeys
+    return { staff: staff.identify, tenantKey: keys.find } as const
   }),
-  dependencies: [StaffKeys.Default, ApiKeysRepo.Default]
+  dependencies: [StaffKeys.Default, TenantKeys.Default]
 }) {}
 
 export const AdminAuthLive = Layer.effect(

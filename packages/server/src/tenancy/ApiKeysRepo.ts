@@ -28,17 +28,14 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeysRepo", {
     const sql = yield* SqlClient.SqlClient
     const columns = sql`key_id, name, prefix, created_at, last_used_at, revoked_at`
 
-    /** The live key of this hash, with its tenant and whether its last use is over a minute old. */
+    /** The live key of this hash, with its tenant. */
     const findActiveByHash = Rows.findOne({
       Request: Schema.String,
-      Result: Schema.Struct({ key_id: KeyId, client_id: ClientId, stale: Schema.Boolean }),
-      execute: (hash) =>
-        sql`SELECT key_id, client_id, (last_used_at IS NULL OR last_used_at < now() - interval '1 minute') AS stale
-            FROM api_keys WHERE key_hash = ${hash} AND revoked_at IS NULL`
+      Result: Schema.Struct({ key_id: KeyId, client_id: ClientId }),
+      execute: (hash) => sql`SELECT key_id, client_id FROM api_keys WHERE key_hash = ${hash} AND revoked_at IS NULL`
     })
 
-    // Written at most once a minute per key (when `stale`), so a busy key does not turn every read
-    // into a write; the condition is repeated so two requests racing write once.
+    // Written at most once a minute per key, so a busy key does not turn every read into a write.
     const touch = Rows.execute({
       Request: KeyId,
       execute: (keyId) =>
