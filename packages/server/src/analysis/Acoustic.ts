@@ -55,6 +55,7 @@ const extractFeatures = (path: string, format: AudioFormat, onProgress?: Analyze
       let sourceChannels = 0
       for await (const chunk of decodeFile(path, format, {
         signal,
+        borrow: true, // each chunk is framed (copied) before the next is asked for
         onProgress: (fraction) => onProgress?.("decode", fraction),
         onSource: (source) => (sourceChannels = source.channels)
       })) {

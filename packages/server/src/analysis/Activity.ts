@@ -85,8 +85,11 @@ const smooth = (values: Float32Array, half: number): Float32Array => {
   return out
 }
 
-/** Minimum over [i - half, i + half], via block minima (O(n)). */
-const runningMinimum = (values: Float32Array, half: number): Float32Array => {
+/**
+ * The running minimum over about [i - half, i + half], via block minima (O(n)): frame i's value
+ * is `floors[Math.floor(i / block)]` (one value per block, not per frame).
+ */
+const runningMinimum = (values: Float32Array, half: number): { readonly block: number; readonly floors: Float32Array } => {
   const block = Math.max(1, Math.floor(half / 8))
   const blocks = Math.ceil(values.length / block)
   const minima = new Float32Array(blocks).fill(Infinity)
@@ -94,14 +97,14 @@ const runningMinimum = (values: Float32Array, half: number): Float32Array => {
     const b = Math.floor(i / block)
     if (values[i]! < minima[b]!) minima[b] = values[i]!
   }
-  const out = new Float32Array(values.length)
+  const floors = new Float32Array(blocks)
   const reach = Math.ceil(half / block)
   for (let b = 0; b < blocks; b++) {
     let m = Infinity
     for (let k = Math.max(0, b - reach); k <= Math.min(blocks - 1, b + reach); k++) m = Math.min(m, minima[k]!)
-    for (let i = b * block; i < Math.min(values.length, (b + 1) * block); i++) out[i] = m
+    floors[b] = m
   }
-  return out
+  return { block, floors }
 }
 
 /** Sets `mask[from..to)` to `value`. */
@@ -122,9 +125,12 @@ export const runs = (mask: Uint8Array): Array<readonly [number, number]> => {
   return out
 }
 
-/** Closes gaps shorter than `minGap` and drops runs shorter than `minRun` (in that order). */
-export const cleanMask = (mask: Uint8Array, minGap: number, minRun: number): Uint8Array => {
-  const out = mask.slice()
+/**
+ * Closes gaps shorter than `minGap` and drops runs shorter than `minRun` (in that order), in a
+ * copy of `mask` (or in `into`, which may be `mask` itself).
+ */
+export const cleanMask = (mask: Uint8Array, minGap: number, minRun: number, into?: Uint8Array): Uint8Array => {
+  const out = into ? (into === mask ? into : (into.set(mask), into)) : mask.slice()
   const on = runs(out)
   for (let i = 1; i < on.length; i++) {
     if (on[i]![0] - on[i - 1]![1] < minGap) fill(out, on[i - 1]![1], on[i]![0], 1)
@@ -142,7 +148,7 @@ export const detectSpeech = (features: ChannelFeatures, options: ActivityOptions
   const localFloor = runningMinimum(energy, options.floorWindow)
   const raw = new Uint8Array(n)
   for (let i = 0; i < n; i++) {
-    const floor = Math.min(localFloor[i]!, quiet + options.marginDb)
+    const floor = Math.min(localFloor.floors[Math.floor(i / localFloor.block)]!, quiet + options.marginDb)
     // a noisy call gets a smaller margin (half its speech-to-floor range), but never less than
     // MIN_MARGIN_DB: steady noise alone spans a few dB and is not speech
     const margin = Math.max(MIN_MARGIN_DB, Math.min(options.marginDb, (loud - floor) / 2))
@@ -154,9 +160,9 @@ export const detectSpeech = (features: ChannelFeatures, options: ActivityOptions
     raw[i] = e > threshold + (noiseLike ? 6 : 0) ? 1 : 0
   }
   // blips of a frame or two are clicks, not speech
-  const steady = cleanMask(raw, 1, 3)
-  // hangover after each run, a little lead-in before it
-  const held = new Uint8Array(n)
-  for (const [start, end] of runs(steady)) fill(held, start - options.leadIn, end + options.hangover, 1)
-  return cleanMask(held, options.minGap, options.minSpeech)
+  const steady = runs(cleanMask(raw, 1, 3, raw))
+  // hangover after each run, a little lead-in before it (into the same array, cleared)
+  const held = raw.fill(0)
+  for (const [start, end] of steady) fill(held, start - options.leadIn, end + options.hangover, 1)
+  return cleanMask(held, options.minGap, options.minSpeech, held)
 }

@@ -9,33 +9,74 @@
  * between unit vectors, or Euclidean.
  */
 
-/** Cosine distances of `n` unit vectors of `dims` values, as a packed n×n Float32Array. */
-export const cosineDistances = (vectors: Float32Array, n: number, dims: number): Float32Array => {
-  const d = new Float32Array(n * n)
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      let dot = 0
-      for (let k = 0; k < dims; k++) dot += vectors[i * dims + k]! * vectors[j * dims + k]!
-      const v = 1 - dot
-      d[i * n + j] = v
-      d[j * n + i] = v
-    }
-  }
-  return d
-}
+/**
+ * Cosine distances of `n` unit vectors of `dims` values, as a packed n×n Float32Array (into `out`
+ * when given: a buffer of at least n² values to reuse).
+ */
+export const cosineDistances = (vectors: Float32Array, n: number, dims: number, out?: Float32Array): Float32Array =>
+  pairwise(vectors, n, dims, out, false)
 
-/** Euclidean distances of `n` vectors of `dims` values, as a packed n×n Float32Array. */
-export const euclideanDistances = (vectors: Float32Array, n: number, dims: number): Float32Array => {
-  const d = new Float32Array(n * n)
+/** Euclidean distances of `n` vectors of `dims` values, as a packed n×n Float32Array (into `out`, as above). */
+export const euclideanDistances = (vectors: Float32Array, n: number, dims: number, out?: Float32Array): Float32Array =>
+  pairwise(vectors, n, dims, out, true)
+
+/**
+ * 1 − dot product, or the Euclidean distance, of every pair. Each pair's sum runs over the
+ * dimensions in order; four pairs (one row against four others) are summed side by side.
+ */
+const pairwise = (vectors: Float32Array, n: number, dims: number, out: Float32Array | undefined, euclidean: boolean): Float32Array => {
+  const d = out ? out.subarray(0, n * n) : new Float32Array(n * n)
+  // the upper half row by row, then the lower half as its mirror (writing both as they come
+  // would write the lower half a column at a time, a cache line per value)
+  const put = (i: number, j: number, sum: number) => {
+    d[i * n + j] = euclidean ? Math.sqrt(sum) : 1 - sum
+  }
   for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
+    d[i * n + i] = 0
+    const a = i * dims
+    let j = i + 1
+    for (; j + 4 <= n; j += 4) {
+      const b0 = j * dims, b1 = b0 + dims, b2 = b1 + dims, b3 = b2 + dims
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0
+      if (euclidean) {
+        for (let k = 0; k < dims; k++) {
+          // e * e is e ** 2 to the bit (V8's pow squares by multiplying), without the call
+          const x = vectors[a + k]!
+          const e0 = x - vectors[b0 + k]!, e1 = x - vectors[b1 + k]!, e2 = x - vectors[b2 + k]!, e3 = x - vectors[b3 + k]!
+          s0 += e0 * e0
+          s1 += e1 * e1
+          s2 += e2 * e2
+          s3 += e3 * e3
+        }
+      } else {
+        for (let k = 0; k < dims; k++) {
+          const x = vectors[a + k]!
+          s0 += x * vectors[b0 + k]!
+          s1 += x * vectors[b1 + k]!
+          s2 += x * vectors[b2 + k]!
+          s3 += x * vectors[b3 + k]!
+        }
+      }
+      put(i, j, s0)
+      put(i, j + 1, s1)
+      put(i, j + 2, s2)
+      put(i, j + 3, s3)
+    }
+    for (; j < n; j++) {
+      const b = j * dims
       let sum = 0
-      for (let k = 0; k < dims; k++) sum += (vectors[i * dims + k]! - vectors[j * dims + k]!) ** 2
-      const v = Math.sqrt(sum)
-      d[i * n + j] = v
-      d[j * n + i] = v
+      if (euclidean) {
+        for (let k = 0; k < dims; k++) {
+          const e = vectors[a + k]! - vectors[b + k]!
+          sum += e * e
+        }
+      } else {
+        for (let k = 0; k < dims; k++) sum += vectors[a + k]! * vectors[b + k]!
+      }
+      put(i, j, sum)
     }
   }
+  mirrorUpper(d, n)
   return d
 }
 
@@ -48,8 +89,10 @@ export interface Dendrogram {
 }
 
 /**
- * Average-linkage clustering by the nearest-neighbour chain algorithm: O(n²) time on a distance
- * matrix it updates in place (Lance–Williams), no priority queue.
+ * Average-linkage clustering by the nearest-neighbour chain algorithm: O(n²) time on a symmetric
+ * distance matrix whose upper half (i < j) it updates in place (Lance–Williams), no priority
+ * queue. The lower half is neither read nor written: it still holds the distances afterwards
+ * (`restoreUpper` copies them back).
  */
 export const averageLinkage = (distances: Float32Array, n: number): Dendrogram => {
   const d = distances
@@ -60,17 +103,28 @@ export const averageLinkage = (distances: Float32Array, n: number): Dendrogram =
   const right = new Int32Array(Math.max(0, n - 1))
   const height = new Float64Array(Math.max(0, n - 1))
   const chain: Array<number> = []
+  /** Where the distance of i and j is kept: the upper half. */
+  const at = (i: number, j: number) => (i < j ? i * n + j : j * n + i)
   let merges = 0
   while (merges < n - 1) {
     if (chain.length === 0) chain.push(active.indexOf(1))
     const a = chain[chain.length - 1]!
     const previous = chain.length > 1 ? chain[chain.length - 2]! : -1
-    // nearest active neighbour of a (prefer the previous link on ties, which ends the chain)
+    // nearest active neighbour of a (prefer the previous link on ties, which ends the chain),
+    // the others in index order: first the column above a, then the row after it
     let best = previous
-    let bestDistance = previous >= 0 ? d[a * n + previous]! : Infinity
-    for (let j = 0; j < n; j++) {
-      if (!active[j] || j === a) continue
-      const v = d[a * n + j]!
+    let bestDistance = previous >= 0 ? d[at(a, previous)]! : Infinity
+    for (let j = 0; j < a; j++) {
+      if (!active[j]) continue
+      const v = d[j * n + a]!
+      if (v < bestDistance) {
+        bestDistance = v
+        best = j
+      }
+    }
+    for (let j = a + 1, row = a * n; j < n; j++) {
+      if (!active[j]) continue
+      const v = d[row + j]!
       if (v < bestDistance) {
         bestDistance = v
         best = j
@@ -83,9 +137,7 @@ export const averageLinkage = (distances: Float32Array, n: number): Dendrogram =
       const na = size[a]!, nb = size[best]!
       for (let j = 0; j < n; j++) {
         if (!active[j] || j === a || j === best) continue
-        const v = (na * d[a * n + j]! + nb * d[best * n + j]!) / (na + nb)
-        d[best * n + j] = v
-        d[j * n + best] = v
+        d[at(best, j)] = (na * d[at(a, j)]! + nb * d[at(best, j)]!) / (na + nb)
       }
       active[a] = 0
       size[best] = na + nb
@@ -115,6 +167,30 @@ export const averageLinkage = (distances: Float32Array, n: number): Dendrogram =
     sorted.height[r] = height[t]!
   })
   return sorted
+}
+
+/** Copies the lower half of an n×n matrix onto its upper half (in tiles, to stay in cache). */
+export const restoreUpper = (d: Float32Array, n: number): void => {
+  const TILE = 64
+  for (let ti = 0; ti < n; ti += TILE) {
+    for (let tj = ti; tj < n; tj += TILE) {
+      for (let i = ti; i < Math.min(n, ti + TILE); i++) {
+        for (let j = Math.max(tj, i + 1); j < Math.min(n, tj + TILE); j++) d[i * n + j] = d[j * n + i]!
+      }
+    }
+  }
+}
+
+/** Copies the upper half of an n×n matrix onto its lower half (in tiles). */
+const mirrorUpper = (d: Float32Array, n: number): void => {
+  const TILE = 64
+  for (let ti = 0; ti < n; ti += TILE) {
+    for (let tj = ti; tj < n; tj += TILE) {
+      for (let j = tj; j < Math.min(n, tj + TILE); j++) {
+        for (let i = ti; i < Math.min(j, ti + TILE); i++) d[j * n + i] = d[i * n + j]!
+      }
+    }
+  }
 }
 
 /** Cluster index (0..k-1) of every item when the dendrogram is cut into k clusters. */
@@ -147,13 +223,27 @@ export const cutTree = (tree: Dendrogram, k: number): Int32Array => {
 export const silhouette = (distances: Float32Array, n: number, labels: Int32Array, k: number): number => {
   const counts = new Int32Array(k)
   for (let i = 0; i < n; i++) counts[labels[i]!]!++
+  // the members of each cluster in index order: each item's sum over a cluster adds the same
+  // distances in the same order as a pass over all items would, in a register
+  const start = new Int32Array(k + 1)
+  for (let c = 0; c < k; c++) start[c + 1] = start[c]! + counts[c]!
+  const members = new Int32Array(n)
+  const fill = start.slice(0, k)
+  for (let j = 0; j < n; j++) members[fill[labels[j]!]!++] = j
   const sums = new Float64Array(k)
   let total = 0
   for (let i = 0; i < n; i++) {
-    sums.fill(0)
-    for (let j = 0; j < n; j++) if (j !== i) sums[labels[j]!]! += distances[i * n + j]!
     const own = labels[i]!
     if (counts[own]! <= 1) continue // a singleton scores 0
+    const row = i * n
+    for (let c = 0; c < k; c++) {
+      let sum = 0
+      for (let m = start[c]!, end = start[c + 1]!; m < end; m++) {
+        const j = members[m]!
+        if (j !== i) sum += distances[row + j]!
+      }
+      sums[c] = sum
+    }
     const a = sums[own]! / (counts[own]! - 1)
     let b = Infinity
     for (let c = 0; c < k; c++) if (c !== own && counts[c]! > 0) b = Math.min(b, sums[c]! / counts[c]!)
@@ -182,7 +272,10 @@ export const clusterDistances = (
   options: { readonly minK: number; readonly maxK: number; readonly minShare: number }
 ): Clustering => {
   if (n <= options.minK) return { k: n, labels: Int32Array.from({ length: n }, (_, i) => i), silhouette: 0, scores: [] }
-  const tree = averageLinkage(distances.slice(), n)
+  // the linkage works in the upper half of the (symmetric) matrix, which is then restored from
+  // the lower: `distances` is as it was, and no second n² matrix is needed
+  const tree = averageLinkage(distances, n)
+  restoreUpper(distances, n)
   const minSize = Math.max(3, Math.ceil(options.minShare * n))
   const scores: Array<{ k: number; silhouette: number }> = []
   let best: { k: number; labels: Int32Array; score: number } | undefined
@@ -241,8 +334,8 @@ const foldSmallClusters = (distances: Float32Array, n: number, labels: Int32Arra
  */
 export type Metric = "cosine" | "euclidean"
 
-export const distances = (metric: Metric, vectors: Float32Array, n: number, dims: number): Float32Array =>
-  metric === "cosine" ? cosineDistances(vectors, n, dims) : euclideanDistances(vectors, n, dims)
+export const distances = (metric: Metric, vectors: Float32Array, n: number, dims: number, out?: Float32Array): Float32Array =>
+  metric === "cosine" ? cosineDistances(vectors, n, dims, out) : euclideanDistances(vectors, n, dims, out)
 
 /** Mean of the vectors labelled `c` (normalised to unit length for cosine). */
 export const centroid = (

@@ -45,6 +45,11 @@ export interface DecodeOptions {
   readonly onProgress?: (fraction: number) => void
   /** Called once, before the first chunk. */
   readonly onSource?: (info: SourceInfo) => void
+  /**
+   * The caller uses each chunk before asking for the next and keeps none: the chunks may then be
+   * views of buffers the decoder reuses (no copy, no garbage per chunk).
+   */
+  readonly borrow?: boolean
 }
 
 /** Decoded samples at the source's rate, per channel. */
@@ -57,9 +62,10 @@ const READ_CHUNK = 256 * 1024
 
 /**
  * Turns raw decoder output (any rate, any channel count) into `PcmChunk`s at 16 kHz with the
- * channel count fixed by the first output.
+ * channel count fixed by the first output. With `reuse`, a chunk may be a view of a buffer the
+ * next `emit` overwrites (for a caller that hands each chunk on before the next, to a borrower).
  */
-const createConditioner = (sourceChannels: number | undefined, options: DecodeOptions) => {
+const createConditioner = (sourceChannels: number | undefined, options: DecodeOptions, reuse = false) => {
   let outChannels = 0
   let rate = 0
   let resamplers: Array<Resampler> = []
@@ -89,7 +95,7 @@ const createConditioner = (sourceChannels: number | undefined, options: DecodeOp
     const flushed = rate !== 0 && raw.sampleRate !== rate ? resamplers.map((r) => r.flush()) : undefined
     if (rate !== raw.sampleRate) {
       rate = raw.sampleRate
-      resamplers = Array.from({ length: outChannels }, () => createResampler(rate, ANALYSIS_RATE))
+      resamplers = Array.from({ length: outChannels }, () => createResampler(rate, ANALYSIS_RATE, { reuseOutput: reuse }))
     }
     decodedSamples += raw.channelData[0]!.length
     const channels = mapChannels(raw.channelData).map((samples, c) => {
@@ -117,7 +123,11 @@ const concat = (a: Float32Array, b: Float32Array): Float32Array => {
 }
 
 /** Reads the file front to back in chunks of `READ_CHUNK` bytes. */
-async function* readChunks(path: string, size: number, options: DecodeOptions): AsyncGenerator<Uint8Array> {
+async function* readChunks(path: string, size: number, options: DecodeOptions, reuse = false): AsyncGenerator<Uint8Array> {
+  if (reuse) {
+    yield* readChunksInto(path, size, options)
+    return
+  }
   const stream = fs.createReadStream(path, {
     highWaterMark: READ_CHUNK,
     ...(options.signal ? { signal: options.signal } : {})
@@ -127,6 +137,28 @@ async function* readChunks(path: string, size: number, options: DecodeOptions): 
     read += chunk.length
     yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
     options.onProgress?.(size > 0 ? read / size : 1)
+  }
+}
+
+/**
+ * `readChunks` into one buffer, read again for every chunk: for a decoder that copies each chunk
+ * before asking for the next (a stream would leave a new 256 KiB buffer per chunk to the collector).
+ */
+async function* readChunksInto(path: string, size: number, options: DecodeOptions): AsyncGenerator<Uint8Array> {
+  const handle = await fs.promises.open(path, "r")
+  try {
+    const buffer = new Uint8Array(READ_CHUNK)
+    let read = 0
+    for (;;) {
+      options.signal?.throwIfAborted()
+      const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, read)
+      if (bytesRead === 0) break
+      read += bytesRead
+      yield buffer.subarray(0, bytesRead)
+      options.onProgress?.(size > 0 ? read / size : 1)
+    }
+  } finally {
+    await handle.close()
   }
 }
 
@@ -177,18 +209,146 @@ const decodeQuietly = (decoder: MPEGDecoder, bytes: Uint8Array): ReturnType<MPEG
   }
 }
 
+/**
+ * The parts of an `MPEGDecoder` (mpg123-decoder 1.0.3, pinned) its own `decode` works with: the
+ * WASM functions and the buffers it allocated in WASM memory. `decode` copies every frame's output
+ * out of WASM memory twice (a slice per channel, then one array per channel for the call), always
+ * for two channels: for a mono call that is four floats of garbage per sample, some hundreds of MB
+ * an hour, which the collector lets pile up (tens of MB) before it runs. `decodeInto` runs the same
+ * loop and copies each frame's samples once, into buffers that are reused.
+ */
+interface Mpg123Internals {
+  readonly wasm: {
+    readonly mpeg_decoder_feed: (decoder: number, input: number, length: number) => number
+    readonly mpeg_decoder_read: (
+      decoder: number,
+      output: number,
+      outputLength: number,
+      samplesDecoded: number,
+      sampleRate: number,
+      errorString: number
+    ) => number
+  }
+  readonly decoder: number
+  readonly input: { readonly ptr: number; readonly len: number; readonly buf: Uint8Array }
+  readonly output: { readonly ptr: number; readonly len: number; readonly buf: Float32Array }
+  readonly samplesDecoded: { readonly ptr: number; readonly buf: Uint32Array }
+  readonly sampleRate: { readonly ptr: number; readonly buf: Uint32Array }
+  readonly errorString: { readonly ptr: number }
+}
+
+/** The decoder's internals when they are what `decodeInto` expects; otherwise `decode` is used. */
+const mpg123Internals = (decoder: MPEGDecoder): Mpg123Internals | undefined => {
+  const d = decoder as unknown as Record<string, { ptr?: unknown; len?: unknown; buf?: unknown } & Record<string, unknown>>
+  const wasm = d["_common"]?.["wasm"] as Record<string, unknown> | undefined
+  const pointer = (name: string, type: Function) =>
+    typeof d[name]?.ptr === "number" && d[name]!.buf instanceof type ? d[name] : undefined
+  const input = pointer("_input", Uint8Array)
+  const output = pointer("_output", Float32Array)
+  const samplesDecoded = pointer("_samplesDecodedPtr", Uint32Array)
+  const sampleRate = pointer("_sampleRatePtr", Uint32Array)
+  const errorString = pointer("_errorStringPtr", Uint32Array)
+  const handle = (decoder as unknown as Record<string, unknown>)["_decoder"]
+  if (
+    typeof wasm?.["mpeg_decoder_feed"] !== "function" ||
+    typeof wasm["mpeg_decoder_read"] !== "function" ||
+    typeof handle !== "number" ||
+    !input || typeof input.len !== "number" ||
+    !output || typeof output.len !== "number" ||
+    !samplesDecoded || !sampleRate || !errorString
+  ) {
+    return undefined
+  }
+  return { wasm, decoder: handle, input, output, samplesDecoded, sampleRate, errorString } as unknown as Mpg123Internals
+}
+
+/** Growable channels of samples (the left only, or both), reused from one call to the next. */
+class Sink {
+  left = new Float32Array(1 << 16)
+  right: Float32Array
+  length = 0
+  constructor(readonly stereo: boolean) {
+    this.right = new Float32Array(stereo ? 1 << 16 : 0)
+  }
+  append(from: Float32Array, samples: number): void {
+    if (this.length + samples > this.left.length) {
+      const size = Math.max(2 * this.left.length, this.length + samples)
+      const left = new Float32Array(size)
+      left.set(this.left.subarray(0, this.length))
+      this.left = left
+      if (this.stereo) {
+        const right = new Float32Array(size)
+        right.set(this.right.subarray(0, this.length))
+        this.right = right
+      }
+    }
+    // mpg123-decoder's output buffer holds the left channel's samples, then the right's
+    this.left.set(from.subarray(0, samples), this.length)
+    if (this.stereo) this.right.set(from.subarray(samples, 2 * samples), this.length)
+    this.length += samples
+  }
+  /** Both channels, as `decode` answers them (a mono file's second channel is not read). */
+  channels(): Array<Float32Array> {
+    const left = this.left.subarray(0, this.length)
+    return [left, this.stereo ? this.right.subarray(0, this.length) : left]
+  }
+}
+
+/**
+ * What `MPEGDecoder.decode(data)` answers, with the same loop over the same WASM calls (feed the
+ * input in pieces of the decoder's input buffer, read frames until it needs more; a frame that
+ * cannot be read is skipped and reading goes on), into `sink` (emptied first). Its errors are not
+ * collected (nothing reads them).
+ */
+const decodeInto = (mpg123: Mpg123Internals, data: Uint8Array, sink: Sink): RawAudio => {
+  const { wasm, decoder, input, output, samplesDecoded, sampleRate, errorString } = mpg123
+  sink.length = 0
+  feed: for (let offset = 0, length = 0; offset < data.length; offset += length) {
+    const piece = data.subarray(offset, input.len + offset)
+    length = piece.length
+    input.buf.set(piece)
+    let error = wasm.mpeg_decoder_feed(decoder, input.ptr, length)
+    if (error === -10) continue feed // MPG123_NEED_MORE
+    for (;;) {
+      samplesDecoded.buf[0] = 0
+      error = wasm.mpeg_decoder_read(decoder, output.ptr, output.len, samplesDecoded.ptr, sampleRate.ptr, errorString.ptr)
+      const samples = samplesDecoded.buf[0]!
+      if (samples) sink.append(output.buf, samples)
+      if (error === -10) continue feed // MPG123_NEED_MORE; -11 (MPG123_NEW_FORMAT) and errors: read on
+    }
+  }
+  return { channelData: sink.channels(), sampleRate: sampleRate.buf[0]! }
+}
+
+/**
+ * Input bytes per decoding step: a few seconds of audio (about 5 s at 48 kbit/s), so the decoded
+ * samples held at once stay small.
+ */
+const MP3_PIECE = 32 * 1024
+
 async function* decodeMp3(path: string, options: DecodeOptions): AsyncGenerator<PcmChunk> {
   const size = await fileSize(path)
   const decoder = new MPEGDecoder()
   await decoder.ready
+  const mpg123 = mpg123Internals(decoder)
   try {
     let conditioner: ReturnType<typeof createConditioner> | undefined
-    for await (const bytes of readChunks(path, size, options)) {
+    let sink: Sink | undefined
+    // mpg123 copies the bytes it is given: one read buffer serves every chunk
+    for await (const bytes of readChunks(path, size, options, true)) {
       // the first chunk (256 KiB) holds the ID3 tag and the first frames in practice
-      conditioner ??= createConditioner(mp3Channels(bytes) ?? 2, options)
-      const raw = decodeQuietly(decoder, bytes)
-      const chunk = conditioner.emit(raw)
-      if (chunk) yield chunk
+      if (!conditioner) {
+        const channels = mp3Channels(bytes) ?? 2
+        conditioner = createConditioner(channels, options, options.borrow)
+        sink = new Sink(channels !== 1)
+      }
+      for (let at = 0; at < bytes.length; at += MP3_PIECE) {
+        const piece = bytes.subarray(at, at + MP3_PIECE)
+        const raw = mpg123 ? decodeInto(mpg123, piece, sink!) : decodeQuietly(decoder, piece)
+        const chunk = conditioner.emit(raw)
+        // the sink is reused: the chunk is handed out as is only to a caller that borrows
+        if (chunk) yield options.borrow || !mpg123 ? chunk : { channels: chunk.channels.map((c) => c.slice()) }
+      }
     }
     if (!conditioner) throw new DecodeFailure("the file is empty")
     const last = conditioner.finish()
@@ -213,7 +373,7 @@ async function* decodeFrames(
   what: string,
   options: DecodeOptions
 ): AsyncGenerator<PcmChunk> {
-  const conditioner = createConditioner(undefined, options)
+  const conditioner = createConditioner(undefined, options, options.borrow)
   try {
     for await (const bytes of readChunks(path, size, options)) {
       let raw: RawAudio

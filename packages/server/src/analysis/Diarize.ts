@@ -134,7 +134,6 @@ export const diarizeChannels = (
 // ---------------------------------------------------------------------------------------------
 // Mono
 
-const FIRST_DIM = 1 // c0 is loudness, which says more about the microphone than the voice
 const WINDOW = Math.round(1.5 * FRAME_RATE)
 const WINDOW_HOP = Math.round(0.75 * FRAME_RATE)
 const MIN_WINDOW = Math.round(0.5 * FRAME_RATE)
@@ -148,26 +147,29 @@ const GAP_SWITCH_PENALTY = 8 // changing speaker across a pause is cheap
 
 /** Reads normalised MFCC rows of speech frames. */
 export const createReader = (mfcc: FrameMatrix, mask: Uint8Array) => {
-  const dims = mfcc.dims - FIRST_DIM
+  const dims = mfcc.dims
   const mean = new Float64Array(dims)
   const scale = new Float64Array(dims)
   let count = 0
   for (let i = 0; i < mask.length; i++) {
     if (!mask[i]) continue
-    const block = mfcc.block(i), at = mfcc.offset(i) + FIRST_DIM
+    const block = mfcc.block(i), at = mfcc.offset(i)
     for (let d = 0; d < dims; d++) mean[d]! += block[at + d]!
     count++
   }
   for (let d = 0; d < dims; d++) mean[d]! /= Math.max(1, count)
   for (let i = 0; i < mask.length; i++) {
     if (!mask[i]) continue
-    const block = mfcc.block(i), at = mfcc.offset(i) + FIRST_DIM
-    for (let d = 0; d < dims; d++) scale[d]! += (block[at + d]! - mean[d]!) ** 2
+    const block = mfcc.block(i), at = mfcc.offset(i)
+    for (let d = 0; d < dims; d++) {
+      const e = block[at + d]! - mean[d]! // e * e is e ** 2 to the bit, without the call
+      scale[d]! += e * e
+    }
   }
   for (let d = 0; d < dims; d++) scale[d] = 1 / Math.sqrt(scale[d]! / Math.max(1, count) + 1e-8)
   /** Normalised row of `frame` into `out[offset..offset+dims)`. */
   const read = (frame: number, out: Float32Array, offset = 0) => {
-    const block = mfcc.block(frame), at = mfcc.offset(frame) + FIRST_DIM
+    const block = mfcc.block(frame), at = mfcc.offset(frame)
     for (let d = 0; d < dims; d++) out[offset + d] = (block[at + d]! - mean[d]!) * scale[d]!
   }
   return { dims, read }
@@ -238,15 +240,41 @@ const unitRows = (vectors: Float32Array, dims: number): Float32Array => {
   return unit
 }
 
+/**
+ * The arrays the resegmentation passes share (allocated once: a long call's passes would
+ * otherwise each leave megabytes of them to the collector).
+ */
+interface Workspace {
+  /** The speech frames' mask. */
+  readonly mask: Uint8Array
+  /** Per speech frame (Viterbi step): the best previous state, and which states came from it (bit s). */
+  readonly from: Int8Array
+  readonly moved: Uint8Array | Uint32Array
+  /** Room for one speaker's training frames. */
+  readonly frames: Float32Array
+}
+
+const createWorkspace = (mask: Uint8Array, states: number, dims: number): Workspace => {
+  let count = 0
+  for (let i = 0; i < mask.length; i++) if (mask[i]) count++
+  return {
+    mask,
+    from: new Int8Array(count),
+    moved: states <= 8 ? new Uint8Array(count) : new Uint32Array(count),
+    frames: new Float32Array(Math.min(count, GMM_MAX_FRAMES) * dims)
+  }
+}
+
 /** Trains one GMM per speaker on (an even spread of) the frames carrying its label. */
-const trainSpeakerModels = (labels: Int8Array, speakers: number, reader: Reader): Array<Gmm | undefined> => {
+const trainSpeakerModels = (labels: Int8Array, speakers: number, reader: Reader, workspace: Workspace): Array<Gmm | undefined> => {
   const counts = new Int32Array(speakers)
   for (const l of labels) if (l >= 0) counts[l]!++
   return Array.from({ length: speakers }, (_, s) => {
     const total = counts[s]!
     if (total < MIN_WINDOW) return undefined
     const take = Math.min(total, GMM_MAX_FRAMES)
-    const data = new Float32Array(take * reader.dims)
+    // every speaker's frames in turn in the same buffer
+    const data = workspace.frames.subarray(0, take * reader.dims)
     let seen = 0
     let taken = 0
     for (let i = 0; i < labels.length && taken < take; i++) {
@@ -260,49 +288,63 @@ const trainSpeakerModels = (labels: Int8Array, speakers: number, reader: Reader)
 }
 
 /**
- * Viterbi over the speech frames: each frame scores its speaker models; changing speaker costs
- * `SWITCH_PENALTY` inside continuous speech and `GAP_SWITCH_PENALTY` across a pause.
+ * Viterbi over the speech frames, into `labels`: each frame scores its speaker models; changing
+ * speaker costs `SWITCH_PENALTY` inside continuous speech and `GAP_SWITCH_PENALTY` across a pause.
  */
-const viterbi = (mask: Uint8Array, models: ReadonlyArray<Gmm | undefined>, reader: Reader): Int8Array => {
+const viterbi = (labels: Int8Array, models: ReadonlyArray<Gmm | undefined>, reader: Reader, workspace: Workspace): Int8Array => {
   const states = models.length
-  const frames = mask.length
-  const speech: Array<number> = []
-  for (let i = 0; i < frames; i++) if (mask[i]) speech.push(i)
-  const labels = new Int8Array(frames).fill(-1)
-  if (speech.length === 0) return labels
-  const back = new Int8Array(speech.length * states)
+  const { mask, from, moved } = workspace
+  labels.fill(-1)
+  if (from.length === 0) return labels
   let score = new Float64Array(states)
   let next = new Float64Array(states)
   const row = new Float32Array(reader.dims)
+  const scores = new Float64Array(Math.max(1, ...models.map((m) => m?.components ?? 0)))
   const emit = (frame: number, out: Float64Array) => {
     reader.read(frame, row)
-    for (let s = 0; s < states; s++) out[s] = models[s] ? logLikelihood(models[s]!, row) : -Infinity
+    for (let s = 0; s < states; s++) out[s] = models[s] ? logLikelihood(models[s]!, row, 0, scores) : -Infinity
   }
-  emit(speech[0]!, score)
   const emission = new Float64Array(states)
-  for (let t = 1; t < speech.length; t++) {
-    const penalty = speech[t]! - speech[t - 1]! > 1 ? GAP_SWITCH_PENALTY : SWITCH_PENALTY
+  // t counts the speech frames; `previous` is the last one before frame i
+  let t = -1
+  let previous = -1
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue
+    t++
+    if (t === 0) {
+      emit(i, score)
+      previous = i
+      continue
+    }
+    const penalty = i - previous > 1 ? GAP_SWITCH_PENALTY : SWITCH_PENALTY
+    previous = i
     let bestPrevious = 0
     for (let s = 1; s < states; s++) if (score[s]! > score[bestPrevious]!) bestPrevious = s
-    emit(speech[t]!, emission)
+    emit(i, emission)
+    let bits = 0
     for (let s = 0; s < states; s++) {
       const stay = score[s]!
       const move = score[bestPrevious]! - penalty
       if (stay >= move || bestPrevious === s) {
         next[s] = stay + emission[s]!
-        back[t * states + s] = s
       } else {
         next[s] = move + emission[s]!
-        back[t * states + s] = bestPrevious
+        bits |= 1 << s
       }
     }
-    ;[score, next] = [next, score]
+    from[t] = bestPrevious
+    moved[t] = bits
+    const swap = score
+    score = next
+    next = swap
   }
   let state = 0
   for (let s = 1; s < states; s++) if (score[s]! > score[state]!) state = s
-  for (let t = speech.length - 1; t >= 0; t--) {
-    labels[speech[t]!] = state
-    state = back[t * states + state]!
+  for (let i = mask.length - 1; i >= 0; i--) {
+    if (!mask[i]) continue
+    labels[i] = state
+    if ((moved[t]! >> state) & 1) state = from[t]!
+    t--
   }
   return labels
 }
@@ -367,11 +409,13 @@ export const diarizeMono = (
   const picked: Array<number> = []
   for (let x = 0; Math.floor(x) < windows.length; x += step) picked.push(Math.floor(x))
   const clusterOptions = { minK: options.minSpeakers, maxK: options.maxSpeakers, minShare: MIN_SPEAKER_SHARE }
+  // the two views take turns with one distance matrix
+  const matrix = new Float32Array(picked.length * picked.length)
   const views = (["cosine", "euclidean"] as const).map((metric) => {
     const all = metric === "cosine" ? unitRows(vectors, dims) : vectors
     const sample = new Float32Array(picked.length * dims)
     picked.forEach((w, i) => sample.set(all.subarray(w * dims, (w + 1) * dims), i * dims))
-    const clustering = clusterDistances(distances(metric, sample, picked.length, dims), picked.length, clusterOptions)
+    const clustering = clusterDistances(distances(metric, sample, picked.length, dims, matrix), picked.length, clusterOptions)
     return { metric, all, sample, clustering }
   })
   const view = views[1]!.clustering.silhouette > views[0]!.clustering.silhouette ? views[1]! : views[0]!
@@ -388,9 +432,13 @@ export const diarizeMono = (
   })
 
   // resegment twice: models from the current labels, Viterbi over all speech frames
+  const workspace = createWorkspace(mask, clustering.k, reader.dims)
+  let spare: Int8Array = new Int8Array(mask.length)
   for (let pass = 0; pass < 2; pass++) {
-    const models = trainSpeakerModels(labels, clustering.k, reader)
-    labels = viterbi(mask, models, reader)
+    const models = trainSpeakerModels(labels, clustering.k, reader, workspace)
+    const next = viterbi(spare, models, reader, workspace)
+    spare = labels
+    labels = next
     onProgress?.(0.6 + 0.2 * pass)
   }
   labels = absorbShortRuns(labels, options.minTurn)

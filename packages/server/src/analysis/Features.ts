@@ -11,7 +11,7 @@
  * 40-band mel filterbank, and the pitch (autocorrelation from the power spectrum, corrected for
  * the window as in Boersma 1993; 0 when unvoiced).
  */
-import FFT from "fft.js"
+import { createRealFft } from "./Fft.js"
 import { ANALYSIS_RATE } from "./Resample.js"
 
 export const FRAME_RATE = 100 // frames per second
@@ -66,27 +66,51 @@ export class FrameMatrix {
   }
 }
 
-/** A growable Float32Array (one value per frame). */
+/** An ArrayBuffer that grows in place (ES2024; Node ≥ 20). */
+interface ResizableArrayBuffer extends ArrayBuffer {
+  readonly maxByteLength: number
+  resize(byteLength: number): void
+}
+const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer
+
+/**
+ * A growable series of one float per frame, whose values end up in one Float32Array of the
+ * exact length without being copied: the buffer is resizable and grows in place (its maximum is
+ * address space reserved, not memory; pages are used as the series fills them). Past the maximum
+ * (46 hours) it moves to a buffer with a larger one.
+ */
 export class FrameSeries {
-  private data = new Float32Array(FrameMatrix.BLOCK)
+  static readonly STEP = 64 * 1024 // bytes added at a time
+  private buffer = new ResizableArrayBuffer(0, { maxByteLength: 64 * 1024 * 1024 })
+  private data = new Float32Array(this.buffer) // tracks the buffer's length
   length = 0
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Float32Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
+    if (this.length === this.data.length) this.grow()
     this.data[this.length++] = value
   }
-  /** The values so far (a view; valid until the next push). */
-  values(): Float32Array {
-    return this.data.subarray(0, this.length)
+  private grow(): void {
+    const size = this.buffer.byteLength + FrameSeries.STEP
+    if (size <= this.buffer.maxByteLength) {
+      this.buffer.resize(size)
+      return
+    }
+    const larger = new ResizableArrayBuffer(size, { maxByteLength: 2 * this.buffer.maxByteLength })
+    new Uint8Array(larger).set(new Uint8Array(this.buffer))
+    this.buffer = larger
+    this.data = new Float32Array(larger)
+  }
+  /** The first `length` values (zeros past the end) as one array; the series starts again. */
+  take(length: number): Float32Array {
+    while (this.data.length < length) this.grow()
+    const values = new Float32Array(this.buffer, 0, length)
+    this.buffer = new ResizableArrayBuffer(0, { maxByteLength: this.buffer.maxByteLength })
+    this.data = new Float32Array(this.buffer)
+    this.length = 0
+    return values
   }
 }
 
 export interface ChannelFeatures {
-  /** Frame log energy, dB (full band). */
-  readonly logEnergy: Float32Array
   /** Speech-band (300–3400 Hz) log energy, dB. */
   readonly bandEnergy: Float32Array
   /** Spectral flatness of the speech band, dB (0 = white noise, very negative = tonal/harmonic). */
@@ -97,13 +121,20 @@ export interface CallFeatures {
   readonly frames: number
   readonly durationS: number
   readonly channels: ReadonlyArray<ChannelFeatures>
-  /** MFCCs of the mix (the mono channel, or the mean of the two). */
+  /**
+   * MFCCs c1..c19 of the mix (the mono channel, or the mean of the two): `MFCC_KEPT` values per
+   * frame. c0, the frame's loudness, is not kept: it says more about the microphone than the
+   * voice, and nothing reads it.
+   */
   readonly mfcc: FrameMatrix
   /** Pitch of the mix, Hz; 0 where unvoiced. */
   readonly pitch: Float32Array
   /** Correlation of the two channels' samples (stereo only): near 1 means the same signal. */
   readonly channelCorrelation: number | undefined
 }
+
+/** MFCCs kept per frame (c1..c19). */
+export const MFCC_KEPT = MFCC_DIMS - 1
 
 const melScale = (hz: number) => 2595 * Math.log10(1 + hz / 700)
 const melInverse = (mel: number) => 700 * (10 ** (mel / 2595) - 1)
@@ -128,10 +159,10 @@ const melFilters = (): Array<{ readonly first: number; readonly weights: Float32
   })
 }
 
-/** DCT-II rows for c0..c(MFCC_DIMS-1) over the mel bands, orthonormal. */
-const dctMatrix = (): Float32Array => {
-  const m = new Float32Array(MFCC_DIMS * MEL_BANDS)
-  for (let c = 0; c < MFCC_DIMS; c++) {
+/** DCT-II rows for c0..c(rows-1) over the mel bands, orthonormal. */
+const dctMatrix = (rows: number): Float32Array => {
+  const m = new Float32Array(rows * MEL_BANDS)
+  for (let c = 0; c < rows; c++) {
     const scale = Math.sqrt((c === 0 ? 1 : 2) / MEL_BANDS)
     for (let b = 0; b < MEL_BANDS; b++) m[c * MEL_BANDS + b] = scale * Math.cos((Math.PI * c * (b + 0.5)) / MEL_BANDS)
   }
@@ -154,71 +185,147 @@ const windowAutocorrelation = (): Float64Array => {
   return r
 }
 
+/** Band powers multiplied together before one logarithm is taken (`band`). */
+const FLATNESS_CHUNK = 10
+/** The band powers the bound below holds for (the least is EPS); a larger one takes the sum of logs. */
+const MAX_BAND_POWER = 1e10
+/**
+ * How far (dB) the flatness from the logs of products can be from the one from the sum of logs,
+ * with margin. Every |log p| is at most 23.1 (p in [1e-10, 1e10]): the 100 logarithms (< 1 ulp
+ * each) and the partial sums (at most 2310, half an ulp each) put the sum of logs within 2.6e-11
+ * of the exact sum; the 10 products (9 roundings each), their logarithms and sums put the other
+ * within 3e-12. Divided by 100 and scaled by 10/ln 10, and with the roundings of those steps,
+ * the two flatness values differ by less than 2e-12 dB; the bound is 50 times that.
+ */
+const FLATNESS_BOUND = 1e-10
+
+/**
+ * A pitch candidate whose autocorrelation is below `threshold · r0 · window` by more than this
+ * relative margin cannot beat the threshold once divided out (the divisions round by far less),
+ * so it is skipped without dividing.
+ */
+const BOUND_MARGIN = 1 - 1e-9
+
 /** One frame → spectrum-derived features; shared buffers, one instance per stream. */
 const createFrameKernel = () => {
-  const fft = new FFT(FFT_SIZE)
+  const fft = createRealFft(FFT_SIZE)
   const input = new Float64Array(FFT_SIZE)
   const spectrum = new Float64Array(FFT_SIZE * 2)
-  const power = new Float64Array(FFT_SIZE / 2 + 1)
+  // past the last bin: zeros, which the padded mel weights below read
+  const power = new Float64Array(FFT_SIZE)
+  // the mel filters in fours of neighbours (bands 4j..4j+3), each four's weight rows zero-padded
+  // to the same length and interleaved, so their four sums run side by side (padding adds +0
+  // products at the end of a sum of non-negative terms, which changes no value)
   const filters = melFilters()
-  const dct = dctMatrix()
+  const quads = MEL_BANDS / 4
+  const quadFirst = Int32Array.from(filters, (f) => f.first)
+  const quadStart = new Int32Array(quads + 1)
+  for (let j = 0; j < quads; j++) {
+    quadStart[j + 1] = quadStart[j]! + 4 * Math.max(...filters.slice(4 * j, 4 * j + 4).map((f) => f.weights.length))
+  }
+  // entry quadStart[j] + 4k + i: band 4j+i's weight of its k-th bin
+  const quadWeights = new Float64Array(quadStart[quads]!)
+  filters.forEach((f, m) => f.weights.forEach((w, k) => (quadWeights[quadStart[m >> 2]! + 4 * k + (m & 3)] = w)))
+  // rows c1..c20 (c20 is computed and dropped: five groups of four rows run side by side)
+  const dct = new Float64Array((MFCC_DIMS + 1) * MEL_BANDS)
+  dct.set(dctMatrix(MFCC_DIMS + 1))
+  const window = Float64Array.from(hamming)
   const logMel = new Float64Array(MEL_BANDS)
-  const pitchFft = new FFT(PITCH_FFT_SIZE)
+  const pitchFft = createRealFft(PITCH_FFT_SIZE)
   const symmetricPower = new Float64Array(PITCH_FFT_SIZE)
   const correlation = new Float64Array(PITCH_FFT_SIZE * 2)
   const windowCorrelation = windowAutocorrelation()
   const bandLow = Math.round((BAND_LOW_HZ * FFT_SIZE) / ANALYSIS_RATE)
   const bandHigh = Math.round((BAND_HIGH_HZ * FFT_SIZE) / ANALYSIS_RATE)
 
-  /** Fills `power` from the frame at `samples[at..at+FRAME)`; returns its log energy (dB). */
-  const analyse = (samples: Float32Array, at: number): number => {
-    let mean = 0
-    for (let i = 0; i < FRAME; i++) mean += samples[at + i]!
-    mean /= FRAME
-    let energy = 0
+  /**
+   * Fills `power` from the frame at `samples[at..at+FRAME)`, whose mean (its samples' sum over
+   * FRAME, summed in order) is `mean`.
+   */
+  const analyse = (samples: Float32Array, at: number, mean: number): void => {
     let previous = samples[at]! - mean
     for (let i = 0; i < FRAME; i++) {
       const x = samples[at + i]! - mean
-      energy += x * x
       // pre-emphasis flattens speech's spectral tilt so high bands count in the cepstrum
-      input[i] = (x - 0.97 * previous) * hamming[i]!
+      input[i] = (x - 0.97 * previous) * window[i]!
       previous = x
     }
-    fft.realTransform(spectrum, input)
+    fft(spectrum, input)
     for (let k = 0; k <= FFT_SIZE / 2; k++) {
       const re = spectrum[2 * k]!, im = spectrum[2 * k + 1]!
       power[k] = re * re + im * im
     }
-    return 10 * Math.log10(energy / FRAME + EPS)
   }
 
-  /** Speech-band energy (dB) and flatness (dB) of the last analysed frame. */
+  /**
+   * Speech-band energy (dB) and flatness (dB) of the last analysed frame.
+   *
+   * The flatness needs the sum of the band's 100 log powers, and 100 logarithms are the larger
+   * part of a frame's cost here. It is kept as a Float32, whose rounding is some 10^5 times
+   * coarser than the double's, so it is first taken from the logs of products of ten powers
+   * (10 logarithms): that value is within FLATNESS_BOUND of the sum of logs (see there), so when
+   * every value within that distance rounds to the same Float32, it is the Float32 the sum of
+   * logs gives. Only otherwise are the 100 logs summed: near a rounding boundary, and around 0 dB
+   * (digital silence: all powers equal), where Float32 steps are as fine as the bound.
+   */
   const band = (out: { energy: number; flatness: number }) => {
     let sum = 0
-    let logSum = 0
-    for (let k = bandLow; k <= bandHigh; k++) {
-      const p = power[k]! + EPS
-      sum += p
-      logSum += Math.log(p)
+    let chunkLogs = 0
+    let inRange = true
+    for (let k = bandLow; k <= bandHigh; k += FLATNESS_CHUNK) {
+      let product = 1
+      for (let j = k; j < k + FLATNESS_CHUNK && j <= bandHigh; j++) {
+        const p = power[j]! + EPS
+        sum += p
+        product *= p
+        if (!(p <= MAX_BAND_POWER)) inRange = false
+      }
+      chunkLogs += Math.log(product)
     }
     const n = bandHigh - bandLow + 1
+    const level = Math.log(sum / n)
     out.energy = 10 * Math.log10(sum / (FRAME * FRAME) + EPS)
-    out.flatness = (10 / Math.LN10) * (logSum / n - Math.log(sum / n))
+    const fast = (10 / Math.LN10) * (chunkLogs / n - level)
+    if (inRange && Math.fround(fast - FLATNESS_BOUND) === Math.fround(fast + FLATNESS_BOUND)) {
+      out.flatness = fast
+      return
+    }
+    let logSum = 0
+    for (let k = bandLow; k <= bandHigh; k++) logSum += Math.log(power[k]! + EPS)
+    out.flatness = (10 / Math.LN10) * (logSum / n - level)
   }
 
-  /** MFCCs of the last analysed frame into `out`. */
-  const mfcc = (out: Float32Array) => {
-    for (let m = 0; m < MEL_BANDS; m++) {
-      const { first, weights } = filters[m]!
-      let e = 0
-      for (let k = 0; k < weights.length; k++) e += weights[k]! * power[first + k]!
-      logMel[m] = Math.log(e + 1e-6)
+  /** MFCCs c1..c19 of the last analysed frame into `out[offset..offset+MFCC_KEPT)`. */
+  const mfcc = (out: Float32Array, offset: number) => {
+    // every band's and every coefficient's sum keeps its order: only independent sums are interleaved
+    for (let j = 0; j < quads; j++) {
+      const f0 = quadFirst[4 * j]!, f1 = quadFirst[4 * j + 1]!, f2 = quadFirst[4 * j + 2]!, f3 = quadFirst[4 * j + 3]!
+      let e0 = 0, e1 = 0, e2 = 0, e3 = 0
+      for (let at = quadStart[j]!, end = quadStart[j + 1]!, k = 0; at < end; at += 4, k++) {
+        e0 += quadWeights[at]! * power[f0 + k]!
+        e1 += quadWeights[at + 1]! * power[f1 + k]!
+        e2 += quadWeights[at + 2]! * power[f2 + k]!
+        e3 += quadWeights[at + 3]! * power[f3 + k]!
+      }
+      logMel[4 * j] = Math.log(e0 + 1e-6)
+      logMel[4 * j + 1] = Math.log(e1 + 1e-6)
+      logMel[4 * j + 2] = Math.log(e2 + 1e-6)
+      logMel[4 * j + 3] = Math.log(e3 + 1e-6)
     }
-    for (let c = 0; c < MFCC_DIMS; c++) {
-      let acc = 0
-      const row = c * MEL_BANDS
-      for (let b = 0; b < MEL_BANDS; b++) acc += dct[row + b]! * logMel[b]!
-      out[c] = acc
+    for (let c = 1; c <= MFCC_KEPT; c += 4) {
+      const r0 = c * MEL_BANDS, r1 = r0 + MEL_BANDS, r2 = r1 + MEL_BANDS, r3 = r2 + MEL_BANDS
+      let a0 = 0, a1 = 0, a2 = 0, a3 = 0
+      for (let b = 0; b < MEL_BANDS; b++) {
+        const l = logMel[b]!
+        a0 += dct[r0 + b]! * l
+        a1 += dct[r1 + b]! * l
+        a2 += dct[r2 + b]! * l
+        a3 += dct[r3 + b]! * l
+      }
+      out[offset + c - 1] = a0
+      out[offset + c] = a1
+      out[offset + c + 1] = a2
+      if (c + 3 <= MFCC_KEPT) out[offset + c + 2] = a3
     }
   }
 
@@ -232,15 +339,21 @@ const createFrameKernel = () => {
     symmetricPower[0] = power[0]!
     for (let k = 1; k < half; k++) symmetricPower[k] = symmetricPower[PITCH_FFT_SIZE - k] = power[k]!
     symmetricPower[half] = power[half]!
-    pitchFft.realTransform(correlation, symmetricPower)
+    pitchFft(correlation, symmetricPower)
     const r0 = correlation[0]!
     if (r0 <= 0) return 0
     // peaks of the corrected autocorrelation; the window correction lifts long lags, so the
     // period is the shortest lag whose peak comes close to the highest (no sub-octave errors)
     let best = VOICING_THRESHOLD
+    let bound = best * r0 * BOUND_MARGIN
     for (let lag = PITCH_MIN_LAG; lag <= PITCH_MAX_LAG; lag++) {
-      const v = correlation[2 * lag]! / r0 / windowCorrelation[lag]!
-      if (v > best) best = v
+      const c = correlation[2 * lag]!
+      if (c < bound * windowCorrelation[lag]!) continue // below `best` once divided: see BOUND_MARGIN
+      const v = c / r0 / windowCorrelation[lag]!
+      if (v > best) {
+        best = v
+        bound = best * r0 * BOUND_MARGIN
+      }
     }
     if (best === VOICING_THRESHOLD) return 0
     let bestLag = 0
@@ -264,6 +377,7 @@ const createFrameKernel = () => {
 class Framer {
   private buffer: Float32Array
   private length: number
+  private means = new Float64Array(0)
   constructor() {
     this.buffer = new Float32Array(FRAME * 64)
     this.length = LEAD_IN // the zero lead-in
@@ -277,15 +391,39 @@ class Framer {
     this.buffer.set(samples, this.length)
     this.length += samples.length
   }
-  /** Calls `each(buffer, offset)` for every complete frame, then drops the consumed samples. */
-  frames(each: (buffer: Float32Array, offset: number) => void): number {
-    let at = 0
-    let count = 0
-    while (at + FRAME <= this.length) {
-      each(this.buffer, at)
-      at += HOP
-      count++
+  /**
+   * Calls `each(buffer, offset, mean)` for every complete frame (`mean`: the frame's mean, as a
+   * sum of its samples in order over FRAME), then drops the consumed samples.
+   */
+  frames(each: (buffer: Float32Array, offset: number, mean: number) => void): number {
+    const count = this.length >= FRAME ? Math.floor((this.length - FRAME) / HOP) + 1 : 0
+    if (this.means.length < count) this.means = new Float64Array(2 * count)
+    // A frame's sum waits on each of its 400 additions in turn; four frames' sums (each in its
+    // own order) run side by side.
+    const b = this.buffer
+    const means = this.means
+    let f = 0
+    for (; f + 4 <= count; f += 4) {
+      const a0 = f * HOP, a1 = a0 + HOP, a2 = a1 + HOP, a3 = a2 + HOP
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0
+      for (let i = 0; i < FRAME; i++) {
+        s0 += b[a0 + i]!
+        s1 += b[a1 + i]!
+        s2 += b[a2 + i]!
+        s3 += b[a3 + i]!
+      }
+      means[f] = s0 / FRAME
+      means[f + 1] = s1 / FRAME
+      means[f + 2] = s2 / FRAME
+      means[f + 3] = s3 / FRAME
     }
+    for (; f < count; f++) {
+      let sum = 0
+      for (let i = 0, a = f * HOP; i < FRAME; i++) sum += b[a + i]!
+      means[f] = sum / FRAME
+    }
+    for (let k = 0; k < count; k++) each(b, k * HOP, means[k]!)
+    const at = count * HOP
     this.buffer.copyWithin(0, at, this.length)
     this.length -= at
     return count
@@ -297,35 +435,35 @@ export const createFeatureExtractor = (channelCount: number) => {
   const channels = Array.from({ length: channelCount }, () => ({
     framer: new Framer(),
     kernel: createFrameKernel(),
-    logEnergy: new FrameSeries(),
     bandEnergy: new FrameSeries(),
     flatness: new FrameSeries()
   }))
   const mix = channelCount === 1 ? undefined : { framer: new Framer(), kernel: createFrameKernel() }
-  const mfcc = new FrameMatrix(MFCC_DIMS)
+  const mfcc = new FrameMatrix(MFCC_KEPT)
   const pitch = new FrameSeries()
-  const coefficients = new Float32Array(MFCC_DIMS)
+  const coefficients = new Float32Array(MFCC_KEPT)
   const bandOut = { energy: 0, flatness: 0 }
   let samples = 0
   let sumLR = 0, sumLL = 0, sumRR = 0
+  let mid = new Float32Array(0)
 
   const run = () => {
     for (const ch of channels) {
-      ch.framer.frames((buffer, at) => {
-        ch.logEnergy.push(ch.kernel.analyse(buffer, at))
+      ch.framer.frames((buffer, at, mean) => {
+        ch.kernel.analyse(buffer, at, mean)
         ch.kernel.band(bandOut)
         ch.bandEnergy.push(bandOut.energy)
         ch.flatness.push(bandOut.flatness)
         if (!mix) {
-          ch.kernel.mfcc(coefficients)
+          ch.kernel.mfcc(coefficients, 0)
           mfcc.push(coefficients)
           pitch.push(ch.kernel.pitch())
         }
       })
     }
-    mix?.framer.frames((buffer, at) => {
-      mix.kernel.analyse(buffer, at)
-      mix.kernel.mfcc(coefficients)
+    mix?.framer.frames((buffer, at, mean) => {
+      mix.kernel.analyse(buffer, at, mean)
+      mix.kernel.mfcc(coefficients, 0)
       mfcc.push(coefficients)
       pitch.push(mix.kernel.pitch())
     })
@@ -337,7 +475,7 @@ export const createFeatureExtractor = (channelCount: number) => {
     chunk.forEach((data, c) => channels[c]!.framer.append(data))
     if (mix) {
       const left = chunk[0]!, right = chunk[1]!
-      const mid = new Float32Array(n)
+      if (mid.length < n) mid = new Float32Array(n)
       for (let i = 0; i < n; i++) {
         const l = left[i]!, r = right[i]!
         mid[i] = 0.5 * (l + r)
@@ -345,7 +483,7 @@ export const createFeatureExtractor = (channelCount: number) => {
         sumLL += l * l
         sumRR += r * r
       }
-      mix.framer.append(mid)
+      mix.framer.append(mid.subarray(0, n))
     }
     run()
   }
@@ -360,13 +498,9 @@ export const createFeatureExtractor = (channelCount: number) => {
     return {
       frames,
       durationS: samples / ANALYSIS_RATE,
-      channels: channels.map((ch) => ({
-        logEnergy: ch.logEnergy.values().subarray(0, frames),
-        bandEnergy: ch.bandEnergy.values().subarray(0, frames),
-        flatness: ch.flatness.values().subarray(0, frames)
-      })),
+      channels: channels.map((ch) => ({ bandEnergy: ch.bandEnergy.take(frames), flatness: ch.flatness.take(frames) })),
       mfcc,
-      pitch: pitch.values().subarray(0, frames),
+      pitch: pitch.take(frames),
       channelCorrelation: mix ? sumLR / Math.sqrt(sumLL * sumRR + EPS) : undefined
     }
   }

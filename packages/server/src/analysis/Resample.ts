@@ -23,9 +23,17 @@ export interface Resampler {
   readonly flush: () => Float32Array
 }
 
+export interface ResamplerOptions {
+  /**
+   * `push` and `flush` answer a view of an output buffer that the next call overwrites (for a
+   * caller that copies what it keeps); otherwise every answer is a new array.
+   */
+  readonly reuseOutput?: boolean
+}
+
 const passThrough: Resampler = { push: (input) => input, flush: () => new Float32Array(0) }
 
-export const createResampler = (inRate: number, outRate: number = ANALYSIS_RATE): Resampler => {
+export const createResampler = (inRate: number, outRate: number = ANALYSIS_RATE, options: ResamplerOptions = {}): Resampler => {
   if (inRate === outRate) return passThrough
   const step = inRate / outRate // input samples per output sample
   // exact phases for the usual rational ratios (44.1k→16k is 441/160), a fine grid otherwise
@@ -54,29 +62,38 @@ export const createResampler = (inRate: number, outRate: number = ANALYSIS_RATE)
     for (let k = 0; k < taps; k++) kernels[p * taps + k]! /= sum
   }
 
-  // `history` holds the input from absolute index `historyStart` on that later outputs still need
-  let history = new Float32Array(halfWidth * 2)
+  // `work` starts with the input from absolute index `historyStart` on that later outputs still
+  // need (`historyLength` samples); each call appends its input there (and zeros at the end), so
+  // the outputs read one contiguous view. It grows to the largest call's need and is reused.
+  let work = new Float32Array(halfWidth * 2)
   let historyLength = halfWidth - 1 // the signal is preceded by silence (zeros)
   let historyStart = -(halfWidth - 1)
   let consumed = 0 // absolute input samples received
   let produced = 0 // absolute output samples emitted
+  let output = new Float32Array(0)
 
   const run = (input: Float32Array, final: boolean): Float32Array => {
-    // one contiguous view: the kept history, then the new input (then zeros at the end)
     const tail = final ? taps : 0
     const length = historyLength + input.length + tail
-    const buffer = length <= history.length ? history : new Float32Array(length)
-    if (buffer !== history) buffer.set(history.subarray(0, historyLength))
+    if (length > work.length) {
+      const grown = new Float32Array(Math.max(length, 2 * work.length))
+      grown.set(work.subarray(0, historyLength))
+      work = grown
+    }
+    const buffer = work
     buffer.set(input, historyLength)
     buffer.fill(0, historyLength + input.length, length)
     consumed += input.length
     const end = historyStart + length // absolute index one past the buffer
     const totalOut = final ? Math.ceil(consumed / step) : Infinity
-    const outBuffer = new Float32Array(Math.max(0, Math.ceil((end - historyStart) / step) + 2))
-    let n = 0
-    for (;;) {
-      if (produced >= totalOut) break
-      const position = produced * step
+    const capacity = Math.max(0, Math.ceil((end - historyStart) / step) + 2)
+    const outBuffer = !options.reuseOutput ? new Float32Array(capacity) : output.length >= capacity ? output : (output = new Float32Array(capacity))
+    // where output `p` reads (its first tap, relative to the buffer) and with which kernel; -1
+    // when it is past the input (or the end of the signal)
+    let kernelOf = 0
+    const offsetOf = (p: number): number => {
+      if (p >= totalOut) return -1
+      const position = p * step
       let base = Math.floor(position)
       let phase = Math.round((position - base) * phases)
       if (phase === phases) {
@@ -84,9 +101,37 @@ export const createResampler = (inRate: number, outRate: number = ANALYSIS_RATE)
         base += 1
       }
       const first = base - halfWidth + 1
-      if (first + taps > end) break
-      const offset = first - historyStart
-      const kernel = phase * taps
+      if (first + taps > end) return -1
+      kernelOf = phase * taps
+      return first - historyStart
+    }
+    let n = 0
+    // four outputs at a time when the input reaches the fourth (each sum waits on its own
+    // additions only, so four run side by side; each adds its taps in order, as alone)
+    for (;;) {
+      const o3 = offsetOf(produced + 3)
+      if (o3 < 0) break
+      const k3 = kernelOf
+      const o0 = offsetOf(produced), k0 = kernelOf
+      const o1 = offsetOf(produced + 1), k1 = kernelOf
+      const o2 = offsetOf(produced + 2), k2 = kernelOf
+      let a0 = 0, a1 = 0, a2 = 0, a3 = 0
+      for (let k = 0; k < taps; k++) {
+        a0 += buffer[o0 + k]! * kernels[k0 + k]!
+        a1 += buffer[o1 + k]! * kernels[k1 + k]!
+        a2 += buffer[o2 + k]! * kernels[k2 + k]!
+        a3 += buffer[o3 + k]! * kernels[k3 + k]!
+      }
+      outBuffer[n++] = a0
+      outBuffer[n++] = a1
+      outBuffer[n++] = a2
+      outBuffer[n++] = a3
+      produced += 4
+    }
+    for (;;) {
+      const offset = offsetOf(produced)
+      if (offset < 0) break
+      const kernel = kernelOf
       let acc = 0
       for (let k = 0; k < taps; k++) acc += buffer[offset + k]! * kernels[kernel + k]!
       outBuffer[n++] = acc
@@ -95,10 +140,8 @@ export const createResampler = (inRate: number, outRate: number = ANALYSIS_RATE)
     // keep what the next output needs: from its first tap on
     const nextFirst = Math.floor(produced * step) - halfWidth + 1
     const keepFrom = Math.max(0, Math.min(length, nextFirst - historyStart))
-    const keep = length - keepFrom
-    if (history.length < keep) history = new Float32Array(keep * 2)
-    history.set(buffer.subarray(keepFrom, length), 0)
-    historyLength = keep
+    buffer.copyWithin(0, keepFrom, length)
+    historyLength = length - keepFrom
     historyStart += keepFrom
     return outBuffer.subarray(0, n)
   }

@@ -1,9 +1,13 @@
 /** Streaming decode to 16 kHz: durations, channels, timing across formats, and the resampler. */
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { MPEGDecoder } from "mpg123-decoder"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { decodeFile, type SourceInfo } from "../../src/analysis/Decode.js"
 import { createResampler } from "../../src/analysis/Resample.js"
 import type { AudioFormat } from "../../src/analysis/Types.js"
-import { decodeAll, fixture, readTruth } from "./utils.js"
+import { concatPcm, decodeAll, fixture, readTruth, tempDir } from "./utils.js"
 
 const FILES = [
   ["discovery-short.wav", 1],
@@ -97,5 +101,73 @@ describe("createResampler", () => {
     let peak = 0
     for (let i = 200; i < out.length - 200; i++) peak = Math.max(peak, Math.abs(out[i]!))
     expect(peak).toBeLessThan(0.01)
+  })
+})
+
+describe("decoding without copies", () => {
+  /** The samples of mpg123-decoder's own `decode`, fed the whole file in 256 KiB pieces. */
+  const mpg123Samples = async (bytes: Uint8Array): Promise<Array<Float32Array>> => {
+    const decoder = new MPEGDecoder()
+    await decoder.ready
+    const write = console.error
+    console.error = () => {} // its line per damaged frame
+    try {
+      const parts: Array<Array<Float32Array>> = [[], []]
+      for (let at = 0; at < bytes.length; at += 256 * 1024) {
+        const { channelData } = decoder.decode(bytes.subarray(at, at + 256 * 1024))
+        channelData.forEach((samples, c) => parts[c]!.push(samples))
+      }
+      return parts.map(concatPcm)
+    } finally {
+      console.error = write
+      decoder.free()
+    }
+  }
+
+  /** A fixture with damage: stretches of random bytes, and cut short. */
+  const damaged = (bytes: Uint8Array): Uint8Array => {
+    const out = bytes.slice(0, bytes.length - 777)
+    let seed = 3
+    for (const at of [out.length / 4, out.length / 2, (3 * out.length) / 4]) {
+      for (let i = Math.floor(at); i < at + 2000; i++) out[i] = (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 256
+    }
+    return out
+  }
+
+  it.effect.each(["discovery-short.mp3", "rep-monologue.mp3"])(
+    "%s (16 kHz), intact and damaged: mpg123-decoder's samples, lent or handed over",
+    (name) =>
+      Effect.acquireUseRelease(
+        Effect.sync(tempDir),
+        ({ dir }) =>
+          Effect.promise(async () => {
+            const intact = new Uint8Array(fs.readFileSync(fixture(name)))
+            for (const [label, bytes] of [["intact", intact], ["damaged", damaged(intact)]] as const) {
+              const file = path.join(dir, `${label}.mp3`)
+              fs.writeFileSync(file, bytes)
+              const [want] = await mpg123Samples(bytes)
+              // lent chunks are copied before the next is asked for; the others are kept as they are
+              for (const borrow of [true, false]) {
+                const parts: Array<Float32Array> = []
+                for await (const chunk of decodeFile(file, "mp3", { borrow })) parts.push(borrow ? chunk.channels[0]!.slice() : chunk.channels[0]!)
+                const got = concatPcm(parts)
+                expect({ label, borrow, length: got.length }).toEqual({ label, borrow, length: want!.length })
+                expect(Buffer.compare(Buffer.from(got.buffer), Buffer.from(want!.buffer))).toBe(0)
+              }
+            }
+          }),
+        ({ cleanup }) => Effect.sync(cleanup)
+      )
+  )
+
+  it("a resampler reusing its output buffer answers the same samples", () => {
+    const input = Float32Array.from({ length: 3 * 44_100 }, (_, i) => Math.sin(i * 0.05) * 0.4 + Math.sin(i * 0.9) * 0.1)
+    const fresh = createResampler(44_100, 16_000)
+    const reusing = createResampler(44_100, 16_000, { reuseOutput: true })
+    for (let at = 0, size = 777; at <= input.length; at += size, size = (size * 5) % 9001 + 13) {
+      const piece = input.subarray(at, at + size)
+      const [a, b] = at + size > input.length ? [fresh.flush(), reusing.flush()] : [fresh.push(piece), reusing.push(piece)]
+      expect(Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength))).toBe(0)
+    }
   })
 })
