@@ -13,6 +13,9 @@
  * at 200; `/health` at ≥ 60 % of bare Node's.
  *
  *   npx tsx bench/status.bench.ts        (PostgreSQL: TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
+ *
+ * BENCH_SERVICE_ROOT=/path/to/another/checkout measures that checkout's service instead (its
+ * build), against the same baseline: before and after a change, in one sitting.
  */
 import autocannon from "autocannon"
 import { type ChildProcess, fork, spawn } from "node:child_process"
@@ -26,6 +29,7 @@ import pg from "pg"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "..")
+const serviceRoot = path.resolve(process.env.BENCH_SERVICE_ROOT ?? root)
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
 const ADMIN_KEY = `csa_bench_${Date.now()}`
 const serverUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
@@ -67,8 +71,8 @@ const stop = (child: ChildProcess) =>
 
 /** `callsight serve` from the build (scripts/start.mjs rebuilds it when a source changed). */
 const startService = async (port: number, dataDir: string, args: ReadonlyArray<string>) => {
-  const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs"), ...args], {
-    cwd: root,
+  const child = spawn(process.execPath, [path.join(serviceRoot, "scripts/start.mjs"), ...args], {
+    cwd: serviceRoot,
     env: {
       ...process.env,
       PORT: String(port),
@@ -157,7 +161,8 @@ const main = async () => {
     const key = { "x-api-key": apiKey }
     const bareUrl = `http://127.0.0.1:${barePort}`
     const serviceUrl = `http://127.0.0.1:${servicePort}`
-    console.log(`status poll of a completed call, ${DURATION_S} s per line after 2 s of warm-up; one machine, one database\n`)
+    console.log(`status poll of a completed call, ${DURATION_S} s per line after 2 s of warm-up; one machine, one database`)
+    console.log(`service: ${serviceRoot}\n`)
     for (const connections of [50, 200]) {
       const base = await load(`${bareUrl}/analysis/${callId}`, connections, key)
       const ours = await load(`${serviceUrl}/analysis/${callId}`, connections, key)
