@@ -3,7 +3,7 @@
  * Nothing else reads `process.env`. Every value is validated at start-up; a bad one stops the
  * server with a message that names the variable.
  */
-import { Config, ConfigError, ConfigProvider, Context, Data, Effect, Either, Layer, Option } from "effect"
+import { Config, ConfigError, ConfigProvider, Context, Data, Effect, Either, Layer, Option, Redacted } from "effect"
 
 const LogFormat = Config.literal("json", "pretty")("LOG_FORMAT")
 
@@ -18,6 +18,16 @@ const baseUrl = (name: string, fallback: string) =>
   )
 
 const OPENAI_BASE_URL = "https://api.openai.com"
+
+/** A key for integration secrets: 32 bytes, base64 (`openssl rand -base64 32`). */
+const secretsKeyConfig = (name: string) =>
+  Config.redacted(name).pipe(
+    Config.mapOrFail((key) =>
+      Buffer.from(Redacted.value(key).trim(), "base64").length === 32
+        ? Either.right(key)
+        : Either.left(ConfigError.InvalidData([name], "must be 32 bytes in base64 (openssl rand -base64 32)"))
+    )
+  )
 
 /**
  * The variable missing for the server-wide TRANSCRIBER, if any: each provider needs its key, except
@@ -47,7 +57,9 @@ export const appConfig = Config.all({
   dbConnectionCap: positiveInt("DB_CONNECTION_CAP").pipe(Config.withDefault(200)),
   adminApiKey: Config.option(Config.redacted("ADMIN_API_KEY")),
   assistantApiKey: Config.option(Config.redacted("ASSISTANT_API_KEY")),
-  secretsKey: Config.option(Config.redacted("SECRETS_KEY")),
+  secretsKey: Config.option(secretsKeyConfig("SECRETS_KEY")),
+  secretsKeyPrevious: Config.option(secretsKeyConfig("SECRETS_KEY_PREVIOUS")),
+  production: Config.string("NODE_ENV").pipe(Config.withDefault("development"), Config.map((env) => env === "production")),
   publicBaseUrl: Config.url("PUBLIC_BASE_URL").pipe(Config.option),
   smtpUrl: Config.option(Config.redacted("SMTP_URL")),
   mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("Callsight <no-reply@localhost>")),

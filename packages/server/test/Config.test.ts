@@ -34,6 +34,18 @@ describe("configuration", () => {
       expect(config.cookieSecure).toBe(true)
     }))
 
+  it.effect("SECRETS_KEY and SECRETS_KEY_PREVIOUS must be 32 bytes in base64; NODE_ENV=production is production", () =>
+    Effect.gen(function* () {
+      const bad = yield* load({ SECRETS_KEY: "short" })
+      expect(Either.isLeft(bad) && bad.left.message).toMatch(/SECRETS_KEY: must be 32 bytes in base64/)
+      const previous = yield* load({ SECRETS_KEY_PREVIOUS: Buffer.alloc(16).toString("base64") })
+      expect(Either.isLeft(previous) && previous.left.message).toMatch(/SECRETS_KEY_PREVIOUS/)
+      const good = yield* Effect.flatten(load({ SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"), NODE_ENV: "production" }))
+      expect(Option.isSome(good.secretsKey)).toBe(true)
+      expect(good.production).toBe(true)
+      expect((yield* Effect.flatten(load({}))).production).toBe(false)
+    }))
+
   it.effect("a bad value fails with a message naming the variable", () =>
     Effect.gen(function* () {
       const port = yield* load({ PORT: "eighty" })
