@@ -19,6 +19,7 @@
  */
 import autocannon from "autocannon"
 import { type ChildProcess, fork, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { createServer } from "node:net"
@@ -80,6 +81,7 @@ const startService = async (port: number, dataDir: string, args: ReadonlyArray<s
       DATABASE_URL: dbUrl,
       DATA_DIR: dataDir,
       ADMIN_API_KEY: ADMIN_KEY,
+      SECRETS_KEY: randomBytes(32).toString("base64"),
       LOG_FORMAT: "json",
       NODE_ENV: "production"
     },

@@ -291,7 +291,8 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
       .annotate(
         OpenApi.Description,
         "One integration per provider and tenant; saving a provider again replaces its key, model and base URL. " +
-          "The key is stored encrypted and never returned."
+          "The key is checked with one authenticated call to the provider first: refused, 422 on `api_key` with the " +
+          "provider's reason; the provider out of reach, 422 on `base_url` (or `provider`); nothing is stored then. The key is stored encrypted and never returned."
       )
   )
   .add(

@@ -83,6 +83,7 @@ export const appConfig = Config.all({
   assemblyaiBaseUrl: baseUrl("ASSEMBLYAI_BASE_URL", "https://api.assemblyai.com"),
   openaiApiKey: Config.option(Config.redacted("OPENAI_API_KEY")),
   openaiBaseUrl: baseUrl("OPENAI_BASE_URL", OPENAI_BASE_URL),
+  anthropicBaseUrl: baseUrl("ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
   openaiTranscribeModel: Config.string("OPENAI_TRANSCRIBE_MODEL").pipe(Config.withDefault("gpt-4o-transcribe-diarize")),
   transcriberTimeoutSeconds: positiveInt("TRANSCRIBER_TIMEOUT_SECONDS").pipe(Config.withDefault(600)),
   // How long a tenant API key found live is remembered (0: looked up on every request).

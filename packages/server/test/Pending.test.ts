@@ -77,7 +77,7 @@ layer(serverWithSmtp())("operations not built yet", (it) => {
     }
   })
 
-  it("the pending lists name 78 operations of the declaration", () => {
+  it("every name of the pending lists is an operation of the declaration", () => {
     expect(pending.length).toBe(Object.values(Pending).reduce((n, names) => n + names.length, 0))
   })
 

@@ -8,12 +8,14 @@ import core from "./migrations/0001_core.js"
 import audio from "./migrations/0002_audio.js"
 import runtimeFlags from "./migrations/0003_runtime_flags.js"
 import portal from "./migrations/0004_portal.js"
+import integrations from "./migrations/0005_integrations.js"
 
 export const migrations = {
   "0001_core": core,
   "0002_audio": audio,
   "0003_runtime_flags": runtimeFlags,
-  "0004_portal": portal
+  "0004_portal": portal,
+  "0005_integrations": integrations
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

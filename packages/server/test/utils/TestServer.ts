@@ -5,6 +5,7 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -21,6 +22,7 @@ export const testServerLayer = (overrides: Partial<AppConfigShape> = {}, options
       AppConfig.layerWith({
         adminApiKey: Option.some(Redacted.make(ADMIN_KEY)),
         assistantApiKey: Option.some(Redacted.make(ASSISTANT_KEY)),
+        secretsKey: Option.some(Redacted.make(randomBytes(32).toString("base64"))),
         // Each test server keeps its uploads in a directory of its own.
         blobDir: mkdtempSync(join(tmpdir(), "callsight-blobs-")),
         ...overrides
