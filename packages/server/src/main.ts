@@ -11,6 +11,7 @@ import { AppConfig } from "./config.js"
 import { layerPglite, layerPostgres } from "./db/Database.js"
 import { MigrationsLive } from "./db/Migrations.js"
 import { WorkersLive } from "./audio/Worker.js"
+import { SpeechIntegrationsLive } from "./integrations/SpeechIntegrationsLive.js"
 import { QualificationFrameworksLive } from "./portal/Profiles.js"
 import { makeHttpLayer } from "./HttpApp.js"
 import { LoggerLive, TracingLive } from "./Observability.js"
@@ -25,8 +26,11 @@ export const DatabaseLive = Layer.unwrapEffect(
   )
 )
 
-/** The analysis workers, with what they read of the portal: each tenant's qualification framework. */
-const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide(QualificationFrameworksLive))
+/**
+ * The analysis workers, with what they read of the features: each tenant's qualification framework
+ * (portal) and its own speech-to-text provider (integrations).
+ */
+const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide([QualificationFrameworksLive, SpeechIntegrationsLive]))
 
 /**
  * Node's server with its timeouts: headers, and the whole request, must arrive in time, else Node

@@ -67,7 +67,27 @@ export class LlmIntegrationsRepo extends Effect.Service<LlmIntegrationsRepo>()("
         sql`SELECT sealed_key, model, base_url FROM llm_integrations WHERE client_id = ${tenantId} AND provider = ${provider}`
     })
 
+    /**
+     * The tenant's speech-to-text integration: a dedicated speech provider (Deepgram, AssemblyAI)
+     * before an OpenAI or OpenAI-compatible one, then the most recently saved.
+     */
+    const speech = Rows.findOne({
+      Request: ClientId,
+      Result: Schema.Struct({
+        provider: Schema.Literal("deepgram", "assemblyai", "openai", "openai-compatible"),
+        sealed_key: Schema.String,
+        model: Schema.NullOr(Schema.String),
+        base_url: Schema.NullOr(Schema.String)
+      }),
+      execute: (clientId) =>
+        sql`SELECT provider, sealed_key, model, base_url FROM llm_integrations
+            WHERE client_id = ${clientId} AND provider IN ('deepgram', 'assemblyai', 'openai', 'openai-compatible')
+            ORDER BY provider IN ('deepgram', 'assemblyai') DESC, updated_at DESC, provider
+            LIMIT 1`
+    })
+
     return {
+      speech,
       list,
       save,
       remove: (clientId: ClientId, provider: string) => remove({ tenantId: clientId, provider }),

@@ -1,9 +1,10 @@
 /**
- * Which speech-to-text provider transcribes a tenant's calls: the tenant's `transcriber` runtime
- * flag when set, else the server's `TRANSCRIBER`. (The tenant's own speech-provider integration
- * will come first once integrations land.) `none` means an acoustic-only analysis.
+ * Which speech-to-text provider transcribes a tenant's calls: the tenant's own speech-to-text
+ * integration (`SpeechIntegrations`: its key, base URL and model), else its `transcriber` runtime
+ * flag, else the server's `TRANSCRIBER`. `none` means an acoustic-only analysis.
  *
- * The adapters take their keys, base URLs and model from the configuration. A tenant whose flag
+ * Without an integration the adapters take their keys, base URLs and model from the
+ * configuration. A tenant whose flag
  * names a provider the server has no key for gets `TranscriptionFailed`: its calls fail with
  * `transcription_failed` and no credit, rather than silently losing their transcript.
  */
@@ -12,6 +13,7 @@ import { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Duration, Effect, Option, type Redacted } from "effect"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
+import { type SpeechIntegration, SpeechIntegrations } from "../tenancy/SpeechIntegrations.js"
 import { AppConfig } from "../config.js"
 import { makeAssemblyAI } from "./AssemblyAI.js"
 import { makeDeepgram } from "./Deepgram.js"
@@ -28,6 +30,7 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
     const flags = yield* RuntimeFlags
+    const integrations = yield* SpeechIntegrations
     const client = yield* HttpClient.HttpClient
     const timeout = Duration.seconds(config.transcriberTimeoutSeconds)
 
@@ -58,6 +61,21 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
       return Effect.provideService(made, HttpClient.HttpClient, client)
     }
 
+    /** The adapter of the tenant's own integration: its key, and its base URL and model when it set them. */
+    const integrationAdapter = (i: SpeechIntegration): Effect.Effect<TranscriberService> => {
+      const settings = { apiKey: i.apiKey, baseUrl: i.baseUrl ?? undefined, model: i.model ?? undefined, timeout }
+      const made = i.provider === "deepgram"
+        ? makeDeepgram({ ...settings, baseUrl: settings.baseUrl ?? config.deepgramBaseUrl })
+        : i.provider === "assemblyai"
+        ? makeAssemblyAI({ ...settings, baseUrl: settings.baseUrl ?? config.assemblyaiBaseUrl })
+        : makeOpenAI({
+          ...settings,
+          baseUrl: settings.baseUrl ?? config.openaiBaseUrl,
+          model: settings.model ?? config.openaiTranscribeModel
+        })
+      return Effect.provideService(made, HttpClient.HttpClient, client)
+    }
+
     /** The provider chosen for a tenant: its runtime flag, else the server default. */
     const choiceFor = (clientId: ClientId) =>
       Effect.map(flags.forTenant(clientId), (saved): TranscriberChoice => {
@@ -67,6 +85,15 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
 
     /** The transcriber of a tenant's calls; none for an acoustic-only analysis. */
     const forTenant = Effect.fn("Transcribers.forTenant")(function* (clientId: ClientId) {
+      const own = yield* integrations.forTenant(clientId).pipe(
+        Effect.mapError((e) =>
+          new TranscriptionFailed({
+            provider: e.provider === "openai-compatible" ? "openai" : e.provider,
+            message: `the tenant's ${e.provider} key cannot be opened: ${e.message}`
+          })
+        )
+      )
+      if (Option.isSome(own)) return Option.some(yield* integrationAdapter(own.value))
       const choice = yield* choiceFor(clientId)
       if (choice === "none") return Option.none<TranscriberService>()
       return Option.some(yield* adapter(choice))

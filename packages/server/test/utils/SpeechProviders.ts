@@ -242,12 +242,16 @@ const notFound = (request: ReceivedRequest): Answer => ({
 })
 
 /**
- * Deepgram `POST /v1/listen`: the raw audio body, `Authorization: Token KEY`; answers `metadata`
+ * Deepgram `GET /v1/projects` (the key's projects) and `POST /v1/listen`: the raw audio body, `Authorization: Token KEY`; answers `metadata`
  * and `results` with `channels[0].alternatives[0].words` (`word` bare, `punctuated_word` as
  * written, `speaker` a number in order of first appearance) and `utterances` (one per truth turn).
  */
 export const startDeepgram = (options: ProviderServerOptions = {}) =>
   startServer(options, (key) => `Token ${key}`, (truthOf) => (request) => {
+    // the projects of the key: what a client calls to check a key
+    if (request.method === "GET" && request.path === "/v1/projects") {
+      return { status: 200, body: { projects: [{ project_id: "test-project", name: "Test project" }] } }
+    }
     if (request.method !== "POST" || request.path !== "/v1/listen") return notFound(request)
     if (request.bodySize === 0) return { status: 400, body: { err_code: "Bad Request", err_msg: "empty body" } }
     const t = truthOf(request.bodySha256)
@@ -311,7 +315,7 @@ export interface AssemblyAIServerOptions extends ProviderServerOptions {
 }
 
 /**
- * AssemblyAI v2: `POST /v2/upload` (raw body) → `upload_url`; `POST /v2/transcript` (JSON with
+ * AssemblyAI v2: `GET /v2/transcript?limit=N` (a page of the key's transcripts), `POST /v2/upload` (raw body) → `upload_url`; `POST /v2/transcript` (JSON with
  * that `audio_url`) → `{id, status: "queued"}`; `GET /v2/transcript/{id}` → `queued`, then
  * `processing`, then `completed` with `words` (times in ms, speakers "A", "B") or `error`.
  * The key goes bare in `Authorization`.
@@ -329,6 +333,11 @@ export const startAssemblyAI = (options: AssemblyAIServerOptions = {}) =>
         const uploadUrl = `${url()}/files/${randomUUID()}`
         uploads.set(uploadUrl, t)
         return { status: 200, body: { upload_url: uploadUrl } }
+      }
+      // the key's transcripts, a page of them: what a client calls to check a key
+      if (request.method === "GET" && request.path === "/v2/transcript") {
+        const limit = Number(request.query["limit"] ?? "10")
+        return { status: 200, body: { page_details: { limit, result_count: 0 }, transcripts: [] } }
       }
       if (request.method === "POST" && request.path === "/v2/transcript") {
         const config = (request.json ?? {}) as Record<string, unknown>
