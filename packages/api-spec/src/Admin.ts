@@ -147,12 +147,16 @@ export const AdminStatus = Schema.Struct({
   })
 }).annotations({ identifier: "AdminStatus" })
 
-export const RecallAlertKind = Schema.Literal("bot_join_failed", "recording_missing")
+export const RecallAlertKind = Schema.Literal("bot_join_failed", "recording_missing", "ingest_limit_reached").annotations({
+  description: "`bot_join_failed`: the bot never got into the meeting; `recording_missing`: the meeting ended without a " +
+    "recording to fetch; `ingest_limit_reached`: the recording was not made a call, the plan's monthly ingests being used up"
+})
 
 export const RecallAlert = Schema.Struct({
   alert_id: Text,
   kind: RecallAlertKind,
   client_id: ClientId,
+  meeting_id: Schema.NullOr(Text).annotations({ description: "The meeting of `GET /v1/client-portal/recall/meetings`" }),
   company_name: Text,
   closer_id: Schema.NullOr(CloserId),
   closer_email: Schema.NullOr(Text),

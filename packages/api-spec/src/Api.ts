@@ -14,6 +14,7 @@ import { INTRODUCTION } from "./Introduction.js"
 import { MarketIntelApi } from "./MarketIntel.js"
 import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
+import { RecorderApi } from "./Recorder.js"
 import { WorkspaceApi } from "./Workspace.js"
 
 export const API_VERSION = "1.0.0"
@@ -23,6 +24,7 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(ClientAuthApi)
   .add(ClientPortalApi)
   .add(PortalPublicApi)
+  .add(RecorderApi)
   .add(IntegrationsApi)
   .add(CoachingApi)
   .add(CompanionApi)

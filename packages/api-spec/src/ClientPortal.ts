@@ -1,7 +1,7 @@
 /**
- * 4.3 Client portal (prefix /v1/client-portal): profiles, account views, outcome truth, the
- * recording bot, closers and events. Every operation takes the session cookie except the public
- * closer e-mail verification. The views here are also served by the assistant interface
+ * 4.3 Client portal (prefix /v1/client-portal): profiles, account views, outcome truth, closers
+ * and events (the recording bot's three operations, `recall/*`, are their own group: Recorder.ts).
+ * Every operation takes the session cookie except the public closer e-mail verification. The views here are also served by the assistant interface
  * (Assistant.ts imports them: one implementation, two doors). `PlanUsage` lives in PlanUsage.ts,
  * shared with the admin's plan-usage.
  */
@@ -429,30 +429,6 @@ export const OutcomeTruthBacklog = Schema.Struct({
 }).annotations({ identifier: "OutcomeTruthBacklog" })
 
 // ---------------------------------------------------------------------------------------------
-// Recall (the meeting-recording bot)
-
-export const RecallJoinMode = Schema.Literal("auto", "manual")
-
-export class ActivateRecallRequest extends Schema.Class<ActivateRecallRequest>("ActivateRecallRequest")({
-  join_mode: RecallJoinMode,
-  bot_name: Schema.optional(NonEmptyTrimmedText.pipe(Schema.maxLength(100))),
-  platforms: Schema.Array(NonEmptyTrimmedText.pipe(Schema.maxLength(50))).pipe(
-    Schema.minItems(1),
-    Schema.maxItems(10)
-  ).annotations({ description: "Meeting platforms the bot joins", examples: [["video"]] })
-}) {}
-
-export const RecallStatus = Schema.Struct({
-  active: Schema.Boolean,
-  join_mode: Schema.NullOr(RecallJoinMode),
-  bot_name: Schema.NullOr(Text),
-  platforms: Schema.Array(Text),
-  since: Schema.NullOr(Timestamp).annotations({ description: "When it was last activated; null when inactive" }),
-  meetings_recorded: Schema.Number,
-  last_recording_at: Schema.NullOr(Timestamp)
-}).annotations({ identifier: "RecallStatus" })
-
-// ---------------------------------------------------------------------------------------------
 // Closers
 
 export const CloserIntegrationState = Schema.Struct({
@@ -685,24 +661,6 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
       .setUrlParams(OutcomeTruthBacklogParams)
       .addSuccess(OutcomeTruthBacklog)
       .annotate(OpenApi.Summary, "Completed calls without an outcome-truth record, oldest and highest-value first")
-  )
-  .add(
-    HttpApiEndpoint.get("getRecallStatus", "/recall/status")
-      .addSuccess(RecallStatus)
-      .annotate(OpenApi.Summary, "Whether the call-recording bot is active, since when, and meetings recorded")
-  )
-  .add(
-    HttpApiEndpoint.post("activateRecall", "/recall/activate")
-      .setPayload(strictBody(ActivateRecallRequest))
-      .addSuccess(RecallStatus)
-      .addError(Forbidden)
-      .annotate(OpenApi.Summary, "Activate the call-recording bot (owners and admins)")
-  )
-  .add(
-    HttpApiEndpoint.post("deactivateRecall", "/recall/deactivate")
-      .addSuccess(RecallStatus)
-      .addError(Forbidden)
-      .annotate(OpenApi.Summary, "Deactivate the call-recording bot (owners and admins)")
   )
   .add(
     HttpApiEndpoint.get("listClosers", "/closers")

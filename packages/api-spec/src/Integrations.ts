@@ -11,7 +11,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { Closer } from "./ClientPortal.js"
 import { CloserId, Text, Timestamp, TextRecord, strictBody } from "./Common.js"
-import { Conflict, Forbidden, NotFound, Unauthorized } from "./Errors.js"
+import { Conflict, Forbidden, NotFound } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -54,11 +54,20 @@ export const OAuthCallbackParams = Schema.Struct({
   state: Text
 })
 
+/**
+ * A callback refused: an unknown, used, expired or foreign `state`, or a code the provider would not
+ * exchange. The browser shows this page; nothing is stored.
+ */
+export const CallbackRefusedPage = HttpApiSchema.Text({ contentType: "text/html" }).annotations({
+  identifier: "CallbackRefusedPage",
+  description: "An HTML page saying why the connection was refused and how to start again"
+})
+
 /** The success of a callback: a redirect to the portal, no body. */
 export const PortalRedirect = HttpApiSchema.Empty(302).annotations({
   description:
-    "Found: the `Location` header points to the portal's integrations page, e.g. " +
-    "`{PUBLIC_BASE_URL}/portal/closers/{closer_id}?integration=calendar&status=connected`"
+    "Found: the `Location` header points to the portal's integrations page, " +
+    "`{PUBLIC_BASE_URL}/portal/integrations?closer_id={closer_id}&integration=calendar&status=connected`"
 })
 
 /** The answer of a removal. */
@@ -228,15 +237,15 @@ const completeMeetingConnection = <Name extends string, Kind extends MeetingInte
   HttpApiEndpoint.get(name, `/integrations/${kind}/callback`)
     .setUrlParams(OAuthCallbackParams)
     .addSuccess(PortalRedirect)
-    .addError(Unauthorized)
-    .addError(Conflict)
+    .addError(CallbackRefusedPage, { status: 400 })
     .annotate(OpenApi.Summary, "OAuth-style return")
     .annotate(
       OpenApi.Description,
-      `The provider's redirect after consent (public: the \`state\` identifies the flow). Exchanges \`code\` at the ` +
-        `provider's token endpoint, stores the tokens encrypted, marks the closer's ${kind} connected and answers ` +
-        `302 with \`Location\` pointing to the portal. 401 for an unknown or expired \`state\` or a code the ` +
-        `provider refuses; 409 for a \`state\` already used.`
+      `The provider's redirect after consent. The \`state\` identifies the flow (single use, 10 minutes) and is ` +
+        `bound to the user who started it: the browser must carry that user's session cookie. Exchanges \`code\` ` +
+        `(with the flow's PKCE verifier) at the provider's token endpoint, stores the tokens encrypted, marks the ` +
+        `closer's ${kind} connected and answers 302 with \`Location\` pointing to the portal. An unknown, used, ` +
+        `expired or foreign \`state\`, or a code the provider refuses, is a 400 page and nothing is stored.`
     )
 
 export class IntegrationsApi extends HttpApiGroup.make("integrations")
@@ -263,7 +272,14 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
       .addError(Forbidden)
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "Create or update the crm-a integration")
-      .annotate(OpenApi.Description, "The token is stored encrypted; the answer shows only its last four characters.")
+      .annotate(
+        OpenApi.Description,
+        "crm-a speaks the HubSpot CRM API v3 with a private-app token. The token is checked first with one call " +
+          "(`GET /crm/v3/objects/deals?limit=1`): refused, or crm-a out of reach, is 422 on `access_token` with the " +
+          "provider's reason and nothing is stored. The token is stored encrypted; the answer shows only its last four " +
+          "characters. The same connection as `crm/connect` with provider `crm-a`; `sync_outcomes` writes recorded " +
+          "outcomes to the matching deals as notes and reads closed deals back into the outcome truth."
+      )
   )
   .add(
     HttpApiEndpoint.del("deleteCrmAIntegration", "/integrations/crm-a")
@@ -328,9 +344,10 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
       .annotate(OpenApi.Summary, "Connect a CRM")
       .annotate(
         OpenApi.Description,
-        "Stores the provider's credentials (secrets encrypted) and answers the connection. 404 for an unknown " +
-          "provider; 422 when a required field is missing or the provider refuses the credentials. Connecting a " +
-          "provider again replaces its credentials."
+        "Checks the credentials with the provider (one documented call), then stores them (secrets encrypted) and " +
+          "answers the connection. 404 for an unknown provider; 422 on `credentials.<field>` when a required field is " +
+          "missing or a field unknown, 422 when the provider refuses the credentials or cannot be reached (nothing is " +
+          "stored then). Connecting a provider again replaces its credentials."
       )
   )
   .add(

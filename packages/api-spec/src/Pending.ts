@@ -17,6 +17,7 @@ import type { ExtensionsApi } from "./Extensions.js"
 import type { IntegrationsApi } from "./Integrations.js"
 import type { MarketIntelApi } from "./MarketIntel.js"
 import type { ProbesApi } from "./Probes.js"
+import type { RecorderApi } from "./Recorder.js"
 import type { WorkspaceApi } from "./Workspace.js"
 
 type Group =
@@ -24,6 +25,7 @@ type Group =
   | ClientAuthApi
   | ClientPortalApi
   | PortalPublicApi
+  | RecorderApi
   | IntegrationsApi
   | CoachingApi
   | CompanionApi
@@ -52,26 +54,11 @@ export const Pending = {
     "getCustomerRoiDigest",
     "getCustomerRoiReviewPack",
     "getDailyBrief",
-    "chatWithConcierge",
-    "getRecallStatus",
-    "activateRecall",
-    "deactivateRecall"
+    "chatWithConcierge"
   ],
   portalPublic: [],
+  recorder: [],
   integrations: [
-    "startCalendarConnection",
-    "disconnectCalendar",
-    "startVideoConnection",
-    "disconnectVideo",
-    "completeCalendarConnection",
-    "completeVideoConnection",
-    "getCrmAIntegration",
-    "upsertCrmAIntegration",
-    "deleteCrmAIntegration",
-    "listCrmProviders",
-    "getCrmStatus",
-    "connectCrm",
-    "disconnectCrm"
   ],
   coaching: [
     "getCoachingStatus",
@@ -91,7 +78,6 @@ export const Pending = {
     "createCompanionConnectCode",
     "pushCompanionMessage",
     "getStatus",
-    "listRecallAlerts",
     "getPipelineHealth",
     "runDoctor"
   ],

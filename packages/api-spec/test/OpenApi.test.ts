@@ -130,7 +130,11 @@ const EXTENSIONS = [
   "POST /v1/client-portal/api-keys",
   "DELETE /v1/client-portal/api-keys/{key_id}",
   "GET /v1/teams/calls",
-  "GET /v1/teams/calls/{call_id}"
+  "GET /v1/teams/calls/{call_id}",
+  // the recording bot's meetings and its provider's webhook (Recorder.ts)
+  "GET /v1/client-portal/recall/meetings",
+  "POST /v1/client-portal/recall/meetings",
+  "POST /v1/recorder/webhook"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any

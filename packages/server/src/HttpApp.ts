@@ -21,12 +21,14 @@ import { RequestGuardLive } from "./http/RequestGuard.js"
 import { RequestMetrics } from "./http/RequestMetrics.js"
 import { SecurityLive } from "./http/Security.js"
 import { IntegrationsHttpLive } from "./integrations/Http.js"
+import { IntegrationPagesLive } from "./integrations/Pages.js"
 import { Mailer } from "./mail/Mailer.js"
 import { MarketIntelHttpLive } from "./marketIntel/Http.js"
 import { tracingEnabled } from "./Observability.js"
 import { PagesLive } from "./portal/Pages.js"
 import { PortalHttpLive, PortalPublicHttpLive } from "./portal/Http.js"
 import { ProbesHttpLive } from "./probes/Http.js"
+import { RecorderHttpLive } from "./recorder/Http.js"
 import { WorkspaceHttpLive } from "./workspace/Http.js"
 
 /** Every group of the declaration, each from its own folder. */
@@ -35,6 +37,7 @@ const GroupsLive = Layer.mergeAll(
   ClientAuthHttpLive,
   PortalHttpLive,
   PortalPublicHttpLive,
+  RecorderHttpLive,
   IntegrationsHttpLive,
   CoachingHttpLive,
   CompanionHttpLive,
@@ -62,6 +65,7 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(PagesLive),
+  Layer.provide(IntegrationPagesLive),
   Layer.provide(HomePageLive),
   Layer.provide(ApiErrorsLive),
   Layer.provide(RequestGuardLive),

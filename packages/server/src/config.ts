@@ -19,6 +19,25 @@ const baseUrl = (name: string, fallback: string) =>
 
 const OPENAI_BASE_URL = "https://api.openai.com"
 
+/**
+ * An OAuth 2 provider of the closers' meeting tools (`CALENDAR_*`, `VIDEO_*`): its client, and
+ * endpoints defaulting to the provider's own, so a self-hosted or test provider works the same.
+ */
+const oauthProvider = (
+  prefix: string,
+  defaults: { readonly authorizeUrl: string; readonly tokenUrl: string; readonly revokeUrl: string; readonly apiUrl: string }
+) =>
+  Config.all({
+    clientId: Config.option(Config.string(`${prefix}_CLIENT_ID`)),
+    clientSecret: Config.option(Config.redacted(`${prefix}_CLIENT_SECRET`)),
+    authorizeUrl: baseUrl(`${prefix}_AUTHORIZE_URL`, defaults.authorizeUrl),
+    tokenUrl: baseUrl(`${prefix}_TOKEN_URL`, defaults.tokenUrl),
+    revokeUrl: baseUrl(`${prefix}_REVOKE_URL`, defaults.revokeUrl),
+    apiUrl: baseUrl(`${prefix}_API_URL`, defaults.apiUrl)
+  })
+
+export type OAuthProviderConfig = Config.Config.Success<ReturnType<typeof oauthProvider>>
+
 /** A key for integration secrets: 32 bytes, base64 (`openssl rand -base64 32`). */
 const secretsKeyConfig = (name: string) =>
   Config.redacted(name).pipe(
@@ -27,6 +46,17 @@ const secretsKeyConfig = (name: string) =>
         ? Either.right(key)
         : Either.left(ConfigError.InvalidData([name], "must be 32 bytes in base64 (openssl rand -base64 32)"))
     )
+  )
+
+/** A webhook signing secret as Svix issues them: `whsec_` and base64 (the prefix may be left out). */
+const webhookSecretConfig = (name: string) =>
+  Config.redacted(name).pipe(
+    Config.mapOrFail((secret) => {
+      const body = Redacted.value(secret).trim().replace(/^whsec_/, "")
+      return /^[A-Za-z0-9+/]+={0,2}$/.test(body) && Buffer.from(body, "base64").length >= 16
+        ? Either.right(Redacted.make(body))
+        : Either.left(ConfigError.InvalidData([name], "must be a signing secret whsec_<base64> of at least 16 bytes"))
+    })
   )
 
 /**
@@ -84,6 +114,30 @@ export const appConfig = Config.all({
   openaiApiKey: Config.option(Config.redacted("OPENAI_API_KEY")),
   openaiBaseUrl: baseUrl("OPENAI_BASE_URL", OPENAI_BASE_URL),
   anthropicBaseUrl: baseUrl("ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
+  calendar: oauthProvider("CALENDAR", {
+    authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+    tokenUrl: "https://oauth2.googleapis.com/token",
+    revokeUrl: "https://oauth2.googleapis.com/revoke",
+    apiUrl: "https://www.googleapis.com/calendar/v3"
+  }),
+  video: oauthProvider("VIDEO", {
+    authorizeUrl: "https://zoom.us/oauth/authorize",
+    tokenUrl: "https://zoom.us/oauth/token",
+    revokeUrl: "https://zoom.us/oauth/revoke",
+    apiUrl: "https://api.zoom.us/v2"
+  }),
+  // The CRMs a tenant connects (integrations/Crm*.ts): crm-a speaks HubSpot's CRM API v3.
+  crmAApiUrl: baseUrl("CRM_A_API_URL", "https://api.hubapi.com"),
+  salesforceLoginUrl: baseUrl("SALESFORCE_LOGIN_URL", "https://login.salesforce.com"),
+  pipedriveApiUrl: baseUrl("PIPEDRIVE_API_URL", "https://api.pipedrive.com"),
+  // The meeting-recording bot (recorder/): a provider speaking the Recall.ai API v1.
+  recorderApiUrl: baseUrl("RECORDER_API_URL", "https://us-east-1.recall.ai"),
+  recorderApiKey: Config.option(Config.redacted("RECORDER_API_KEY")),
+  recorderWebhookSecret: Config.option(webhookSecretConfig("RECORDER_WEBHOOK_SECRET")),
+  // How often the calendars are read for the next 24 hours, and bots past their meeting polled.
+  recorderScheduleIntervalSeconds: positiveInt("RECORDER_SCHEDULE_INTERVAL_SECONDS").pipe(Config.withDefault(300)),
+  // How often closed deals are read back from crm-a and recorded outcomes written to it.
+  crmSyncIntervalSeconds: positiveInt("CRM_SYNC_INTERVAL_SECONDS").pipe(Config.withDefault(900)),
   openaiTranscribeModel: Config.string("OPENAI_TRANSCRIBE_MODEL").pipe(Config.withDefault("gpt-4o-transcribe-diarize")),
   transcriberTimeoutSeconds: positiveInt("TRANSCRIBER_TIMEOUT_SECONDS").pipe(Config.withDefault(600)),
   // How long a tenant API key found live is remembered (0: looked up on every request).

@@ -11,8 +11,12 @@ import { AppConfig } from "./config.js"
 import { layerPglite, layerPostgres } from "./db/Database.js"
 import { MigrationsLive } from "./db/Migrations.js"
 import { WorkersLive } from "./audio/Worker.js"
+import { CrmSyncLive } from "./integrations/CrmSync.js"
+import { MeetingCalendarsLive } from "./integrations/MeetingCalendars.js"
+import { MeetingTokensRefresherLive } from "./integrations/MeetingConnections.js"
 import { SpeechIntegrationsLive } from "./integrations/SpeechIntegrationsLive.js"
 import { QualificationFrameworksLive } from "./portal/Profiles.js"
+import { RecorderSchedulerLive } from "./recorder/Scheduler.js"
 import { makeHttpLayer } from "./HttpApp.js"
 import { LoggerLive, TracingLive } from "./Observability.js"
 
@@ -31,6 +35,15 @@ export const DatabaseLive = Layer.unwrapEffect(
  * (portal) and its own speech-to-text provider (integrations).
  */
 const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide([QualificationFrameworksLive, SpeechIntegrationsLive]))
+
+/** The recorder's scheduling and polling passes, with the closers' calendars (integrations). */
+const RecorderPassesLive = RecorderSchedulerLive.pipe(Layer.provide(MeetingCalendarsLive))
+
+/**
+ * What runs beside the HTTP service (and in `callsight worker`): the analysis workers, the
+ * refresher of the closers' meeting-tool tokens, the crm-a outcome sync and the recorder's passes.
+ */
+const BackgroundLive = Layer.mergeAll(AnalysisWorkersLive, MeetingTokensRefresherLive, CrmSyncLive, RecorderPassesLive)
 
 /**
  * Node's server with its timeouts: headers, and the whole request, must arrive in time, else Node
@@ -63,7 +76,7 @@ export const makeServerLayer = <S, E1, R1, D, E2, R2>(
 ) =>
   Layer.merge(
     makeHttpLayer(server),
-    options.workers === true ? AnalysisWorkersLive : Layer.empty
+    options.workers === true ? BackgroundLive : Layer.empty
   ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 
 const fromEnvironment = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
@@ -76,4 +89,4 @@ export const makeServeLive = (options: { readonly workers: boolean }) =>
 export const ServeLive = makeServeLive({ workers: true })
 
 /** `callsight worker`: the analysis workers alone. */
-export const WorkerLive = fromEnvironment(AnalysisWorkersLive.pipe(Layer.provide(MigrationsLive), Layer.provideMerge(DatabaseLive)))
+export const WorkerLive = fromEnvironment(BackgroundLive.pipe(Layer.provide(MigrationsLive), Layer.provideMerge(DatabaseLive)))

@@ -4,7 +4,7 @@ import { Effect, Layer } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { BlobStore, STALE_STAGED_MS } from "../src/audio/BlobStore.js"
+import { BlobStore, STALE_STAGED_MS } from "../src/calls/BlobStore.js"
 import { AppConfig } from "../src/config.js"
 
 describe("BlobStore", () => {

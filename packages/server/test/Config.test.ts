@@ -1,6 +1,6 @@
 /** Configuration is read from the environment, validated at start-up, with readable errors. */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Layer, Option } from "effect"
+import { ConfigProvider, Effect, Either, Layer, Option, Redacted } from "effect"
 import { AppConfig } from "../src/config.js"
 
 const load = (env: Record<string, string>) =>
@@ -46,6 +46,22 @@ describe("configuration", () => {
       expect((yield* Effect.flatten(load({}))).production).toBe(false)
     }))
 
+  it.effect("the recorder: Recall's US base URL and a 300 s pass by default; a webhook secret must be whsec_<base64>", () =>
+    Effect.gen(function* () {
+      const config = yield* Effect.flatten(load({}))
+      expect(config.recorderApiUrl).toBe("https://us-east-1.recall.ai")
+      expect(Option.isNone(config.recorderApiKey)).toBe(true)
+      expect(config.recorderScheduleIntervalSeconds).toBe(300)
+      const secret = Buffer.alloc(24, 9).toString("base64")
+      const good = yield* Effect.flatten(load({ RECORDER_API_URL: "https://eu-central-1.recall.ai/", RECORDER_WEBHOOK_SECRET: `whsec_${secret}` }))
+      expect(good.recorderApiUrl).toBe("https://eu-central-1.recall.ai")
+      expect(Option.map(good.recorderWebhookSecret, Redacted.value)).toEqual(Option.some(secret))
+      const bad = yield* load({ RECORDER_WEBHOOK_SECRET: "whsec_!!" })
+      expect(Either.isLeft(bad) && bad.left.message).toMatch(/RECORDER_WEBHOOK_SECRET: must be a signing secret/)
+      const interval = yield* load({ RECORDER_SCHEDULE_INTERVAL_SECONDS: "0" })
+      expect(Either.isLeft(interval) && interval.left.message).toMatch(/RECORDER_SCHEDULE_INTERVAL_SECONDS/)
+    }))
+
   it.effect("a bad value fails with a message naming the variable", () =>
     Effect.gen(function* () {
       const port = yield* load({ PORT: "eighty" })
@@ -56,6 +72,41 @@ describe("configuration", () => {
       expect(Either.isLeft(pool) && pool.left.message).toMatch(/DB_POOL_MAX must not be above DB_CONNECTION_CAP/)
       const negative = yield* load({ MAX_UPLOAD_MB: "-1" })
       expect(Either.isLeft(negative) && negative.left.message).toMatch(/MAX_UPLOAD_MB/)
+    }))
+
+  it.effect("the meeting tools' OAuth clients: endpoints default to Google's and Zoom's, each overridable; the secret redacted", () =>
+    Effect.gen(function* () {
+      const defaults = yield* Effect.flatten(load({}))
+      expect(Option.isNone(defaults.calendar.clientId)).toBe(true)
+      expect(defaults.calendar).toMatchObject({
+        authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+        tokenUrl: "https://oauth2.googleapis.com/token",
+        revokeUrl: "https://oauth2.googleapis.com/revoke",
+        apiUrl: "https://www.googleapis.com/calendar/v3"
+      })
+      expect(defaults.video).toMatchObject({
+        authorizeUrl: "https://zoom.us/oauth/authorize",
+        tokenUrl: "https://zoom.us/oauth/token",
+        revokeUrl: "https://zoom.us/oauth/revoke",
+        apiUrl: "https://api.zoom.us/v2"
+      })
+      const local = yield* Effect.flatten(load({
+        VIDEO_CLIENT_ID: "zoom-app",
+        VIDEO_CLIENT_SECRET: "zoom-secret",
+        VIDEO_AUTHORIZE_URL: "http://127.0.0.1:9000/authorize",
+        VIDEO_TOKEN_URL: "http://127.0.0.1:9000/token/",
+        VIDEO_REVOKE_URL: "http://127.0.0.1:9000/revoke",
+        VIDEO_API_URL: "http://127.0.0.1:9001/v2"
+      }))
+      expect(local.video).toMatchObject({
+        clientId: Option.some("zoom-app"),
+        authorizeUrl: "http://127.0.0.1:9000/authorize",
+        tokenUrl: "http://127.0.0.1:9000/token",
+        apiUrl: "http://127.0.0.1:9001/v2"
+      })
+      expect(String(Option.getOrThrow(local.video.clientSecret))).not.toContain("zoom-secret")
+      const bad = yield* load({ CALENDAR_TOKEN_URL: "not a url" })
+      expect(Either.isLeft(bad) && bad.left.message).toMatch(/CALENDAR_TOKEN_URL/)
     }))
 
   it.effect("a speech-to-text provider needs its key; base URLs default to the providers' own", () =>

@@ -260,7 +260,7 @@ describe("client portal", () => {
           expect(theirs.body.month.calls_by_status.completed).toBe(0)
         }))
 
-      it.effect("onboarding follows the tenant's steps; the recorder and coaching steps wait for their features", () =>
+      it.effect("onboarding follows the tenant's steps; the recorder step waits for its activation (Recorder.test.ts), coaching for its feature", () =>
         Effect.gen(function* () {
           const smtp = yield* Smtp
           const { clientId, session } = yield* newTenant()
@@ -582,7 +582,7 @@ describe("client portal", () => {
       it.effect("answer 501 NotImplemented to a signed-in user", () =>
         Effect.gen(function* () {
           const { session } = yield* newTenant()
-          for (const path of ["/v1/client-portal/customer-value", "/v1/client-portal/daily-brief", "/v1/client-portal/recall/status"]) {
+          for (const path of ["/v1/client-portal/customer-value", "/v1/client-portal/daily-brief", "/v1/client-portal/customer-roi-digest"]) {
             const reply = yield* call("GET", path, { session })
             expect(reply.status, path).toBe(501)
             expect(reply.body._tag).toBe("NotImplemented")

@@ -1,25 +1,37 @@
 /**
  * Handlers of the `admin` group (spec 4.7, the staff's internal administration): runtime flags, a
- * tenant's plan usage and its monthly bonus are built; the rest answer 501 (`Pending.admin`).
+ * tenant's plan usage and its monthly bonus, the recording bot's alerts (written by the recorder,
+ * read from the shared floor) are built; the rest answer 501 (`Pending.admin`).
  */
-import { CallsightApi, Pending } from "@callsight/api-spec"
+import { CallsightApi, NotFound, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { RecallAlertsRepo } from "../events/RecallAlertsRepo.js"
 import { handlePending } from "../http/Pending.js"
 import { Callers } from "../tenancy/Caller.js"
 import { PlanUsage } from "../tenancy/PlanUsage.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
+import { TenantsRepo } from "../tenancy/TenantsRepo.js"
 
 export const AdminHttpLive = HttpApiBuilder.group(CallsightApi, "admin", (handlers) =>
   Effect.gen(function* () {
     const flags = yield* RuntimeFlags
     const usage = yield* PlanUsage
     const callers = yield* Callers
+    const recallAlerts = yield* RecallAlertsRepo
+    const tenants = yield* TenantsRepo
     return handlePending(handlers, Pending.admin)
       .handle("getRuntimeFlags", ({ urlParams }) => flags.list(urlParams.client_id))
       .handle("setRuntimeFlags", ({ path, payload }) => flags.replace(path.client_id, payload))
       .handle("getClientPlanUsage", ({ path }) => usage.usage(path.client_id))
       .handle("grantUsageBonus", ({ path, payload }) =>
         Effect.flatMap(callers.staff, (actor) => usage.grantBonus(path.client_id, payload, actor)))
+      .handle("listRecallAlerts", ({ urlParams: { client_id, limit } }) =>
+        Effect.gen(function* () {
+          if (client_id !== undefined && !(yield* tenants.exists(client_id))) {
+            return yield* new NotFound({ message: `no client ${client_id}` })
+          }
+          return { alerts: yield* recallAlerts.list(client_id, limit), limit }
+        }).pipe(Effect.catchTag("SqlError", Effect.die)))
   })
-).pipe(Layer.provide([RuntimeFlags.Default, PlanUsage.Default, Callers.Default]))
+).pipe(Layer.provide([RuntimeFlags.Default, PlanUsage.Default, Callers.Default, RecallAlertsRepo.Default, TenantsRepo.Default]))

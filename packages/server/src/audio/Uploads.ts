@@ -17,16 +17,13 @@ import {
 import type { Multipart } from "@effect/platform"
 import { Effect, Option, Schema, Stream } from "effect"
 import { SNIFF_BYTES, sniffFormat } from "../analysis/Sniff.js"
+import { BlobStore, type StagedBlob } from "../calls/BlobStore.js"
+import { blobKeyOf, CallIntake } from "../calls/CallIntake.js"
 import { CallsRepo } from "../calls/CallsRepo.js"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
-import { EventsRepo } from "../events/EventsRepo.js"
 import { newId } from "../lib/Ids.js"
-import { LedgerRepo } from "../tenancy/LedgerRepo.js"
-import { MONTHLY_INGESTS } from "../tenancy/Plans.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
-import { BlobStore, type StagedBlob } from "./BlobStore.js"
-import { JobsRepo } from "./JobsRepo.js"
 
 const invalid = (field: string, msg: string, type = "value_error") =>
   new ValidationFailed({ detail: [{ loc: ["body", field], msg, type }] })
@@ -44,10 +41,8 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
     const transactions = yield* Transactions
     const config = yield* AppConfig
     const repo = yield* CallsRepo
-    const jobs = yield* JobsRepo
-    const ledger = yield* LedgerRepo
+    const intake = yield* CallIntake
     const tenants = yield* TenantsRepo
-    const events = yield* EventsRepo
     const blobs = yield* BlobStore
     const limitBytes = config.maxUploadMb * 1024 * 1024
 
@@ -115,19 +110,6 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
         }
       })
 
-    /** 402 unless a credit is free (balance minus calls in flight) and the month has an ingest left. */
-    const ensureAllowance = (clientId: ClientId, plan: keyof typeof MONTHLY_INGESTS) =>
-      Effect.gen(function* () {
-        const free = (yield* ledger.balance(clientId)) - (yield* ledger.reserved(clientId))
-        if (free < 1) {
-          return yield* new PaymentRequired({ message: "no credit left: every credit is used or held by a call in progress" })
-        }
-        const included = MONTHLY_INGESTS[plan] + (yield* ledger.bonusThisMonth(clientId))
-        if ((yield* ledger.ingestsThisMonth(clientId)) >= included) {
-          return yield* new PaymentRequired({ message: `the plan's ${included} calls of this month are used up` })
-        }
-      })
-
     const upload = Effect.fn("Uploads.upload")(function* (
       clientId: ClientId,
       parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
@@ -138,7 +120,7 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
         Effect.onError(() => (form.audio === undefined ? Effect.void : blobs.discard(form.audio)))
       )
       const callId = CallId.make(newId("call"))
-      const blobKey = `${clientId}/${callId}.${input.format}`
+      const blobKey = blobKeyOf(clientId, callId, input.format)
       const outcome = yield* transactions.run(
         Effect.gen(function* () {
           const tenant = yield* tenants.lock(clientId)
@@ -152,32 +134,21 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
               return { _tag: "replay" as const, callId: earlier.value.call_id }
             }
           }
-          yield* ensureAllowance(clientId, tenant.value.plan)
-          const createdAt = yield* repo.insert({
+          // 402 unless a credit is free (balance minus calls in flight) and the month has an ingest left.
+          const { createdAt } = yield* intake.admit({
             callId,
             clientId,
+            plan: tenant.value.plan,
+            staged: input.audio,
+            format: input.format,
             externalCallId: input.externalCallId,
             closerEmail: input.closerEmail,
-            format: input.format,
-            blobKey,
-            size: input.audio.size,
-            sha256: input.audio.sha256
-          })
-          yield* jobs.enqueue(callId)
+            source: "api",
+            event: { type: "upload_accepted", platform: "api" }
+          }).pipe(Effect.catchTag("IntakeRefused", (refused) => new PaymentRequired({ message: refused.message })))
           if (idempotencyKey !== undefined) {
             yield* repo.saveIdempotent(clientId, idempotencyKey, input.audio.sha256, callId)
           }
-          yield* events.record({
-            clientId,
-            type: "upload_accepted",
-            platform: "api",
-            status: "ok",
-            closerEmail: input.closerEmail,
-            callId,
-            error: null
-          })
-          // The blob is in place before the row commits, so a committed call always has its file.
-          yield* blobs.commit(input.audio, blobKey).pipe(Effect.orDie)
           return {
             _tag: "created" as const,
             body: accepted({ call_id: callId, external_call_id: input.externalCallId, created_at: createdAt })
@@ -197,10 +168,8 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
   }),
   dependencies: [
     CallsRepo.Default,
-    JobsRepo.Default,
-    LedgerRepo.Default,
+    CallIntake.Default,
     TenantsRepo.Default,
-    EventsRepo.Default,
     BlobStore.Default,
     Transactions.Default
   ]

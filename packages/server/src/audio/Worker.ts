@@ -1,7 +1,8 @@
 /**
  * The analysis worker: `WORKER_CONCURRENCY` loops in this process, each claiming a job, analysing
  * its call under a renewed lease, and recording the outcome. The credit is taken in the same
- * transaction that marks the call completed; failures take none. A job is tried at most
+ * transaction that marks the call completed, for calls uploaded through the API only (the
+ * recorder's count against the monthly ingests instead); failures take none. A job is tried at most
  * `MAX_ATTEMPTS` times with growing back-off; a file that cannot be analysed fails at once, and so
  * does a call whose speech-to-text provider still fails after its own retries
  * (`transcription_failed`): uploading the file again analyses it afresh.
@@ -11,7 +12,9 @@ import { Data, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { hostname } from "node:os"
 import { Analyzer, type AnalysisResult } from "../analysis/Analyzer.js"
 import type { AnalysisStage } from "../analysis/Types.js"
+import { BlobStore } from "../calls/BlobStore.js"
 import { CallsRepo, type JobCall } from "../calls/CallsRepo.js"
+import { type ClaimedJob, JobsRepo } from "../calls/JobsRepo.js"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
 import { EventsRepo } from "../events/EventsRepo.js"
@@ -19,8 +22,6 @@ import { newId } from "../lib/Ids.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import { QualificationFrameworks } from "../tenancy/QualificationFrameworks.js"
 import { Transcribers } from "../transcription/Transcribers.js"
-import { BlobStore } from "./BlobStore.js"
-import { type ClaimedJob, JobsRepo } from "./JobsRepo.js"
 
 export const MAX_ATTEMPTS = 3
 
@@ -57,7 +58,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
       events.record({
         clientId: call.client_id,
         type,
-        platform: "api",
+        platform: call.source === "recorder" ? "recorder" : "api",
         status: error === null ? "ok" : "error",
         closerEmail: call.closer_email,
         callId: call.call_id,
@@ -71,7 +72,8 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
             return yield* new LeaseLost({ callId: call.call_id })
           }
           yield* calls.complete(call.call_id, result)
-          yield* ledger.chargeAnalysis({ clientId: call.client_id, callId: call.call_id })
+          // A call the recorder brought counts against the monthly ingests, not the prepaid credits.
+          if (call.source === "api") yield* ledger.chargeAnalysis({ clientId: call.client_id, callId: call.call_id })
           yield* event(call, "analysis_completed", null)
         })
       )

@@ -56,6 +56,10 @@ export const StoredResult = Schema.Struct({
 
 const Format = Schema.Literal("mp3", "wav", "m4a")
 
+/** Where a call came from: an upload through the API (it takes a credit) or the recorder (it does not). */
+export const CallSource = Schema.Literal("api", "recorder")
+export type CallSource = typeof CallSource.Type
+
 /** What every view of a call shows about it, without its analysis. */
 const CallFields = {
   call_id: CallId,
@@ -108,7 +112,8 @@ export const JobCall = Schema.Struct({
   client_id: ClientId,
   closer_email: Schema.NullOr(Schema.String),
   format: Format,
-  blob_key: Schema.String
+  blob_key: Schema.String,
+  source: CallSource
 })
 export type JobCall = typeof JobCall.Type
 
@@ -120,7 +125,8 @@ export const NewCall = Schema.Struct({
   format: Format,
   blobKey: Schema.String,
   size: Schema.Number,
-  sha256: Schema.String
+  sha256: Schema.String,
+  source: CallSource
 })
 
 const TenantCall = Schema.Struct({ tenantId: ClientId, callId: CallId })
@@ -141,9 +147,10 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
       Request: NewCall,
       Result: Schema.Struct({ created_at: IsoTimestamp }),
       execute: (c) =>
-        sql`INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256)
+        sql`INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
+                               source)
             VALUES (${c.callId}, ${c.clientId}, ${c.externalCallId}, ${c.closerEmail}, 'queued', ${c.format}, ${c.blobKey},
-                    ${c.size}, ${c.sha256})
+                    ${c.size}, ${c.sha256}, ${c.source})
             RETURNING created_at`
     })
 
@@ -179,7 +186,7 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
     const findForJob = Rows.findOne({
       Request: CallId,
       Result: JobCall,
-      execute: (callId) => sql`SELECT call_id, client_id, closer_email, format, blob_key FROM calls WHERE call_id = ${callId}`
+      execute: (callId) => sql`SELECT call_id, client_id, closer_email, format, blob_key, source FROM calls WHERE call_id = ${callId}`
     })
 
     const pageQuery = Rows.findAll({

@@ -9,13 +9,19 @@ import audio from "./migrations/0002_audio.js"
 import runtimeFlags from "./migrations/0003_runtime_flags.js"
 import portal from "./migrations/0004_portal.js"
 import integrations from "./migrations/0005_integrations.js"
+import meetingIntegrations from "./migrations/0006_meeting_integrations.js"
+import crm from "./migrations/0007_crm.js"
+import recorder from "./migrations/0008_recorder.js"
 
 export const migrations = {
   "0001_core": core,
   "0002_audio": audio,
   "0003_runtime_flags": runtimeFlags,
   "0004_portal": portal,
-  "0005_integrations": integrations
+  "0005_integrations": integrations,
+  "0006_meeting_integrations": meetingIntegrations,
+  "0007_crm": crm,
+  "0008_recorder": recorder
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

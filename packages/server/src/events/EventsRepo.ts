@@ -21,7 +21,20 @@ const EventRow = Schema.Struct({ ...SalesCallEvent.fields, received_at: IsoTimes
 
 export const NewEvent = Schema.Struct({
   clientId: ClientId,
-  type: Schema.Literal("upload_accepted", "analysis_completed", "analysis_failed"),
+  type: Schema.Literal(
+    "upload_accepted",
+    "analysis_completed",
+    "analysis_failed",
+    "integration_connected",
+    "integration_disconnected",
+    "integration_error",
+    // the recorder (platform `recorder`): a bot sent to a meeting, its recording made a call, or why not
+    "bot_scheduled",
+    "recording_received",
+    "bot_join_failed",
+    "recording_missing",
+    "recording_refused"
+  ),
   platform: Schema.String,
   status: Schema.Literal("ok", "error"),
   closerEmail: Schema.NullOr(Schema.String),

@@ -44,6 +44,17 @@ const ApiHealth = Schema.Struct({
   errors_7d: Schema.Number
 })
 
+/** The recording bot: its setting (recorder/ owns the table; read here, not imported) and its events. */
+const RecorderHealth = Schema.Struct({
+  active: Schema.Boolean,
+  activated_at: NullableIsoTimestamp,
+  last_success_at: NullableIsoTimestamp,
+  last_error_at: NullableIsoTimestamp,
+  last_error: Schema.NullOr(Schema.String),
+  events_7d: Schema.Number,
+  errors_7d: Schema.Number
+})
+
 /** A query of one tenant. */
 type TenantQuery = (clientId: string) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
 
@@ -133,7 +144,23 @@ export class AccountQueries extends Effect.Service<AccountQueries>()("AccountQue
                              WHERE client_id = ${clientId} AND platform = 'api' AND status = 'error'
                              ORDER BY received_at DESC LIMIT 1) e ON true`)
 
+    /** The recording bot: active since when, and the tenant's `recorder` events of the last 7 days. */
+    const recorderHealth = one(RecorderHealth, (clientId) =>
+      sql`SELECT COALESCE(s.active, false) AS active, CASE WHEN s.active THEN s.activated_at END AS activated_at,
+                 (SELECT max(received_at) FROM call_events WHERE client_id = ${clientId} AND platform = 'recorder' AND status = 'ok') AS last_success_at,
+                 e.received_at AS last_error_at, e.error AS last_error,
+                 (SELECT count(*)::int FROM call_events WHERE client_id = ${clientId} AND platform = 'recorder'
+                    AND received_at > now() - interval '7 days') AS events_7d,
+                 (SELECT count(*)::int FROM call_events WHERE client_id = ${clientId} AND platform = 'recorder' AND status = 'error'
+                    AND received_at > now() - interval '7 days') AS errors_7d
+          FROM (SELECT 1) one
+          LEFT JOIN recorder_settings s ON s.client_id = ${clientId}
+          LEFT JOIN LATERAL (SELECT received_at, error FROM call_events
+                             WHERE client_id = ${clientId} AND platform = 'recorder' AND status = 'error'
+                             ORDER BY received_at DESC LIMIT 1) e ON true`)
+
     return {
+      recorderHealth,
       scoreTrend,
       closerSummary,
       recentFailures,

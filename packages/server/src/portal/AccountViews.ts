@@ -3,9 +3,10 @@
  * tenant's analysis pipeline over 7 days) and integration health. One implementation: the
  * assistant interface serves the same views (spec 4.9) from here.
  *
- * They answer from what the service has: the recording bot, calendar, video, CRM and LLM
- * integrations and coaching are not built yet, so they read as not connected and their onboarding
- * steps as not done (DOMAIN.md lists them; the README says so), never as made-up progress.
+ * They answer from what the service has: the recording bot from its setting and its events; the
+ * calendar, video, CRM and LLM integrations and coaching read as not connected and their onboarding
+ * steps as not done until they report here (DOMAIN.md lists them; the README says so), never as
+ * made-up progress.
  */
 import type {
   AccountAlert,
@@ -111,7 +112,13 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
         average_score: calls === 0 ? null : round1(scored.reduce((s, w) => s + w.average_score! * w.calls, 0) / calls),
         score_trend: trend.map((w) => ({ ...w, average_score: round1(w.average_score) })),
         closers_by_status: byStatus(CLOSER_STATUSES, closers),
-        integrations: { calendar_connected: 0, video_connected: 0, crm: [], llm: [], recorder_active: false },
+        integrations: {
+          calendar_connected: 0,
+          video_connected: 0,
+          crm: [],
+          llm: [],
+          recorder_active: (yield* queries.recorderHealth(clientId)).active
+        },
         open_alerts: yield* alerts(clientId),
         generated_at: new Date().toISOString()
       } satisfies typeof AccountCockpit.Type
@@ -119,14 +126,16 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
 
     const onboarding = Effect.fn("AccountViews.onboarding")(function* (clientId: ClientId) {
       const doneAt = yield* queries.milestones(clientId)
+      const recorder = yield* queries.recorderHealth(clientId)
       const steps = [
         { key: "profile_saved", label: "Save your market or lead-context profile", at: doneAt.profile_saved },
         { key: "closer_added", label: "Add a closer", at: doneAt.closer_added },
         { key: "closer_verified", label: "Have a closer confirm their e-mail", at: doneAt.closer_verified },
-        // the recording bot and coaching are not built yet: these steps cannot be done
-        { key: "recorder_connected", label: "Connect the call recorder", at: null },
+        // done while the recording bot is active, since its activation
+        { key: "recorder_connected", label: "Connect the call recorder", at: recorder.activated_at },
         { key: "first_call_analysed", label: "Analyse your first call", at: doneAt.first_call_analysed },
         { key: "first_outcome_recorded", label: "Record the outcome of a call", at: doneAt.first_outcome_recorded },
+        // coaching is not built yet: this step cannot be done
         { key: "coaching_welcome_done", label: "Finish the coaching welcome", at: null }
       ] as const
       const done = steps.filter((s) => s.at !== null).length
@@ -164,6 +173,8 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
 
     const healthKpis = Effect.fn("AccountViews.healthKpis")(function* (clientId: ClientId) {
       const api = yield* queries.apiHealth(clientId)
+      const recorder = yield* queries.recorderHealth(clientId)
+      const rate = (events: number, errors: number) => (events === 0 ? null : Math.round((1000 * errors) / events) / 1000)
       const notConnected = (integration: string) => ({
         integration,
         provider: null,
@@ -188,7 +199,18 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
             error_rate_7d: api.events_7d === 0 ? null : Math.round((1000 * api.errors_7d) / api.events_7d) / 1000,
             token_expires_at: null
           },
-          ...["recorder", "calendar", "video", "crm-a", "llm"].map(notConnected)
+          {
+            integration: "recorder",
+            provider: recorder.active ? "recall" : null,
+            connected: recorder.active,
+            last_success_at: recorder.last_success_at,
+            last_error_at: recorder.last_error_at,
+            last_error: recorder.last_error,
+            events_7d: recorder.events_7d,
+            error_rate_7d: rate(recorder.events_7d, recorder.errors_7d),
+            token_expires_at: null
+          },
+          ...["calendar", "video", "crm-a", "llm"].map(notConnected)
         ],
         generated_at: new Date().toISOString()
       } satisfies typeof HealthKpis.Type

@@ -27,12 +27,7 @@ import { AuditLog, changed, unchanged } from "../tenancy/AuditLog.js"
 import type { Caller } from "../tenancy/Caller.js"
 import { MAGIC_LINK_MINUTES, MagicLinksRepo } from "../tenancy/MagicLinksRepo.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
-import { type CloserRow, ClosersRepo } from "./ClosersRepo.js"
-
-/** Calendar and video connections arrive with the integrations; until then none is connected. */
-const NOT_CONNECTED = { connected: false, connected_at: null, token_expires_at: null } as const
-
-const view = (row: CloserRow): typeof Closer.Type => ({ ...row, calendar: NOT_CONNECTED, video: NOT_CONNECTED })
+import { type CloserRow, ClosersRepo, closerView as view } from "../tenancy/ClosersRepo.js"
 
 export class Closers extends Effect.Service<Closers>()("Closers", {
   effect: Effect.gen(function* () {

@@ -2,8 +2,9 @@
  * Handlers of the `clientPortal` group (spec 4.3), every operation behind the session cookie, and
  * of `portalPublic`, the closer's click on the verification link. Built: profiles, account
  * cockpit, plan usage, onboarding, operational trust, outcome truth and its backlog, closers,
- * events, health KPIs and audit logs. The value and ROI views, the daily brief, the concierge and
- * the recording bot answer 501 until their issues land (`Pending.clientPortal`; README, "Status").
+ * events, health KPIs and audit logs. The value and ROI views, the daily brief and the concierge
+ * answer 501 until their issues land (`Pending.clientPortal`; README, "Status"). The recording
+ * bot's `recall/*` operations are the `recorder` group's (recorder/Http.ts).
  */
 import { CallsightApi, type ClientId, CurrentClient, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"

@@ -1,7 +1,8 @@
 /**
  * The prepaid credit ledger, the monthly ingest count and the admin's monthly bonus. The balance
  * is the sum of the rows; an analysis charge is a row with reason `analysis`, unique per call
- * (migration 0002). Months are calendar months in UTC.
+ * (migration 0002), taken only for calls uploaded through the API (`calls.source`): the
+ * recorder's calls count against the monthly ingests alone. Months are calendar months in UTC.
  */
 import { CallId, ClientId, Plan } from "@callsight/api-spec"
 import { SqlClient, type SqlError } from "@effect/sql"
@@ -47,9 +48,10 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("LedgerRepo", {
         sql`SELECT COALESCE(-SUM(delta), 0)::int AS n FROM credit_ledger WHERE call_id = ${callId} AND reason = 'analysis'`
     })
 
-    /** Calls that will each take a credit when they complete. */
+    /** Calls that will each take a credit when they complete: those uploaded through the API (the recorder's take none). */
     const reserved = countOf((clientId) =>
-      sql`SELECT count(*)::int AS n FROM calls WHERE client_id = ${clientId} AND status IN ('queued', 'processing')`)
+      sql`SELECT count(*)::int AS n FROM calls
+          WHERE client_id = ${clientId} AND status IN ('queued', 'processing') AND source = 'api'`)
 
     /** Calls of the current month that count against the plan: all but failed ones. */
     const ingestsThisMonth = countOf((clientId) =>

@@ -1,7 +1,9 @@
 /**
- * The tenant's closers (`closers`). An e-mail is a closer once per tenant, whatever its case (a
- * unique index on `lower(email)`); a removed closer keeps its row, and adding its e-mail again
- * brings the row back.
+ * The tenant's closers (`closers`), shared by the portal (which manages them), the integrations
+ * (their calendar and video connections) and the recorder. An e-mail is a closer once per tenant,
+ * whatever its case (a unique index on `lower(email)`); a removed closer keeps its row, and adding
+ * its e-mail again brings the row back. Every read carries the state of the closer's calendar and
+ * video connections (`closer_integrations`), so every door answers the same `Closer`.
  */
 import { ClientId, Closer, CloserId, CloserStatus } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
@@ -9,14 +11,28 @@ import { Effect, Schema, Struct } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
 
-/** A closer as stored: the response's fields but the integrations, which are not stored yet. */
+/** A closer as stored, with when each of its connections was made and when its token expires. */
 export const CloserRow = Schema.Struct({
   ...Struct.omit(Closer.fields, "calendar", "video"),
   email_verified_at: NullableIsoTimestamp,
   created_at: IsoTimestamp,
-  updated_at: IsoTimestamp
+  updated_at: IsoTimestamp,
+  calendar_connected_at: NullableIsoTimestamp,
+  calendar_token_expires_at: NullableIsoTimestamp,
+  video_connected_at: NullableIsoTimestamp,
+  video_token_expires_at: NullableIsoTimestamp
 })
 export type CloserRow = typeof CloserRow.Type
+
+/** The closer as the API answers it: a connection is `connected` while its tokens work. */
+export const closerView = (row: CloserRow): typeof Closer.Type => {
+  const { calendar_connected_at, calendar_token_expires_at, video_connected_at, video_token_expires_at, ...closer } = row
+  return {
+    ...closer,
+    calendar: { connected: calendar_connected_at !== null, connected_at: calendar_connected_at, token_expires_at: calendar_token_expires_at },
+    video: { connected: video_connected_at !== null, connected_at: video_connected_at, token_expires_at: video_token_expires_at }
+  }
+}
 
 const TenantCloser = Schema.Struct({ tenantId: ClientId, closerId: CloserId })
 
@@ -31,7 +47,14 @@ export const NewCloser = Schema.Struct({
 export class ClosersRepo extends Effect.Service<ClosersRepo>()("ClosersRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const columns = sql`closer_id, email, full_name, team, status, email_verified_at, created_at, updated_at`
+    const connection = (kind: "calendar" | "video", column: "connected_at" | "token_expires_at") =>
+      sql`(SELECT ci.${sql(column)} FROM closer_integrations ci
+           WHERE ci.closer_id = closers.closer_id AND ci.kind = ${kind} AND ci.status = 'connected')`
+    const columns = sql`closer_id, email, full_name, team, status, email_verified_at, created_at, updated_at,
+      ${connection("calendar", "connected_at")} AS calendar_connected_at,
+      ${connection("calendar", "token_expires_at")} AS calendar_token_expires_at,
+      ${connection("video", "connected_at")} AS video_connected_at,
+      ${connection("video", "token_expires_at")} AS video_token_expires_at`
 
     /** The tenant's closers, oldest first. */
     const list = Rows.findAll({

@@ -1,5 +1,6 @@
 /**
- * Where uploaded audio lives: a local directory (`BLOB_DIR`). An upload is streamed to a temporary
+ * Where the audio of calls lives (uploads and the recorder's recordings): a local directory
+ * (`BLOB_DIR`). On the shared floor, as both features write it. A file is streamed to a temporary
  * file while its size, SHA-256 and first bytes are taken, so memory stays flat whatever its size;
  * it is moved under its key once the call row is about to commit. Partial files of uploads a crash
  * interrupted are removed when the store starts.

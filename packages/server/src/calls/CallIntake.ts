@@ -1,0 +1,112 @@
+/**
+ * How a call enters the analysis queue, whoever brings its file: an upload through the API
+ * (audio/) or a recording the bot fetched (recorder/). One step, run inside the caller's
+ * transaction with the tenant's row locked (`TenantsRepo.lock`), so usage is counted one call at a
+ * time: the allowance is checked, the call and its job are inserted, its event recorded, and the
+ * staged file moved under its key last, so a committed call always has its file.
+ *
+ * A call from the API takes a credit when it completes, so it needs a free one (the balance less
+ * the calls in flight); a call of the recorder takes none. Both count against the plan's monthly
+ * ingests (plus the admin's bonus of the month).
+ */
+import type { CallId, ClientId, Plan } from "@callsight/api-spec"
+import type { SqlError } from "@effect/sql"
+import { Data, Effect } from "effect"
+import type { AudioFormat } from "../analysis/Types.js"
+import { EventsRepo, type NewEvent } from "../events/EventsRepo.js"
+import { LedgerRepo } from "../tenancy/LedgerRepo.js"
+import { MONTHLY_INGESTS } from "../tenancy/Plans.js"
+import { BlobStore, type StagedBlob } from "./BlobStore.js"
+import { type CallSource, CallsRepo } from "./CallsRepo.js"
+import { JobsRepo } from "./JobsRepo.js"
+
+/** The tenant may not add this call now: no free credit (API calls), or the month's ingests are used up. */
+export class IntakeRefused extends Data.TaggedError("IntakeRefused")<{
+  readonly reason: "no_credit" | "ingests_used_up"
+  readonly message: string
+}> {}
+
+export interface Intake {
+  readonly callId: CallId
+  readonly clientId: ClientId
+  /** The tenant's plan, read with its row locked. */
+  readonly plan: typeof Plan.Type
+  readonly staged: StagedBlob
+  readonly format: AudioFormat
+  readonly externalCallId: string | null
+  readonly closerEmail: string | null
+  readonly source: CallSource
+  /** The event that says the call arrived (`upload_accepted` for the API, `recording_received` for the recorder). */
+  readonly event: { readonly type: NewEvent["type"]; readonly platform: string }
+}
+
+/** Where a call's file is kept. */
+export const blobKeyOf = (clientId: ClientId, callId: CallId, format: AudioFormat) => `${clientId}/${callId}.${format}`
+
+export class CallIntake extends Effect.Service<CallIntake>()("CallIntake", {
+  effect: Effect.gen(function* () {
+    const calls = yield* CallsRepo
+    const jobs = yield* JobsRepo
+    const ledger = yield* LedgerRepo
+    const events = yield* EventsRepo
+    const blobs = yield* BlobStore
+
+    /** Fails with `IntakeRefused` unless the tenant may add a call from `source` now. */
+    const ensureAllowance = (clientId: ClientId, plan: typeof Plan.Type, source: CallSource) =>
+      Effect.gen(function* () {
+        if (source === "api") {
+          const free = (yield* ledger.balance(clientId)) - (yield* ledger.reserved(clientId))
+          if (free < 1) {
+            return yield* new IntakeRefused({
+              reason: "no_credit",
+              message: "no credit left: every credit is used or held by a call in progress"
+            })
+          }
+        }
+        const included = MONTHLY_INGESTS[plan] + (yield* ledger.bonusThisMonth(clientId))
+        if ((yield* ledger.ingestsThisMonth(clientId)) >= included) {
+          return yield* new IntakeRefused({
+            reason: "ingests_used_up",
+            message: `the plan's ${included} calls of this month are used up`
+          })
+        }
+      })
+
+    /**
+     * Admits the call: run it in the caller's transaction, after `TenantsRepo.lock`. On failure the
+     * staged file stays staged (the caller discards it); on success it is under `blobKeyOf`.
+     */
+    const admit = (intake: Intake): Effect.Effect<{ readonly createdAt: string; readonly blobKey: string }, IntakeRefused | SqlError.SqlError> =>
+      Effect.gen(function* () {
+        yield* ensureAllowance(intake.clientId, intake.plan, intake.source)
+        const blobKey = blobKeyOf(intake.clientId, intake.callId, intake.format)
+        const createdAt = yield* calls.insert({
+          callId: intake.callId,
+          clientId: intake.clientId,
+          externalCallId: intake.externalCallId,
+          closerEmail: intake.closerEmail,
+          format: intake.format,
+          blobKey,
+          size: intake.staged.size,
+          sha256: intake.staged.sha256,
+          source: intake.source
+        })
+        yield* jobs.enqueue(intake.callId)
+        yield* events.record({
+          clientId: intake.clientId,
+          type: intake.event.type,
+          platform: intake.event.platform,
+          status: "ok",
+          closerEmail: intake.closerEmail,
+          callId: intake.callId,
+          error: null
+        })
+        // The blob is in place before the row commits, so a committed call always has its file.
+        yield* blobs.commit(intake.staged, blobKey).pipe(Effect.orDie)
+        return { createdAt, blobKey }
+      })
+
+    return { admit, ensureAllowance } as const
+  }),
+  dependencies: [CallsRepo.Default, JobsRepo.Default, LedgerRepo.Default, EventsRepo.Default, BlobStore.Default]
+}) {}
