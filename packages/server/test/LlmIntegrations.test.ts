@@ -106,6 +106,15 @@ layer(TestLayer, { excludeTestServices: true })("LLM and speech-to-text integrat
       const sql = yield* SqlClient.SqlClient
       const [row] = yield* Effect.orDie(sql<{ sealed_key: string }>`SELECT sealed_key FROM llm_integrations WHERE provider = 'openai' LIMIT 1`)
       expect(row!.sealed_key).toMatch(/^v1\./)
+      // the account's views list them
+      const cockpit = yield* call("GET", "/v1/client-portal/account-cockpit", { session })
+      expect(cockpit.body.integrations.llm).toEqual(["anthropic", "assemblyai", "deepgram", "openai"])
+      const kpis = yield* call("GET", "/v1/client-portal/health-kpis", { session })
+      expect(kpis.body.integrations.find((i: any) => i.integration === "llm")).toMatchObject({
+        connected: true,
+        provider: "anthropic, assemblyai, deepgram, openai",
+        last_error: null
+      })
     }))
 
   it.effect("a key the provider refuses is 422 on api_key with the provider's reason, the key blanked out, and nothing is saved", () =>

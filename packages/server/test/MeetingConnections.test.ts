@@ -222,6 +222,15 @@ describe("calendar and video connections", () => {
         expect(row.status).toBe("connected")
         expect(new Date(row.token_expires_at).getTime() - Date.now()).toBeGreaterThan(3000 * 1000)
 
+        // the cockpit counts the connection, the health KPI shows it with its expiry
+        const cockpit = (yield* call("GET", "/v1/client-portal/account-cockpit", { session: t.session })).body
+        expect(cockpit.integrations).toMatchObject({ calendar_connected: 1, video_connected: 0 })
+        const kpi = (yield* call("GET", "/v1/client-portal/health-kpis", { session: t.session })).body.integrations
+          .find((i: any) => i.integration === "calendar")
+        expect(kpi).toMatchObject({ provider: "google-calendar", connected: true, last_error: null })
+        expect(kpi.last_success_at).not.toBeNull()
+        expect(kpi.token_expires_at).not.toBeNull()
+
         // the provider refuses the refresh: error, an event, the closer no longer connected, the calendar unavailable
         yield* sql`UPDATE closer_integrations SET token_expires_at = now() - interval '1 minute' WHERE closer_id = ${t.closerId}`
         providers.calendar.refuse.add("refresh_token")
@@ -234,6 +243,17 @@ describe("calendar and video connections", () => {
         expect(errored.status).toBe("error")
         expect(errored.last_error).toContain("invalid_grant")
         expect((yield* closerOf(t.session, t.closerId)).calendar.connected).toBe(false)
+        const after = (yield* call("GET", "/v1/client-portal/account-cockpit", { session: t.session })).body
+        expect(after.integrations.calendar_connected).toBe(0)
+        expect(after.open_alerts).toContainEqual(expect.objectContaining({
+          code: "integration_error",
+          severity: "warning",
+          message: expect.stringContaining(`The calendar of ${t.closerEmail} stopped working`)
+        }))
+        const kpiAfter = (yield* call("GET", "/v1/client-portal/health-kpis", { session: t.session })).body.integrations
+          .find((i: any) => i.integration === "calendar")
+        expect(kpiAfter).toMatchObject({ connected: false, last_error: expect.stringContaining("invalid_grant") })
+        expect(kpiAfter.error_rate_7d).toBeGreaterThan(0)
         const events2 = (yield* call("GET", "/v1/client-portal/events?platform=calendar", { session: t.session })).body.events
         expect(events2.map((e: any) => [e.type, e.status])).toContainEqual(["integration_error", "error"])
         expect(yield* withServices(Effect.flatMap(MeetingCalendars, (c) => c.connected(t.clientId as any)))).toEqual([])

@@ -55,6 +55,30 @@ const RecorderHealth = Schema.Struct({
   errors_7d: Schema.Number
 })
 
+/**
+ * One integration of the tenant for the health KPIs: the closers' calendar or video connections,
+ * crm-a, or the LLM providers (their tables are the integrations feature's; read here, not imported).
+ */
+const ConnectionHealth = Schema.Struct({
+  integration: Schema.String,
+  connected: Schema.Number,
+  in_error: Schema.Number,
+  last_success_at: NullableIsoTimestamp,
+  last_error_at: NullableIsoTimestamp,
+  last_error: Schema.NullOr(Schema.String),
+  events_7d: Schema.Number,
+  errors_7d: Schema.Number,
+  token_expires_at: NullableIsoTimestamp
+})
+
+/** A connection of a closer whose tokens stopped working. */
+const BrokenConnection = Schema.Struct({
+  kind: Schema.String,
+  closer_email: Schema.String,
+  last_error: Schema.NullOr(Schema.String),
+  since: NullableIsoTimestamp
+})
+
 /** A query of one tenant. */
 type TenantQuery = (clientId: string) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
 
@@ -159,7 +183,70 @@ export class AccountQueries extends Effect.Service<AccountQueries>()("AccountQue
                              WHERE client_id = ${clientId} AND platform = 'recorder' AND status = 'error'
                              ORDER BY received_at DESC LIMIT 1) e ON true`)
 
+    /** The tenant's events of one platform over 7 days: how many, how many failed, the latest failure. */
+    const eventsOf = (clientId: string, platform: string) =>
+      sql`(SELECT count(*)::int FROM call_events WHERE client_id = ${clientId} AND platform = ${platform}
+             AND received_at > now() - interval '7 days') AS events_7d,
+          (SELECT count(*)::int FROM call_events WHERE client_id = ${clientId} AND platform = ${platform} AND status = 'error'
+             AND received_at > now() - interval '7 days') AS errors_7d`
+
+    /** The closers' calendar and video connections, crm-a and the LLM providers, as the health KPIs show them. */
+    const connectionHealth = all(ConnectionHealth, (clientId) =>
+      sql`SELECT k.kind AS integration,
+                 count(ci.closer_id) FILTER (WHERE ci.status = 'connected' AND c.status <> 'removed')::int AS connected,
+                 count(ci.closer_id) FILTER (WHERE ci.status = 'error' AND c.status <> 'removed')::int AS in_error,
+                 max(ci.last_success_at) AS last_success_at, max(ci.last_error_at) AS last_error_at,
+                 (array_agg(ci.last_error ORDER BY ci.last_error_at DESC NULLS LAST))[1] AS last_error,
+                 (SELECT count(*)::int FROM call_events WHERE client_id = ${clientId} AND platform = k.kind
+                    AND received_at > now() - interval '7 days') AS events_7d,
+                 (SELECT count(*)::int FROM call_events WHERE client_id = ${clientId} AND platform = k.kind AND status = 'error'
+                    AND received_at > now() - interval '7 days') AS errors_7d,
+                 min(ci.token_expires_at) FILTER (WHERE ci.status = 'connected' AND c.status <> 'removed') AS token_expires_at
+          FROM (VALUES ('calendar'), ('video')) AS k(kind)
+          LEFT JOIN closer_integrations ci ON ci.client_id = ${clientId} AND ci.kind = k.kind
+          LEFT JOIN closers c ON c.closer_id = ci.closer_id
+          GROUP BY k.kind
+          UNION ALL
+          SELECT 'crm-a', count(*) FILTER (WHERE status = 'connected')::int, count(*) FILTER (WHERE status = 'error')::int,
+                 max(last_sync_at), max(CASE WHEN last_error IS NOT NULL THEN updated_at END), max(last_error),
+                 ${eventsOf(clientId, "crm-a")}, NULL
+          FROM crm_connections WHERE client_id = ${clientId} AND provider = 'crm-a'
+          UNION ALL
+          SELECT 'llm', count(*)::int, count(*) FILTER (WHERE last_error IS NOT NULL)::int,
+                 max(last_used_at), max(CASE WHEN last_error IS NOT NULL THEN updated_at END), max(last_error),
+                 ${eventsOf(clientId, "llm")}, NULL
+          FROM llm_integrations WHERE client_id = ${clientId}`)
+
+    /** The integrations the cockpit lists: closers connected per kind, CRMs connected, LLM providers saved. */
+    const integrationSummary = one(
+      Schema.Struct({
+        calendar_connected: Schema.Number,
+        video_connected: Schema.Number,
+        crm: Schema.Array(Schema.String),
+        llm: Schema.Array(Schema.String)
+      }),
+      (clientId) =>
+        sql`SELECT
+              (SELECT count(*)::int FROM closer_integrations ci JOIN closers c ON c.closer_id = ci.closer_id
+               WHERE ci.client_id = ${clientId} AND ci.kind = 'calendar' AND ci.status = 'connected' AND c.status <> 'removed') AS calendar_connected,
+              (SELECT count(*)::int FROM closer_integrations ci JOIN closers c ON c.closer_id = ci.closer_id
+               WHERE ci.client_id = ${clientId} AND ci.kind = 'video' AND ci.status = 'connected' AND c.status <> 'removed') AS video_connected,
+              COALESCE((SELECT json_agg(provider ORDER BY provider) FROM crm_connections
+                        WHERE client_id = ${clientId} AND status = 'connected'), '[]'::json) AS crm,
+              COALESCE((SELECT json_agg(provider ORDER BY provider) FROM llm_integrations WHERE client_id = ${clientId}), '[]'::json) AS llm`
+    )
+
+    /** The closers' connections in error (their tokens refused), newest first. */
+    const brokenConnections = all(BrokenConnection, (clientId) =>
+      sql`SELECT ci.kind, c.email AS closer_email, ci.last_error, ci.last_error_at AS since
+          FROM closer_integrations ci JOIN closers c ON c.closer_id = ci.closer_id
+          WHERE ci.client_id = ${clientId} AND ci.status = 'error' AND c.status <> 'removed'
+          ORDER BY ci.last_error_at DESC NULLS LAST, c.email`)
+
     return {
+      connectionHealth,
+      integrationSummary,
+      brokenConnections,
       recorderHealth,
       scoreTrend,
       closerSummary,

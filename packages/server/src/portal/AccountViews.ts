@@ -4,9 +4,9 @@
  * assistant interface serves the same views (spec 4.9) from here.
  *
  * They answer from what the service has: the recording bot from its setting and its events; the
- * calendar, video, CRM and LLM integrations and coaching read as not connected and their onboarding
- * steps as not done until they report here (DOMAIN.md lists them; the README says so), never as
- * made-up progress.
+ * closers' calendar and video connections, crm-a and the LLM providers from their tables (a
+ * connection whose tokens stopped working is an open alert); coaching reads as not done until it
+ * reports here (the README says so), never as made-up progress.
  */
 import type {
   AccountAlert,
@@ -35,6 +35,9 @@ const byStatus = <K extends string>(keys: ReadonlyArray<K>, rows: ReadonlyArray<
 
 const STATUSES: ReadonlyArray<Status> = ["queued", "processing", "completed", "failed"]
 const CLOSER_STATUSES: ReadonlyArray<CloserStatus> = ["pending_verification", "active", "paused", "removed"]
+
+/** The protocol each integration speaks (the defaults of its configuration). */
+const PROVIDER_OF: Record<string, string> = { calendar: "google-calendar", video: "zoom", "crm-a": "hubspot" }
 
 const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10)
 
@@ -71,6 +74,16 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
               ? "Add your sales reps as closers: POST /v1/client-portal/closers."
               : "Ask your closers to click the link in their verification e-mail, or send it again.",
             since: closers.first
+          })
+        }
+        for (const broken of yield* queries.brokenConnections(clientId)) {
+          out.push({
+            code: "integration_error",
+            severity: "warning",
+            message: `The ${broken.kind === "calendar" ? "calendar" : "video-meeting tool"} of ${broken.closer_email} stopped working` +
+              (broken.last_error === null ? "." : `: ${broken.last_error}`),
+            fix_hint: `Connect it again: POST /v1/client-portal/closers/{closer_id}/integrations/${broken.kind}/start.`,
+            since: broken.since
           })
         }
         if (failures.n >= REPEATED_FAILURES) {
@@ -113,10 +126,7 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
         score_trend: trend.map((w) => ({ ...w, average_score: round1(w.average_score) })),
         closers_by_status: byStatus(CLOSER_STATUSES, closers),
         integrations: {
-          calendar_connected: 0,
-          video_connected: 0,
-          crm: [],
-          llm: [],
+          ...(yield* queries.integrationSummary(clientId)),
           recorder_active: (yield* queries.recorderHealth(clientId)).active
         },
         open_alerts: yield* alerts(clientId),
@@ -175,17 +185,7 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
       const api = yield* queries.apiHealth(clientId)
       const recorder = yield* queries.recorderHealth(clientId)
       const rate = (events: number, errors: number) => (events === 0 ? null : Math.round((1000 * errors) / events) / 1000)
-      const notConnected = (integration: string) => ({
-        integration,
-        provider: null,
-        connected: false,
-        last_success_at: null,
-        last_error_at: null,
-        last_error: null,
-        events_7d: 0,
-        error_rate_7d: null,
-        token_expires_at: null
-      })
+      const llm = (yield* queries.integrationSummary(clientId)).llm
       return {
         integrations: [
           {
@@ -210,7 +210,19 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
             error_rate_7d: rate(recorder.events_7d, recorder.errors_7d),
             token_expires_at: null
           },
-          ...["calendar", "video", "crm-a", "llm"].map(notConnected)
+          ...(yield* queries.connectionHealth(clientId)).map((c) => ({
+            integration: c.integration,
+            provider: c.connected + c.in_error === 0
+              ? null
+              : c.integration === "llm" ? llm.join(", ") : PROVIDER_OF[c.integration] ?? null,
+            connected: c.connected > 0,
+            last_success_at: c.last_success_at,
+            last_error_at: c.last_error_at,
+            last_error: c.last_error,
+            events_7d: c.events_7d,
+            error_rate_7d: rate(c.events_7d, c.errors_7d),
+            token_expires_at: c.token_expires_at
+          }))
         ],
         generated_at: new Date().toISOString()
       } satisfies typeof HealthKpis.Type
