@@ -21,13 +21,21 @@ import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
 class Providers extends Context.Tag("test/MeetingProviders")<Providers, MeetingProviders>() {}
 class ServerConfig extends Context.Tag("test/ServerConfig")<ServerConfig, Partial<AppConfigShape>>() {}
+/** Every log line of the server, to search for tokens. */
+class Logs extends Context.Tag("test/Logs")<Logs, Array<string>>() {}
 
 const secretsKey = Option.some(Redacted.make(randomBytes(32).toString("base64")))
 
 const withProviders = Layer.unwrapScoped(Effect.gen(function* () {
   const providers = yield* startMeetingProviders
   const config = { ...providers.config, secretsKey }
-  return Layer.mergeAll(serverWithSmtp(config), Layer.succeed(Providers, providers), Layer.succeed(ServerConfig, config))
+  const logs: Array<string> = []
+  return Layer.mergeAll(
+    serverWithSmtp(config, { logs }),
+    Layer.succeed(Providers, providers),
+    Layer.succeed(ServerConfig, config),
+    Layer.succeed(Logs, logs)
+  )
 }))
 
 /** The service's own implementations, over the test's database and the server's configuration. */
@@ -114,8 +122,10 @@ describe("calendar and video connections", () => {
         const audit = yield* sql<any>`SELECT * FROM audit_logs WHERE client_id = ${t.clientId}`
         const events = yield* sql<any>`SELECT * FROM call_events WHERE client_id = ${t.clientId}`
         const answers = [started.body, reply.body, closer, (yield* call("GET", "/v1/client-portal/audit-logs", { session: t.session })).body]
+        const logs = yield* Logs
+        expect(logs.length).toBeGreaterThan(0)
         for (const secret of secrets) {
-          for (const place of [rows, audit, events, answers]) expect(JSON.stringify(place)).not.toContain(secret)
+          for (const place of [rows, audit, events, answers, logs]) expect(JSON.stringify(place)).not.toContain(secret)
         }
         expect(rows[0].token_last4).toBe(exchange.accessToken!.slice(-4))
         expect(audit.map((a: any) => a.action)).toContain("calendar.connected")
@@ -331,6 +341,14 @@ describe("calendar and video connections", () => {
         expect(audit).toHaveLength(1)
         expect(JSON.stringify(audit)).not.toContain(exchange.refreshToken!)
         expect((yield* call("DELETE", `/v1/client-portal/closers/${t.closerId}/integrations/video`, { session: t.session })).status).toBe(404)
+        // no token any provider issued in this file's tests, nor a client secret, is in a log line
+        const logs = (yield* Logs).join("\n")
+        for (const e of [...providers.calendar.exchanges, ...providers.video.exchanges]) {
+          for (const secret of [e.accessToken, e.refreshToken, e.body["code"], e.body["code_verifier"]]) {
+            if (secret !== undefined) expect(logs).not.toContain(secret)
+          }
+        }
+        for (const secret of [CALENDAR_CLIENT.secret, VIDEO_CLIENT.secret]) expect(logs).not.toContain(secret)
       }))
 
     it.effect("members get 403, another tenant's closer 404, a removed closer 409", () =>

@@ -2,11 +2,11 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import type { AppConfigShape } from "../../src/config.js"
 import { startSmtpServer, type TestSmtpServer } from "./SmtpServer.js"
-import { testServerLayer } from "./TestServer.js"
+import { testServerLayer, type TestServerOptions } from "./TestServer.js"
 
 export class Smtp extends Context.Tag("test/Smtp")<Smtp, TestSmtpServer>() {}
 
-export const serverWithSmtp = (config: Partial<AppConfigShape> = {}, options: { readonly workers?: boolean } = {}) =>
+export const serverWithSmtp = (config: Partial<AppConfigShape> = {}, options: TestServerOptions = {}) =>
   Layer.unwrapScoped(Effect.gen(function* () {
     const smtp = yield* startSmtpServer
     return Layer.merge(

@@ -16,7 +16,22 @@ import { TestDatabase } from "./TestDatabase.js"
 export const ADMIN_KEY = `csa_test_admin_${crypto.randomUUID()}`
 export const ASSISTANT_KEY = `csa_test_assistant_${crypto.randomUUID()}`
 
-export const testServerLayer = (overrides: Partial<AppConfigShape> = {}, options: { readonly workers?: boolean } = {}) =>
+export interface TestServerOptions {
+  readonly workers?: boolean
+  /** When given, every log line of the server (all levels, logfmt) is pushed here instead of printed. */
+  readonly logs?: Array<string>
+}
+
+/** Warnings and errors printed, or every line kept in `logs` (to search them for a secret). */
+const testLogger = (logs: Array<string> | undefined) =>
+  logs === undefined
+    ? Logger.minimumLogLevel(LogLevel.Warning)
+    : Layer.merge(
+      Logger.replace(Logger.defaultLogger, Logger.map(Logger.logfmtLogger, (line) => void logs.push(line))),
+      Logger.minimumLogLevel(LogLevel.All)
+    )
+
+export const testServerLayer = (overrides: Partial<AppConfigShape> = {}, options: TestServerOptions = {}) =>
   makeServerLayer(NodeHttpServer.layerTest, TestDatabase.layer, options).pipe(
     Layer.provide(
       AppConfig.layerWith({
@@ -28,5 +43,5 @@ export const testServerLayer = (overrides: Partial<AppConfigShape> = {}, options
         ...overrides
       })
     ),
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+    Layer.provide(testLogger(options.logs))
   )
