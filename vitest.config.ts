@@ -9,6 +9,8 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+    // the wiki's Markdown, written into the module the server imports (as `npm run build` does)
+    globalSetup: ["packages/server/test/utils/WikiSetup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks"

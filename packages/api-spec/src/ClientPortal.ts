@@ -85,6 +85,21 @@ export const IdealCustomerProfile = Schema.Struct({
   region: Schema.NullOr(Text)
 }).annotations({ identifier: "IdealCustomerProfile" })
 
+/** An IANA time zone the runtime knows, e.g. `Europe/Berlin`. */
+const TimeZone = Text.pipe(
+  Schema.filter((zone) => {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: zone })
+      return true
+    } catch {
+      return "must be an IANA time zone such as Europe/Berlin or America/New_York"
+    }
+  })
+).annotations({
+  description: "The team's IANA time zone: the daily brief's days are its days (UTC when unset)",
+  examples: ["Europe/Berlin"]
+})
+
 const marketProfileFields = {
   industry: nullable(ShortText),
   sub_industry: nullable(ShortText),
@@ -93,7 +108,8 @@ const marketProfileFields = {
   average_deal_size: nullable(Schema.Number.pipe(Schema.nonNegative())),
   currency: Schema.optionalWith(CurrencyCode, { default: () => "USD" }),
   sales_cycle_days: nullable(Schema.Int.pipe(Schema.between(0, 3650))),
-  competitors: list(ShortText, 50)
+  competitors: list(ShortText, 50),
+  time_zone: nullable(TimeZone)
 }
 
 /** PUT replaces the whole profile: an omitted field is cleared. */
@@ -112,6 +128,7 @@ export const MarketProfile = Schema.Struct({
   currency: Text,
   sales_cycle_days: Schema.NullOr(Schema.Number),
   competitors: Schema.Array(Text),
+  time_zone: Schema.NullOr(Text),
   updated_at: Schema.NullOr(Timestamp).annotations({ description: "null until the profile is first saved" })
 }).annotations({ identifier: "MarketProfile" })
 
@@ -263,7 +280,11 @@ export const RoiEstimate = Schema.Struct({
   plan_cost: Schema.Number,
   net_value: Schema.NullOr(Schema.Number),
   roi_multiple: Schema.NullOr(Schema.Number).annotations({ description: "(value − plan cost) / plan cost" }),
-  assumptions: Schema.Array(RoiAssumption)
+  assumptions: Schema.Array(RoiAssumption),
+  unavailable: Schema.Array(Schema.Struct({
+    figure: Text.annotations({ examples: ["win_rate_change", "average_deal_size", "roi_multiple"] }),
+    reason: Text
+  })).annotations({ description: "The figures answered null, each with why (never a guess)" })
 }).annotations({ identifier: "RoiEstimate" })
 
 export const CustomerValue = Schema.Struct({
@@ -345,7 +366,8 @@ export const SuggestedAction = Schema.Struct({
   action: Text.annotations({ examples: ["review_call", "record_outcome", "verify_closer"] }),
   label: Text,
   call_id: Schema.NullOr(CallId),
-  closer_id: Schema.NullOr(CloserId)
+  closer_id: Schema.NullOr(CloserId),
+  url: Schema.NullOr(Text).annotations({ description: "Where to do it: the call's report, its outcome form, the closers" })
 }).annotations({ identifier: "SuggestedAction" })
 
 export const DailyBrief = Schema.Struct({

@@ -2,13 +2,15 @@
  * 4.5 Coaching (prefix /v1/coaching): onboarding steps (welcome, oath), a per-closer dashboard,
  * manual audits scored beside the automated scorecard, and a wiki of seeded articles with read
  * progress. Every operation takes the portal session cookie; progress is kept per signed-in user.
+ * Any signed-in user reads everything and keeps their own steps and progress; manual audits are
+ * made by owners and admins (the tenant's managers), read by everyone of the tenant.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ScorecardDimensionName } from "./CallAnalysis.js"
 import { CallWorthReviewing, ScoreTrendPoint } from "./ClientPortal.js"
-import { CallId, CloserId, Text, Timestamp, UserId, TextRecord, strictBody } from "./Common.js"
-import { Conflict, NotFound } from "./Errors.js"
+import { CallId, CloserId, queryInt, Text, Timestamp, UserId, TextRecord, strictBody } from "./Common.js"
+import { Conflict, Forbidden, NotFound } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
 const Percent = Schema.Number.pipe(Schema.between(0, 100))
@@ -20,6 +22,13 @@ const dimensionNames: ReadonlyArray<string> = ScorecardDimensionName.literals
 // ---------------------------------------------------------------------------------------------
 
 export const CoachingStep = Schema.Literal("welcome", "oath", "wiki", "manual_audit")
+
+export const CoachingStepStatus = Schema.Struct({
+  step: CoachingStep,
+  label: Text,
+  done: Schema.Boolean,
+  done_at: Schema.NullOr(Timestamp).annotations({ description: "When the step was done; null while it is not" })
+}).annotations({ identifier: "CoachingStepStatus" })
 
 export class OathCompleteRequest extends Schema.Class<OathCompleteRequest>("OathCompleteRequest")({
   signature_name: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)).annotations({
@@ -47,8 +56,12 @@ export const CoachingStatus = Schema.Struct({
   articles_read: Schema.Number.annotations({ description: "Articles read to 100%" }),
   articles_total: Schema.Number,
   manual_audits: Schema.Number.annotations({ description: "Manual audits made by this user" }),
-  completion_pct: Percent,
-  next_step: Schema.NullOr(CoachingStep).annotations({ description: "null when every step is done" })
+  steps: Schema.Array(CoachingStepStatus).annotations({
+    description: "The user's steps in order: welcome, oath, wiki (every article read), and for owners and admins " +
+      "manual_audit (at least one made); members, who do not audit, have the first three"
+  }),
+  completion_pct: Percent.annotations({ description: "Steps done of the user's steps, in percent, rounded" }),
+  next_step: Schema.NullOr(CoachingStep).annotations({ description: "The first step not done; null when every step is done" })
 }).annotations({ identifier: "CoachingStatus" })
 
 // ---------------------------------------------------------------------------------------------
@@ -57,10 +70,23 @@ export const CoachingStatus = Schema.Struct({
 
 export const CoachingFocus = Schema.Struct({
   dimension: ScorecardDimensionName,
-  average_score: Schema.Number,
-  team_average_score: Schema.NullOr(Schema.Number),
-  article_slug: Schema.NullOr(Text).annotations({ description: "A wiki article on this dimension" })
+  average_score: Schema.Number.annotations({ description: "The closer's mean score of the dimension over the last 4 weeks" }),
+  calls: Schema.Number.annotations({ description: "The closer's calls of the last 4 weeks that assessed the dimension" }),
+  team_average_score: Schema.NullOr(Schema.Number).annotations({
+    description: "The team's mean score of the dimension over the same 4 weeks"
+  }),
+  article_slug: Schema.NullOr(Text).annotations({ description: "The wiki article that teaches this dimension" }),
+  article_title: Schema.NullOr(Text)
 }).annotations({ identifier: "CoachingFocus" })
+
+export const AuditGap = Schema.Struct({
+  dimension: ScorecardDimensionName,
+  mean_gap: Schema.Number.annotations({
+    description: "Mean of manual minus automated: above 0, the tenant's managers score this dimension higher than the machine"
+  }),
+  mean_absolute_gap: Schema.Number,
+  audits: Schema.Number.annotations({ description: "Audits that scored the dimension where the machine assessed it too" })
+}).annotations({ identifier: "AuditGap" })
 
 export const CloserCoaching = Schema.Struct({
   closer_id: CloserId,
@@ -68,9 +94,16 @@ export const CloserCoaching = Schema.Struct({
   email: Text,
   calls_this_week: Schema.Number,
   average_score: Schema.NullOr(Schema.Number).annotations({ description: "Over the weeks of `score_trend`" }),
-  score_trend: Schema.Array(ScoreTrendPoint).annotations({ description: "The last 8 weeks, oldest first" }),
-  focus: Schema.NullOr(CoachingFocus).annotations({ description: "The weakest dimension: this week's focus" }),
-  calls_to_review: Schema.Array(CallWorthReviewing)
+  score_trend: Schema.Array(ScoreTrendPoint).annotations({
+    description: "The last 8 weeks (Monday to Sunday, UTC, by the time the analysis completed), oldest first"
+  }),
+  focus: Schema.NullOr(CoachingFocus).annotations({
+    description: "The weakest dimension of the last 4 weeks: this week's focus; null without an assessed dimension"
+  }),
+  calls_to_review: Schema.Array(CallWorthReviewing).annotations({
+    description: "Of the last 4 weeks: the 3 lowest scores, and the 2 calls whose manual audit is furthest from the machine " +
+      "(10 points or more on average), each with its reason"
+  })
 }).annotations({ identifier: "CloserCoaching" })
 
 export const CoachingDashboard = Schema.Struct({
@@ -81,8 +114,11 @@ export const CoachingDashboard = Schema.Struct({
     calls_this_week: Schema.Number,
     average_score: Schema.NullOr(Schema.Number),
     score_trend: Schema.Array(ScoreTrendPoint)
-  }),
-  closers: Schema.Array(CloserCoaching)
+  }).annotations({ description: "The closers below together: the calls of every closer not removed" }),
+  closers: Schema.Array(CloserCoaching),
+  audit_gaps: Schema.Array(AuditGap).annotations({
+    description: "Over every manual audit of the tenant, per dimension: how far the machine is from the tenant's own managers"
+  })
 }).annotations({ identifier: "CoachingDashboard" })
 
 // ---------------------------------------------------------------------------------------------
@@ -135,8 +171,17 @@ export const ManualAudit = Schema.Struct({
 }).annotations({ identifier: "ManualAudit" })
 
 export const ManualAuditList = Schema.Struct({
-  audits: Schema.Array(ManualAudit)
+  audits: Schema.Array(ManualAudit).annotations({ description: "Newest first" }),
+  total: Schema.Number.annotations({ description: "Audits matching, before the page" }),
+  limit: Schema.Number,
+  offset: Schema.Number
 }).annotations({ identifier: "ManualAuditList" })
+
+export const ManualAuditParams = Schema.Struct({
+  limit: queryInt({ min: 1, max: 200, default: 50, description: "Audits per page: 1 to 200, default 50" }),
+  offset: queryInt({ min: 0, max: 1_000_000, default: 0, description: "Audits to skip (newest first), default 0" }),
+  call_id: Schema.optional(Text.annotations({ description: "Only the audits of this call" }))
+})
 
 // ---------------------------------------------------------------------------------------------
 // Wiki
@@ -146,7 +191,8 @@ export const WikiArticleSummary = Schema.Struct({
   slug: Text,
   title: Text,
   summary: Text,
-  reading_minutes: Schema.Number,
+  reading_minutes: Schema.Number.annotations({ description: "Words of the article / 200, rounded up, at least 1" }),
+  dimensions: Schema.Array(ScorecardDimensionName).annotations({ description: "Scorecard dimensions it teaches" }),
   progress_pct: Percent,
   completed: Schema.Boolean
 }).annotations({ identifier: "WikiArticleSummary" })
@@ -174,11 +220,12 @@ export const WikiArticle = Schema.Struct({
   body_markdown: Text,
   reading_minutes: Schema.Number,
   dimensions: Schema.Array(ScorecardDimensionName).annotations({ description: "Scorecard dimensions it teaches" }),
+  metrics: Schema.Array(Text).annotations({ description: "The call metrics it explains" }),
   progress_pct: Percent,
   completed_at: Schema.NullOr(Timestamp),
-  previous_slug: Schema.NullOr(Text),
+  previous_slug: Schema.NullOr(Text).annotations({ description: "In reading order: sections by position, then articles" }),
   next_slug: Schema.NullOr(Text),
-  updated_at: Timestamp
+  updated_at: Timestamp.annotations({ description: "When the article's text last changed" })
 }).annotations({ identifier: "WikiArticle" })
 
 export class ArticleProgressRequest extends Schema.Class<ArticleProgressRequest>("ArticleProgressRequest")({
@@ -216,8 +263,13 @@ export class CoachingApi extends HttpApiGroup.make("coaching")
     HttpApiEndpoint.post("completeOath", "/oath/complete")
       .setPayload(strictBody(OathCompleteRequest))
       .addSuccess(CoachingStatus)
+      .addError(Conflict)
       .annotate(OpenApi.Summary, "Sign the coaching oath")
-      .annotate(OpenApi.Description, "Signing again replaces the signature and the commitments. Answers the updated status.")
+      .annotate(
+        OpenApi.Description,
+        "Kept with its time and the signer. Signed once: signing again is 409 and leaves the first signature. " +
+          "Answers the updated status."
+      )
   )
   .add(
     HttpApiEndpoint.get("getCoachingDashboard", "/dashboard")
@@ -229,6 +281,7 @@ export class CoachingApi extends HttpApiGroup.make("coaching")
   )
   .add(
     HttpApiEndpoint.get("listManualAudits", "/manual-audits")
+      .setUrlParams(ManualAuditParams)
       .addSuccess(ManualAuditList)
       .annotate(OpenApi.Summary, "List the tenant's manual audits, newest first")
   )
@@ -238,11 +291,13 @@ export class CoachingApi extends HttpApiGroup.make("coaching")
       .addSuccess(ManualAudit)
       .addError(NotFound)
       .addError(Conflict)
+      .addError(Forbidden)
       .annotate(OpenApi.Summary, "Create a manual audit of a call")
       .annotate(
         OpenApi.Description,
-        "Stored with the automated scores beside the manual ones and the gap per dimension. " +
-          "404 for an unknown call; 409 when the call's analysis is not completed."
+        "Owners and admins (403 for members). Stored with the call's automated scores of that moment beside the " +
+          "manual ones and the gap per dimension (manual minus automated; null where the machine did not assess the " +
+          "dimension). 404 for an unknown call or another tenant's; 409 when the call's analysis is not completed."
       )
   )
   .add(

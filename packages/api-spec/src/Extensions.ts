@@ -2,7 +2,7 @@
  * Operations beyond the spec (DOMAIN.md, "Extensions"). `GET /openapi.json` and `GET /docs` are
  * served from this declaration by the platform's own OpenAPI and Scalar layers.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CallAnalysis, AnalysisStatus } from "./CallAnalysis.js"
 import { CallId, ClientId, EmailAddress, KeyId, Plan, queryInt, Text, Timestamp, UserId, strictBody } from "./Common.js"
@@ -135,6 +135,20 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
       .middleware(TenantAuth)
       .annotate(OpenApi.Summary, "The whole analysis of a call as JSON")
   )
+  .add(
+    HttpApiEndpoint.get("getPortalReport", "/v1/client-portal/calls/:call_id/report")
+      .setPath(Schema.Struct({ call_id: CallId }))
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))
+      .addError(NotFound)
+      .addError(Conflict)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "A call's HTML evidence report, for a signed-in user of the portal")
+      .annotate(
+        OpenApi.Description,
+        "The same report as `GET /reports/{call_id}/html` (one implementation), behind the session cookie: the " +
+          "portal page, the daily brief and the review pack link to it. 404 for another tenant's call, 409 before it completed."
+      )
+  )
   .annotate(OpenApi.Title, "Extensions")
-  .annotate(OpenApi.Description, "Operations beyond the spec: tenants and credits for staff, API keys in the portal, the tenant's calls as JSON for agents.")
+  .annotate(OpenApi.Description, "Operations beyond the spec: tenants and credits for staff, API keys in the portal, the tenant's calls as JSON for agents, a call's report for the portal.")
 {}

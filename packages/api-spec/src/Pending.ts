@@ -49,29 +49,11 @@ type PendingLists = {
 export const Pending = {
   probes: [],
   clientAuth: [],
-  clientPortal: [
-    "getCustomerValue",
-    "getCustomerRoiDigest",
-    "getCustomerRoiReviewPack",
-    "getDailyBrief",
-    "chatWithConcierge"
-  ],
+  clientPortal: ["chatWithConcierge"],
   portalPublic: [],
   recorder: [],
-  integrations: [
-  ],
-  coaching: [
-    "getCoachingStatus",
-    "completeWelcome",
-    "completeOath",
-    "getCoachingDashboard",
-    "listManualAudits",
-    "createManualAudit",
-    "getManualAudit",
-    "listWikiSections",
-    "getWikiArticle",
-    "recordArticleProgress"
-  ],
+  integrations: [],
+  coaching: [],
   companion: ["receiveMessengerAUpdate", "verifyMessengerBSubscription", "receiveMessengerBUpdate"],
   admin: [
     "getCompanionStatus",

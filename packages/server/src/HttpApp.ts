@@ -26,6 +26,7 @@ import { Mailer } from "./mail/Mailer.js"
 import { MarketIntelHttpLive } from "./marketIntel/Http.js"
 import { tracingEnabled } from "./Observability.js"
 import { PagesLive } from "./portal/Pages.js"
+import { PortalPageLive } from "./portal/PortalPage.js"
 import { PortalHttpLive, PortalPublicHttpLive } from "./portal/Http.js"
 import { ProbesHttpLive } from "./probes/Http.js"
 import { RecorderHttpLive } from "./recorder/Http.js"
@@ -65,6 +66,7 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(PagesLive),
+  Layer.provide(PortalPageLive),
   Layer.provide(IntegrationPagesLive),
   Layer.provide(HomePageLive),
   Layer.provide(ApiErrorsLive),

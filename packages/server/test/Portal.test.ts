@@ -59,6 +59,7 @@ describe("client portal", () => {
             currency: "USD",
             sales_cycle_days: null,
             competitors: [],
+            time_zone: null,
             updated_at: null
           })
           const full = {
@@ -69,7 +70,8 @@ describe("client portal", () => {
             average_deal_size: 48000,
             currency: "EUR",
             sales_cycle_days: 60,
-            competitors: ["Gong"]
+            competitors: ["Gong"],
+            time_zone: "Europe/Berlin"
           }
           const saved = yield* call("PUT", "/v1/client-portal/market-profile", { session, body: full })
           expect(saved.status).toBe(200)
@@ -77,7 +79,7 @@ describe("client portal", () => {
           expect((yield* call("GET", "/v1/client-portal/market-profile", { session })).body).toEqual(saved.body)
           // what the next PUT leaves out is cleared
           const partial = yield* call("PUT", "/v1/client-portal/market-profile", { session, body: { industry: "Insurance" } })
-          expect(partial.body).toMatchObject({ industry: "Insurance", icps: [], regions: [], average_deal_size: null, currency: "USD" })
+          expect(partial.body).toMatchObject({ industry: "Insurance", icps: [], regions: [], average_deal_size: null, currency: "USD", time_zone: null })
 
           const lead = yield* call("PUT", "/v1/client-portal/lead-context-profile", {
             session,
@@ -260,7 +262,7 @@ describe("client portal", () => {
           expect(theirs.body.month.calls_by_status.completed).toBe(0)
         }))
 
-      it.effect("onboarding follows the tenant's steps; the recorder step waits for its activation (Recorder.test.ts), coaching for its feature", () =>
+      it.effect("onboarding follows the tenant's steps; the recorder step waits for its activation (Recorder.test.ts), coaching for a user's welcome", () =>
         Effect.gen(function* () {
           const smtp = yield* Smtp
           const { clientId, session } = yield* newTenant()
@@ -289,6 +291,11 @@ describe("client portal", () => {
           ])
           expect(now.body.steps.filter((s: any) => s.done).every((s: any) => typeof s.done_at === "string")).toBe(true)
           expect(now.body).toMatchObject({ steps_done: 5, activation_pct: 71, next_step: "recorder_connected" })
+          // the coaching welcome, finished by a user of the tenant
+          const welcome = yield* call("POST", "/v1/coaching/welcome/complete", { session })
+          const coached = yield* call("GET", "/v1/client-portal/onboarding-activation", { session })
+          expect(coached.body.steps.at(-1)).toMatchObject({ key: "coaching_welcome_done", done: true, done_at: welcome.body.welcome_completed_at })
+          expect(coached.body).toMatchObject({ steps_done: 6, activation_pct: 86, next_step: "recorder_connected" })
           const other = yield* newTenant()
           expect((yield* call("GET", "/v1/client-portal/onboarding-activation", { session: other.session })).body).toMatchObject({
             client_id: other.clientId,
@@ -582,8 +589,8 @@ describe("client portal", () => {
       it.effect("answer 501 NotImplemented to a signed-in user", () =>
         Effect.gen(function* () {
           const { session } = yield* newTenant()
-          for (const path of ["/v1/client-portal/customer-value", "/v1/client-portal/daily-brief", "/v1/client-portal/customer-roi-digest"]) {
-            const reply = yield* call("GET", path, { session })
+          for (const path of ["/v1/client-portal/concierge/chat"]) {
+            const reply = yield* call("POST", path, { session, body: { message: "how did we do this week?" } })
             expect(reply.status, path).toBe(501)
             expect(reply.body._tag).toBe("NotImplemented")
           }

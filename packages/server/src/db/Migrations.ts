@@ -12,6 +12,7 @@ import integrations from "./migrations/0005_integrations.js"
 import meetingIntegrations from "./migrations/0006_meeting_integrations.js"
 import crm from "./migrations/0007_crm.js"
 import recorder from "./migrations/0008_recorder.js"
+import coaching from "./migrations/0009_coaching.js"
 
 export const migrations = {
   "0001_core": core,
@@ -21,7 +22,8 @@ export const migrations = {
   "0005_integrations": integrations,
   "0006_meeting_integrations": meetingIntegrations,
   "0007_crm": crm,
-  "0008_recorder": recorder
+  "0008_recorder": recorder,
+  "0009_coaching": coaching
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

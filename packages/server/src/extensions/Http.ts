@@ -22,5 +22,6 @@ export const ExtensionsHttpLive = HttpApiBuilder.group(CallsightApi, "extensions
       .handle("listCalls", ({ urlParams }) =>
         Effect.flatMap(CurrentClient, (c) => calls.list(c.clientId, urlParams.limit, urlParams.cursor)))
       .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.analysis(c.clientId, path.call_id)))
+      .handle("getPortalReport", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id)))
   })
 ).pipe(Layer.provide([Tenants.Default, CallViews.Default, ApiKeys.Default, Callers.Default]))

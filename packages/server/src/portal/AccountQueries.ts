@@ -23,7 +23,8 @@ const Milestones = Schema.Struct({
   closer_added: NullableIsoTimestamp,
   closer_verified: NullableIsoTimestamp,
   first_call_analysed: NullableIsoTimestamp,
-  first_outcome_recorded: NullableIsoTimestamp
+  first_outcome_recorded: NullableIsoTimestamp,
+  coaching_welcome_done: NullableIsoTimestamp
 })
 
 const ProcessingTimes = Schema.Struct({
@@ -132,7 +133,9 @@ export class AccountQueries extends Effect.Service<AccountQueries>()("AccountQue
             (SELECT min(created_at) FROM closers WHERE client_id = ${clientId}) AS closer_added,
             (SELECT min(email_verified_at) FROM closers WHERE client_id = ${clientId}) AS closer_verified,
             (SELECT min(completed_at) FROM calls WHERE client_id = ${clientId} AND status = 'completed') AS first_call_analysed,
-            (SELECT min(created_at) FROM outcome_truth WHERE client_id = ${clientId}) AS first_outcome_recorded`)
+            (SELECT min(created_at) FROM outcome_truth WHERE client_id = ${clientId}) AS first_outcome_recorded,
+            -- the coaching feature's table, read here: the first user of the tenant to finish the welcome
+            (SELECT min(welcome_completed_at) FROM coaching_onboarding WHERE client_id = ${clientId}) AS coaching_welcome_done`)
 
     const lastWeekByStatus = all(StatusCount, (clientId) =>
       sql`SELECT status, count(*)::int AS n FROM calls WHERE ${lastWeek(clientId)} GROUP BY status`)

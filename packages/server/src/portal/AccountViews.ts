@@ -5,8 +5,8 @@
  *
  * They answer from what the service has: the recording bot from its setting and its events; the
  * closers' calendar and video connections, crm-a and the LLM providers from their tables (a
- * connection whose tokens stopped working is an open alert); coaching reads as not done until it
- * reports here (the README says so), never as made-up progress.
+ * connection whose tokens stopped working is an open alert); the coaching welcome from the
+ * coaching feature's table (done when the first user of the tenant finished it).
  */
 import type {
   AccountAlert,
@@ -145,8 +145,8 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
         { key: "recorder_connected", label: "Connect the call recorder", at: recorder.activated_at },
         { key: "first_call_analysed", label: "Analyse your first call", at: doneAt.first_call_analysed },
         { key: "first_outcome_recorded", label: "Record the outcome of a call", at: doneAt.first_outcome_recorded },
-        // coaching is not built yet: this step cannot be done
-        { key: "coaching_welcome_done", label: "Finish the coaching welcome", at: null }
+        // done when a user of the tenant first finished the coaching welcome
+        { key: "coaching_welcome_done", label: "Finish the coaching welcome", at: doneAt.coaching_welcome_done }
       ] as const
       const done = steps.filter((s) => s.at !== null).length
       return {

@@ -2,9 +2,10 @@
  * Handlers of the `clientPortal` group (spec 4.3), every operation behind the session cookie, and
  * of `portalPublic`, the closer's click on the verification link. Built: profiles, account
  * cockpit, plan usage, onboarding, operational trust, outcome truth and its backlog, closers,
- * events, health KPIs and audit logs. The value and ROI views, the daily brief and the concierge
- * answer 501 until their issues land (`Pending.clientPortal`; README, "Status"). The recording
- * bot's `recall/*` operations are the `recorder` group's (recorder/Http.ts).
+ * events, health KPIs, audit logs, and the value views (customer value, ROI digest, review pack,
+ * daily brief: views/ValueViews.ts, one implementation for every door). The concierge answers 501
+ * until its issue lands (`Pending.clientPortal`; README, "Status"). The recording bot's `recall/*`
+ * operations are the `recorder` group's (recorder/Http.ts).
  */
 import { CallsightApi, type ClientId, CurrentClient, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
@@ -15,6 +16,7 @@ import { AuditLog } from "../tenancy/AuditLog.js"
 import { Callers } from "../tenancy/Caller.js"
 import { PlanUsage } from "../tenancy/PlanUsage.js"
 import { RequestOrigin } from "../tenancy/RequestOrigin.js"
+import { ValueViews } from "../views/ValueViews.js"
 import { AccountViews } from "./AccountViews.js"
 import { Closers } from "./Closers.js"
 import { OutcomeTruth } from "./OutcomeTruth.js"
@@ -29,6 +31,7 @@ export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal",
     const callers = yield* Callers
     const profiles = yield* Profiles
     const views = yield* AccountViews
+    const value = yield* ValueViews
     const usage = yield* PlanUsage
     const outcomes = yield* OutcomeTruth
     const closers = yield* Closers
@@ -47,6 +50,10 @@ export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal",
       .handle("getPlanUsage", () => tenant((clientId) => Effect.orDie(usage.usage(clientId))))
       .handle("getOnboardingActivation", () => tenant(views.onboarding))
       .handle("getOperationalTrust", () => tenant(views.operationalTrust))
+      .handle("getCustomerValue", () => tenant(value.value))
+      .handle("getCustomerRoiDigest", () => tenant(value.digest))
+      .handle("getCustomerRoiReviewPack", () => tenant(value.reviewPack))
+      .handle("getDailyBrief", () => tenant(value.dailyBrief))
       .handle("getOutcomeTruth", ({ path }) => tenant((clientId) => outcomes.get(clientId, path.call_id)))
       .handle("recordOutcomeTruth", ({ path, payload }) => Effect.flatMap(user, (c) => outcomes.record(c, path.call_id, payload)))
       .handle("listOutcomeTruthBacklog", ({ urlParams }) => tenant((clientId) => outcomes.backlog(clientId, urlParams)))
@@ -66,6 +73,7 @@ export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal",
     Callers.Default,
     Profiles.Default,
     AccountViews.Default,
+    ValueViews.Default,
     PlanUsage.Default,
     OutcomeTruth.Default,
     Closers.Default,

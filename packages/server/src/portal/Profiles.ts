@@ -20,7 +20,8 @@ const EMPTY_MARKET: MarketFields = {
   average_deal_size: null,
   currency: "USD",
   sales_cycle_days: null,
-  competitors: []
+  competitors: [],
+  time_zone: null
 }
 
 const EMPTY_LEAD: LeadFields = {

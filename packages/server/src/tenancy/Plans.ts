@@ -7,3 +7,14 @@ export const MONTHLY_INGESTS: Readonly<Record<Plan, number>> = {
   growth: 500,
   scale: 2000
 }
+
+/**
+ * The list price of each plan per month, in USD: the plan cost of the ROI views (README,
+ * "Value views"). A trial costs nothing.
+ */
+export const MONTHLY_PRICE_USD: Readonly<Record<Plan, number>> = {
+  trial: 0,
+  starter: 99,
+  growth: 299,
+  scale: 899
+}

@@ -1,0 +1,168 @@
+/**
+ * What the coaching dashboard reads: the tenant's closers not removed and their completed calls
+ * (a closer's calls are the tenant's calls whose `closer_email` is the closer's e-mail, in any
+ * case), by Monday week in UTC (by `completed_at`, as the portal's trends), the scorecard
+ * dimensions of the last 4 weeks, the calls worth reviewing, and the manual audits (the coaching
+ * feature's table, read here). Each query takes the tenant first; sums and counts travel so that
+ * the service averages over calls, not over weeks.
+ */
+import { CallId, ClientId, CloserId, DealOutcome } from "@callsight/api-spec"
+import { SqlClient, type SqlError } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { IsoTimestamp } from "../db/Rows.js"
+import * as Rows from "../db/Rows.js"
+
+/** Weeks of the score trend, and weeks of the focus (the weakest dimension) and of the calls to review. */
+export const TREND_WEEKS = 8
+export const FOCUS_WEEKS = 4
+
+const Closer = Schema.Struct({ closer_id: CloserId, full_name: Schema.String, email: Schema.String })
+
+/** One week of calls: completed calls, those with an overall score, and the sum of those scores. */
+const WeekRow = Schema.Struct({
+  closer_id: CloserId,
+  period_start: Schema.String,
+  calls: Schema.Number,
+  scored: Schema.Number,
+  score_sum: Schema.Number
+})
+export type WeekRow = typeof WeekRow.Type
+
+/** A closer's assessed scores of one dimension over the focus weeks. */
+const DimensionRow = Schema.Struct({
+  closer_id: CloserId,
+  dimension: Schema.String,
+  calls: Schema.Number,
+  score_sum: Schema.Number
+})
+export type DimensionRow = typeof DimensionRow.Type
+
+/** A call worth reviewing: one of a closer's lowest scores (`rank` 1 the lowest), or a large audit gap. */
+const ReviewRow = Schema.Struct({
+  closer_id: CloserId,
+  kind: Schema.Literal("low_score", "audit_gap"),
+  rank: Schema.Number,
+  call_id: CallId,
+  external_call_id: Schema.NullOr(Schema.String),
+  closer_email: Schema.NullOr(Schema.String),
+  created_at: IsoTimestamp,
+  overall_score: Schema.NullOr(Schema.Number),
+  outcome: Schema.NullOr(DealOutcome),
+  gap: Schema.NullOr(Schema.Number)
+})
+export type ReviewRow = typeof ReviewRow.Type
+
+const AuditGapRow = Schema.Struct({
+  dimension: Schema.String,
+  mean_gap: Schema.Number,
+  mean_absolute_gap: Schema.Number,
+  audits: Schema.Number
+})
+
+type TenantQuery = (clientId: string) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
+const all = <A, I>(Result: Schema.Schema<A, I>, execute: TenantQuery) => Rows.findAll({ Request: ClientId, Result, execute })
+
+/** Calls to review per closer: the 3 lowest scores, and the 2 largest audit gaps of 10 points or more. */
+export const LOW_SCORES = 3
+export const AUDIT_GAPS = 2
+export const MIN_AUDIT_GAP = 10
+
+export class CoachingQueries extends Effect.Service<CoachingQueries>()("CoachingQueries", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Monday 00:00 UTC of this week, as a timestamp without zone (UTC). */
+    const thisMonday = sql`date_trunc('week', now() AT TIME ZONE 'UTC')`
+    /** The start of the focus weeks, as an instant. */
+    const focusStart = sql`((${thisMonday} - make_interval(weeks => ${FOCUS_WEEKS - 1})) AT TIME ZONE 'UTC')`
+
+    /** The closers of the tenant not removed. */
+    const team = (clientId: string) =>
+      sql`SELECT closer_id, email FROM closers WHERE client_id = ${clientId} AND status <> 'removed'`
+
+    /** The team's completed calls, each with its closer. */
+    const teamCalls = (clientId: string) =>
+      sql`SELECT t.closer_id, c.call_id, c.external_call_id, c.closer_email, c.created_at, c.completed_at, c.result
+          FROM (${team(clientId)}) t
+          JOIN calls c ON c.client_id = ${clientId} AND c.status = 'completed' AND lower(c.closer_email) = lower(t.email)`
+
+    const closers = all(Closer, (clientId) =>
+      sql`SELECT closer_id, full_name, email FROM closers WHERE client_id = ${clientId} AND status <> 'removed'
+          ORDER BY lower(full_name), lower(email), closer_id`)
+
+    /** This week's Monday (YYYY-MM-DD, UTC) and the trend's weeks, oldest first. */
+    const weeks = all(Schema.Struct({ period_start: Schema.String }), () =>
+      sql`SELECT to_char(w.start, 'YYYY-MM-DD') AS period_start
+          FROM generate_series(${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1}), ${thisMonday}, interval '1 week') AS w(start)
+          ORDER BY w.start`)
+
+    /** Each closer's weeks of the trend that have calls. */
+    const trend = all(WeekRow, (clientId) =>
+      sql`SELECT c.closer_id, to_char(date_trunc('week', c.completed_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS period_start,
+                 count(*)::int AS calls,
+                 count(c.result -> 'scorecard' ->> 'overall')::int AS scored,
+                 COALESCE(sum((c.result -> 'scorecard' ->> 'overall')::float8), 0)::float8 AS score_sum
+          FROM (${teamCalls(clientId)}) c
+          WHERE c.completed_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC'
+          GROUP BY 1, 2 ORDER BY 1, 2`)
+
+    /** Each closer's assessed dimension scores over the focus weeks. */
+    const dimensions = all(DimensionRow, (clientId) =>
+      sql`SELECT c.closer_id, d ->> 'dimension' AS dimension, count(*)::int AS calls, sum((d ->> 'score')::float8)::float8 AS score_sum
+          FROM (${teamCalls(clientId)}) c
+          CROSS JOIN LATERAL jsonb_array_elements(
+            CASE WHEN jsonb_typeof(c.result -> 'scorecard' -> 'dimensions') = 'array' THEN c.result -> 'scorecard' -> 'dimensions'
+                 ELSE '[]'::jsonb END) AS d
+          WHERE c.completed_at >= ${focusStart}
+            AND jsonb_typeof(d -> 'score') = 'number' AND COALESCE((d ->> 'assessed')::boolean, true)
+          GROUP BY 1, 2 ORDER BY 1, 2`)
+
+    /**
+     * The focus weeks' calls worth reviewing, per closer: the lowest overall scores (latest first
+     * among equals), and the calls whose manual audits are furthest from the machine (the largest
+     * mean absolute gap of an audit of the call).
+     */
+    const toReview = all(ReviewRow, (clientId) =>
+      sql`WITH recent AS (
+            SELECT c.*, (c.result -> 'scorecard' ->> 'overall')::float8 AS overall_score, o.outcome
+            FROM (${teamCalls(clientId)}) c
+            LEFT JOIN outcome_truth o ON o.call_id = c.call_id AND o.client_id = ${clientId}
+            WHERE c.completed_at >= ${focusStart}
+          ),
+          low AS (
+            SELECT r.*, row_number() OVER (PARTITION BY r.closer_id ORDER BY r.overall_score, r.completed_at DESC, r.call_id) AS rank
+            FROM recent r WHERE r.overall_score IS NOT NULL
+          ),
+          gaps AS (
+            SELECT a.call_id, max(a.gap) AS gap
+            FROM (SELECT a.audit_id, a.call_id, avg(abs(s.value::float8 - (a.automated ->> s.key)::float8)) AS gap
+                  FROM manual_audits a CROSS JOIN LATERAL jsonb_each_text(a.scores) AS s
+                  WHERE a.client_id = ${clientId} AND a.automated ->> s.key IS NOT NULL
+                  GROUP BY a.audit_id, a.call_id) a
+            GROUP BY a.call_id
+          ),
+          wide AS (
+            SELECT r.*, g.gap, row_number() OVER (PARTITION BY r.closer_id ORDER BY g.gap DESC, r.completed_at DESC, r.call_id) AS rank
+            FROM recent r JOIN gaps g ON g.call_id = r.call_id WHERE g.gap >= ${MIN_AUDIT_GAP}
+          )
+          SELECT closer_id, 'low_score' AS kind, rank::int AS rank, call_id, external_call_id, closer_email, created_at,
+                 overall_score, outcome, NULL::float8 AS gap
+          FROM low WHERE rank <= ${LOW_SCORES}
+          UNION ALL
+          SELECT closer_id, 'audit_gap', rank::int, call_id, external_call_id, closer_email, created_at, overall_score, outcome, gap
+          FROM wide WHERE rank <= ${AUDIT_GAPS}
+          ORDER BY 1, 2 DESC, 3`)
+
+    /** Over every audit of the tenant, per dimension the machine assessed: the mean gap, signed and absolute. */
+    const auditGaps = all(AuditGapRow, (clientId) =>
+      sql`SELECT s.key AS dimension,
+                 avg(s.value::float8 - (a.automated ->> s.key)::float8)::float8 AS mean_gap,
+                 avg(abs(s.value::float8 - (a.automated ->> s.key)::float8))::float8 AS mean_absolute_gap,
+                 count(*)::int AS audits
+          FROM manual_audits a CROSS JOIN LATERAL jsonb_each_text(a.scores) AS s
+          WHERE a.client_id = ${clientId} AND a.automated ->> s.key IS NOT NULL
+          GROUP BY s.key ORDER BY s.key`)
+
+    return { closers, weeks, trend, dimensions, toReview, auditGaps } as const
+  })
+}) {}
