@@ -6,40 +6,16 @@
  *
  * Without `/usr/bin/chromium` the tests are skipped, unless `CI` is set: then they fail.
  */
-import { HttpServer } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
-import { afterAll, beforeAll, describe, expect, layer } from "@effect/vitest"
+import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { existsSync } from "node:fs"
-import { type Browser, chromium } from "playwright-core"
-import { call, freshEmail } from "./utils/PortalRequests.js"
+import { call, freshEmail, outboxToken } from "./utils/PortalRequests.js"
+import { baseUrl, runBrowser, useBrowser } from "./utils/Browser.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
 declare const document: any, location: any
 
-const CHROMIUM = "/usr/bin/chromium"
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-const runBrowser = existsSync(CHROMIUM) || Boolean(process.env.CI)
+const browser = useBrowser()
 
-let browser: Browser | undefined
-beforeAll(async () => {
-  if (runBrowser) browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
-})
-afterAll(async () => {
-  await browser?.close()
-})
-
-/** The base URL of the in-process server. */
-const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
-  const address = server.address as HttpServer.TcpAddress
-  return `http://127.0.0.1:${address.port}`
-})
-
-/** The token of the last e-mail kept in the outbox for this address. */
-const outboxToken = (to: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ text_body: string }>`SELECT text_body FROM email_outbox WHERE to_address = ${to} ORDER BY created_at DESC LIMIT 1`
-  ).pipe(Effect.map((rows) => /#token=([A-Za-z0-9_-]+)/.exec(rows[0]!.text_body)![1]!))
 
 /**
  * Opens `path` in a fresh browser context; answers the status line once the page has settled (or,
@@ -47,7 +23,7 @@ const outboxToken = (to: string) =>
  */
 const openPage = (url: string, options: { readonly landsOn?: string } = {}) =>
   Effect.promise(async () => {
-    const context = await browser!.newContext()
+    const context = await browser().newContext()
     const page = await context.newPage()
     const external: Array<string> = []
     const visited: Array<string> = []
@@ -72,7 +48,6 @@ const openPage = (url: string, options: { readonly landsOn?: string } = {}) =>
     return { status, address, title, cookies, external, visited }
   })
 
-
 describe.skipIf(!runBrowser)("the pages of the e-mailed links", () => {
   layer(testServerLayer(), { excludeTestServices: true })("in Chromium", (it) => {
     it.effect("/sign-in#token=… signs the browser in, and drops the token from the address bar", () =>
@@ -80,7 +55,7 @@ describe.skipIf(!runBrowser)("the pages of the e-mailed links", () => {
         const base = yield* baseUrl
         const email = freshEmail("browser")
         yield* call("POST", "/v1/client-auth/signup", { body: { email, company_name: "Browser Co" } })
-        const token = yield* outboxToken(email)
+        const token = yield* outboxToken(email, 1)
         const opened = yield* openPage(`${base}/sign-in#token=${token}`, { landsOn: "/portal" })
         // signed in, the browser opens the portal; the token never reached an address
         expect(opened.address).toBe(`${base}/portal`)
@@ -107,11 +82,11 @@ describe.skipIf(!runBrowser)("the pages of the e-mailed links", () => {
         const base = yield* baseUrl
         const owner = freshEmail("owner")
         yield* call("POST", "/v1/client-auth/signup", { body: { email: owner, company_name: "Closers Inc" } })
-        const verified = yield* call("POST", "/v1/client-auth/verify", { body: { token: yield* outboxToken(owner) } })
+        const verified = yield* call("POST", "/v1/client-auth/verify", { body: { token: yield* outboxToken(owner, 1) } })
         const session = /callsight_session=([^;]+)/.exec(verified.headers["set-cookie"]!)![1]!
         const closer = freshEmail("closer")
         yield* call("POST", "/v1/client-portal/closers", { session, body: { email: closer, full_name: "Cleo" } })
-        const opened = yield* openPage(`${base}/verify-email#token=${yield* outboxToken(closer)}`)
+        const opened = yield* openPage(`${base}/verify-email#token=${yield* outboxToken(closer, 1)}`)
         expect(opened.status).toEqual({ text: `Thank you: ${closer} is confirmed.`, kind: "ok" })
         expect((yield* call("GET", "/v1/client-portal/closers", { session })).body.closers[0].status).toBe("active")
       }))

@@ -8,46 +8,23 @@
  * Without `/usr/bin/chromium` the tests are skipped, unless `CI` is set: then they fail.
  */
 import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
-import { HttpApiClient, HttpServer } from "@effect/platform"
+import { HttpApiClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { afterAll, beforeAll, describe, expect, layer } from "@effect/vitest"
-import { Effect, Option, Schedule } from "effect"
-import { existsSync, mkdtempSync, statSync } from "node:fs"
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { mkdtempSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Browser, chromium } from "playwright-core"
 import { admin, settle, upload } from "./utils/AudioRequests.js"
 import { fixture } from "./utils/Fixtures.js"
-import { call, freshEmail, sessionCookie } from "./utils/PortalRequests.js"
+import { call, freshEmail, outboxToken, sessionCookie } from "./utils/PortalRequests.js"
+import { baseUrl, runBrowser, useBrowser } from "./utils/Browser.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
 declare const document: any
 
-const CHROMIUM = "/usr/bin/chromium"
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-const runBrowser = existsSync(CHROMIUM) || Boolean(process.env.CI)
+const browser = useBrowser()
 
-let browser: Browser | undefined
-beforeAll(async () => {
-  if (runBrowser) browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
-})
-afterAll(async () => {
-  await browser?.close()
-})
-
-const baseUrl = Effect.map(HttpServer.HttpServer, (server) => `http://127.0.0.1:${(server.address as HttpServer.TcpAddress).port}`)
-
-/** The token of the `n`th e-mail kept in the outbox for this address (login mails it on its own fiber: wait for it). */
-const outboxToken = (to: string, n: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ text_body: string }>`SELECT text_body FROM email_outbox WHERE to_address = ${to} ORDER BY created_at`
-  ).pipe(
-    Effect.flatMap((rows) =>
-      rows.length < n ? Effect.fail("not yet" as const) : Effect.succeed(/#token=([A-Za-z0-9_-]+)/.exec(rows[n - 1]!.text_body)![1]!)
-    ),
-    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("10 seconds"))),
-    Effect.orDie
-  )
 
 describe.skipIf(!runBrowser)("the portal page", () => {
   layer(testServerLayer({ workerConcurrency: 1 }, { workers: true }), { excludeTestServices: true })("in Chromium", (it) => {
@@ -78,7 +55,7 @@ describe.skipIf(!runBrowser)("the portal page", () => {
 
         const shot = join(mkdtempSync(join(tmpdir(), "callsight-portal-")), "portal.png")
         const seen = yield* Effect.promise(async () => {
-          const context = await browser!.newContext({ viewport: { width: 1200, height: 900 } })
+          const context = await browser().newContext({ viewport: { width: 1200, height: 900 } })
           const page = await context.newPage()
           const external: Array<string> = []
           page.on("request", (r) => {
@@ -98,7 +75,7 @@ describe.skipIf(!runBrowser)("the portal page", () => {
 
         const token = yield* outboxToken(owner, 2)
         const portal = yield* Effect.promise(async () => {
-          const context = await browser!.newContext({ viewport: { width: 1200, height: 900 } })
+          const context = await browser().newContext({ viewport: { width: 1200, height: 900 } })
           const page = await context.newPage()
           const external: Array<string> = []
           page.on("request", (r) => {

@@ -5,11 +5,11 @@
  * providers are local servers speaking Deepgram's and AssemblyAI's protocols: one Deepgram is the
  * server's (its key), the other Deepgram and the AssemblyAI are the tenant's own accounts.
  */
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpApiClient } from "@effect/platform"
 import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { admin, get, settle, upload } from "./utils/AudioRequests.js"
+import { admin, get, setFlags, settle, upload } from "./utils/AudioRequests.js"
 import { fixture } from "./utils/Fixtures.js"
 import { call, freshEmail, signInByMail } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
@@ -59,17 +59,6 @@ const analyse = (apiKey: string, name: string) =>
     return { status, analysis }
   })
 
-const setFlags = (clientId: string, flags: Record<string, unknown>) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(
-      HttpClientRequest.put(`/v1/internal/admin/settings/runtime-flags/${clientId}`).pipe(
-        HttpClientRequest.setHeaders(admin),
-        HttpClientRequest.bodyUnsafeJson(flags)
-      )
-    )
-    expect(response.status).toBe(200)
-  })
 
 const sentTo = (server: SpeechProviderServer, audio: Uint8Array) =>
   server.requests.filter((r) => r.bodySha256 === sha256(audio))

@@ -6,11 +6,10 @@
  * key, a provider that fails once and then answers, and one that never answers.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import type { AppConfigShape } from "../src/config.js"
-import { admin, balanceOf, createTenant, get, settle, upload } from "./utils/AudioRequests.js"
+import { balanceOf, setFlags, createTenant, get, settle, upload } from "./utils/AudioRequests.js"
 import { fixture, truth } from "./utils/Fixtures.js"
 import {
   type AssemblyAIServerOptions,
@@ -56,18 +55,6 @@ const withProviders = (faults: {
     return Layer.merge(server, Layer.succeed(Providers, { deepgram, assemblyai, openai }))
   }))
 
-/** Sets the tenant's runtime flags through the admin API. */
-const setFlags = (clientId: string, flags: Record<string, unknown>) =>
-  Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(
-      HttpClientRequest.put(`/v1/internal/admin/settings/runtime-flags/${clientId}`).pipe(
-        HttpClientRequest.setHeaders(admin),
-        HttpClientRequest.bodyUnsafeJson(flags)
-      )
-    )
-    expect(response.status).toBe(200)
-  })
 
 /** Uploads a fixture and waits for its analysis; the call's status and its whole JSON. */
 const analyse = (apiKey: string, name: string, closerEmail?: string) =>
@@ -113,7 +100,7 @@ describe("transcripts", () => {
         expect(call.transcript.every((s: any) => ours.has(s.speaker) && s.end > s.start)).toBe(true)
         expect(call.transcription).toEqual({ provider: "deepgram", model: "nova-3", language: "en", diarization_agreement: expect.any(Number) })
         expect(call.transcription.diarization_agreement).toBeGreaterThanOrEqual(0.95)
-        expect(call.method_version).toBe("callsight-1.1")
+        expect(call.method_version).toBe("callsight-1.2")
 
         // content metrics: the rep's five questions over 75 s, words per minute on both sides
         expect(call.metrics.question_count).toBe(5)

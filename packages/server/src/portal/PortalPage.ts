@@ -14,6 +14,7 @@ import {
 } from "@callsight/api-spec"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
+import { DIMENSION_LABELS } from "../analysis/Scorecard.js"
 import { CallViews } from "../calls/CallViews.js"
 import { escapeHtml as e } from "../lib/Html.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
@@ -31,15 +32,6 @@ interface CallRow {
   readonly created_at: string
   readonly duration_s: number | null
   readonly overall_score: number | null
-}
-
-const LABELS: Record<string, string> = {
-  discovery: "Discovery",
-  listening: "Listening",
-  objection_handling: "Objection handling",
-  value: "Value",
-  next_steps: "Next steps",
-  conversation_flow: "Conversation flow"
 }
 
 const MOMENTS: Record<string, string> = {
@@ -99,7 +91,7 @@ const coachingSection = (d: Dashboard) => `
 ${d.closers.length === 0 ? `<p class="muted">No closer yet.</p>` : `<table>
 <thead><tr><th>Closer</th><th>Calls this week</th><th>Average</th><th>This week's focus</th><th>To read</th></tr></thead><tbody>
 ${d.closers.map((c) => `<tr><td>${e(c.full_name)}</td><td>${c.calls_this_week}</td><td>${score(c.average_score)}</td>
-<td>${c.focus === null ? `<span class="muted">no scored call yet</span>` : `${e(LABELS[c.focus.dimension] ?? c.focus.dimension)} ${score(c.focus.average_score)} <span class="muted">(team ${score(c.focus.team_average_score)})</span>`}</td>
+<td>${c.focus === null ? `<span class="muted">no scored call yet</span>` : `${e(DIMENSION_LABELS[c.focus.dimension])} ${score(c.focus.average_score)} <span class="muted">(team ${score(c.focus.team_average_score)})</span>`}</td>
 <td>${c.focus === null ? "" : e(c.focus.article_title ?? c.focus.article_slug ?? "")}</td></tr>`).join("")}
 </tbody></table>`}
 </section>`

@@ -2,6 +2,7 @@
 import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
 import { HttpApiClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
+import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { ADMIN_KEY } from "./TestServer.js"
 
@@ -61,3 +62,16 @@ export const settle = (apiKey: string, callId: string) =>
       yield* Effect.sleep("200 millis")
     }
   }).pipe(Effect.timeoutFail({ duration: "90 seconds", onTimeout: () => new Error(`call ${callId} did not settle`) }))
+
+/** Sets the tenant's runtime flags through the admin API. */
+export const setFlags = (clientId: string, flags: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(
+      HttpClientRequest.put(`/v1/internal/admin/settings/runtime-flags/${clientId}`).pipe(
+        HttpClientRequest.setHeaders(admin),
+        HttpClientRequest.bodyUnsafeJson(flags)
+      )
+    )
+    expect(response.status).toBe(200)
+  })

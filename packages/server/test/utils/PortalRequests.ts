@@ -6,7 +6,7 @@
 import { SESSION_COOKIE } from "@callsight/api-spec"
 import { Cookies, HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schedule } from "effect"
 import type { ReceivedMail, TestSmtpServer } from "./SmtpServer.js"
 import { Smtp } from "./SmtpServerLayer.js"
 
@@ -94,3 +94,18 @@ export const memberSession = (smtp: TestSmtpServer, clientId: string, email: str
                             VALUES (${`usr_member_${email}`}, ${clientId}, ${email}, 'Mo Member', 'member')`)
     return yield* signInByMail(smtp, email)
   })
+
+/**
+ * The token of the `n`th e-mail kept in the outbox for this address (a server without SMTP_URL);
+ * login mails it on its own fiber, so this waits for it.
+ */
+export const outboxToken = (to: string, n: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ text_body: string }>`SELECT text_body FROM email_outbox WHERE to_address = ${to} ORDER BY created_at`
+  ).pipe(
+    Effect.flatMap((rows) =>
+      rows.length < n ? Effect.fail("not yet" as const) : Effect.succeed(/#token=([A-Za-z0-9_-]+)/.exec(rows[n - 1]!.text_body)![1]!)
+    ),
+    Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("10 seconds"))),
+    Effect.orDie
+  )
