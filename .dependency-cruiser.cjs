@@ -7,8 +7,8 @@
  * - The shared floor: `tenancy`, `events`, `calls`, `views` (the views several doors answer), `db`,
  *   `lib`, `mail`, `http`, `config.ts`, `Observability.ts`, `version.ts`. Every feature may use it;
  *   it uses no feature.
- * - Engines below the floor: `analysis` (pure: no HTTP, no SQL, nothing of the service but `lib`)
- *   and `transcription` (the speech-to-text adapters).
+ * - Engines below the floor: `analysis` (pure: no HTTP, no SQL, nothing of the service but `lib`),
+ *   `transcription` (the speech-to-text adapters) and `llm` (the LLM adapters of the assisted assessment).
  * - The top: `HttpApp.ts` assembles the groups, `main.ts` composes the layers, `index.ts` exports.
  *   Nothing below imports them.
  * - SQL lives in repositories: only `*Repo.ts`, `*Queries.ts`, `*Store.ts` and `db/` import
@@ -36,9 +36,9 @@ module.exports = {
     },
     {
       name: "engine-imports-service",
-      comment: "The engines (analysis, transcription) sit below the floor: no feature, no top.",
+      comment: "The engines (analysis, transcription, llm) sit below the floor: no feature, no top.",
       severity: "error",
-      from: { path: `${src}/(analysis|transcription)/` },
+      from: { path: `${src}/(analysis|transcription|llm)/` },
       to: { path: [`${src}/${features}/`, `${src}/(HttpApp|main|index)\\.ts$`] }
     },
     {

@@ -109,9 +109,12 @@ describe("callsight upload / status / report / result", () => {
     expect(words.code).toBe(0)
     expect(words.stdout).toContain(`${completed.mp3}: completed`)
     expect(words.stdout).toMatch(/credits charged:\s+1/)
+    // acoustic-only: 2 of 6 dimensions, a partial overall score
+    expect(words.stdout).toMatch(/overall score:\s+\d+, partial \(2 of 6\)/)
     const json = await runCli(["status", completed.wav, "--json"], tenantEnv)
     expect(json.code).toBe(0)
     expect(statusJson(json.stdout).status).toBe("completed")
+    expect(JSON.parse(json.stdout).summary.overall_basis).toEqual({ assessed: 2, of: 6, partial: true })
   })
 
   it("report prints the HTML report on stdout, or writes it with -o", async () => {
@@ -142,7 +145,10 @@ describe("callsight upload / status / report / result", () => {
     }
     const words = await runCli(["result", completed.stereo], tenantEnv)
     expect(words.code).toBe(0)
-    expect(words.stdout).toMatch(/Scorecard: overall/)
+    // acoustic-only: the overall rests on 2 of 6 dimensions and says so, with no grade
+    expect(words.stdout).toMatch(/Scorecard: overall \d+, partial \(2 of 6\)\n/)
+    expect(JSON.parse((await runCli(["result", completed.stereo, "--json"], tenantEnv)).stdout).scorecard.overall_basis)
+      .toEqual({ assessed: 2, of: 6, partial: true })
     expect(words.stdout).toMatch(/speaker turns/)
   })
 

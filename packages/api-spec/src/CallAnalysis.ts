@@ -56,13 +56,21 @@ export const ScorecardDimensionName = Schema.Literal(
   "conversation_flow"
 )
 
+/** Who found what a point rests on: the method's rules, or an LLM whose quote was found in the transcript. */
+export const EvidenceSource = Schema.Literal("rules", "llm").annotations({
+  identifier: "EvidenceSource",
+  description: "`rules`: found by the method's rules; `llm`: found by the tenant's LLM and verified (its quote is in the transcript). " +
+    "Present when an LLM assisted the analysis; absent otherwise (then everything is the rules')."
+})
+
 export const Evidence = Schema.Struct({
   dimension: Schema.String,
   start: Schema.Number,
   end: Schema.Number,
   speaker: Schema.NullOr(Schema.String),
   quote: Schema.NullOr(Schema.String),
-  effect: Schema.Number.annotations({ description: "points added (positive) or removed (negative)" })
+  effect: Schema.Number.annotations({ description: "points added (positive) or removed (negative)" }),
+  source: Schema.optional(EvidenceSource)
 }).annotations({ identifier: "Evidence" })
 
 export const ScorecardDimension = Schema.Struct({
@@ -73,8 +81,18 @@ export const ScorecardDimension = Schema.Struct({
   reason: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "ScorecardDimension" })
 
+/** How many dimensions the overall score rests on; under 4 of 6 it is partial and carries no grade. */
+export const OverallBasis = Schema.Struct({
+  assessed: Schema.Number.annotations({ description: "dimensions assessed (the overall score is their weighted mean)" }),
+  of: Schema.Number.annotations({ description: "dimensions in the scorecard (6)" }),
+  partial: Schema.Boolean.annotations({
+    description: "true when fewer than 4 dimensions were assessed: the overall score is shown as \"partial (n of 6)\", without a grade"
+  })
+}).annotations({ identifier: "OverallBasis" })
+
 export const Scorecard = Schema.Struct({
   overall: Schema.NullOr(Schema.Number),
+  overall_basis: Schema.optional(OverallBasis),
   dimensions: Schema.Array(ScorecardDimension)
 }).annotations({ identifier: "Scorecard" })
 
@@ -101,14 +119,16 @@ export const Objection = Schema.Struct({
   at: Schema.Number,
   quote: Schema.String,
   response: Schema.Literal("pause", "question_back", "long_pitch", "other"),
-  response_pause_s: Schema.NullOr(Schema.Number)
+  response_pause_s: Schema.NullOr(Schema.Number),
+  source: Schema.optional(EvidenceSource)
 }).annotations({ identifier: "Objection" })
 
 export const NextStep = Schema.Struct({
   at: Schema.Number,
   quote: Schema.String,
   owner: Schema.NullOr(Schema.String),
-  due: Schema.NullOr(Schema.String)
+  due: Schema.NullOr(Schema.String),
+  source: Schema.optional(EvidenceSource)
 }).annotations({ identifier: "NextStep" })
 
 /** Who turned the speech into words, and how far its speaker labels agree with our diarization. */
@@ -121,8 +141,26 @@ export const Transcription = Schema.Struct({
   })
 }).annotations({ identifier: "Transcription" })
 
+/**
+ * What the tenant's LLM added to the rule-based analysis: one structured-output request per call,
+ * each item quoting the transcript (items whose quote is not found are dropped and counted).
+ */
+export const LlmAssistance = Schema.Struct({
+  provider: Schema.String.annotations({ examples: ["openai", "anthropic", "openai-compatible"] }),
+  model: Schema.String,
+  assisted_dimensions: Schema.Array(Schema.String).annotations({
+    description: "the dimensions (and `qualification`) whose findings the LLM added to, rescored by the same rules"
+  }),
+  added_items: Schema.Number.annotations({ description: "verified items the rules had not found, merged in (`source: \"llm\"`)" }),
+  dropped_items: Schema.Number.annotations({ description: "items dropped because a quote (or a due phrase) was not found in the transcript" }),
+  error: Schema.NullOr(Schema.String).annotations({
+    description: "why the LLM gave nothing (refused key, no answer, an answer of another shape); the rule-based result stands"
+  })
+}).annotations({ identifier: "LlmAssistance" })
+
 export const AnalysisSummary = Schema.Struct({
   overall_score: Schema.NullOr(Schema.Number),
+  overall_basis: Schema.optional(OverallBasis),
   talk_ratio: Schema.NullOr(Schema.Number),
   speakers: Schema.Number,
   transcript_available: Schema.Boolean
@@ -150,6 +188,8 @@ export const CallAnalysis = Schema.Struct({
   transcript: Schema.NullOr(Schema.Array(TranscriptSegment)),
   /** null for an acoustic-only analysis */
   transcription: Schema.NullOr(Transcription),
+  /** null when no LLM assisted (the tenant saved no LLM integration, no transcript, or before method callsight-1.2) */
+  llm: Schema.optional(Schema.NullOr(LlmAssistance)),
   error: Schema.NullOr(AnalysisError)
 }).annotations({ identifier: "CallAnalysis" })
 export type CallAnalysis = typeof CallAnalysis.Type

@@ -113,6 +113,16 @@ const rows = (entries: ReadonlyArray<readonly [string, string | number | null | 
   return shown.map(([k, v]) => `  ${`${k}:`.padEnd(width + 1)}${v}`)
 }
 
+/**
+ * The overall score in words: the number, and "partial (n of 6)" when it rests on fewer than 4 of
+ * the 6 dimensions (a server before `overall_basis` sends none: then the number alone).
+ */
+export const overallText = (
+  overall: number | null,
+  basis: { readonly assessed: number; readonly of: number; readonly partial: boolean } | undefined
+): string =>
+  overall === null ? "not assessed" : basis?.partial === true ? `${overall}, partial (${basis.assessed} of ${basis.of})` : String(overall)
+
 const describeStatus = (s: AnalysisStatus): string =>
   [
     s.status === "processing" || s.status === "queued"
@@ -125,7 +135,7 @@ const describeStatus = (s: AnalysisStatus): string =>
       ["completed", s.completed_at],
       ["audio", seconds(s.duration_s)],
       ["credits charged", s.credits_charged],
-      ["overall score", s.summary?.overall_score ?? undefined],
+      ["overall score", s.summary == null || s.summary.overall_score === null ? undefined : overallText(s.summary.overall_score, s.summary.overall_basis)],
       ["talk ratio", s.summary?.talk_ratio ?? undefined],
       ["speakers", s.summary?.speakers],
       ["transcript", s.summary === null ? undefined : s.summary.transcript_available ? "yes" : "no"],
@@ -155,10 +165,20 @@ const describeAnalysis = (a: CallAnalysis): string => {
     ])
   ]
   if (a.scorecard !== null) {
-    lines.push(`Scorecard: overall ${a.scorecard.overall ?? "not assessed"}`)
+    lines.push(`Scorecard: overall ${overallText(a.scorecard.overall, a.scorecard.overall_basis)}`)
     for (const d of a.scorecard.dimensions) {
-      lines.push(`  ${d.dimension.padEnd(20)}${String(d.score ?? "-").padStart(4)}${d.reason === null ? "" : `  ${d.reason}`}`)
+      const assisted = a.llm != null && a.llm.error === null && a.llm.assisted_dimensions.includes(d.dimension) ? " [LLM-assisted]" : ""
+      lines.push(`  ${d.dimension.padEnd(20)}${String(d.score ?? "-").padStart(4)}${assisted}${d.reason === null ? "" : `  ${d.reason}`}`)
     }
+  }
+  if (a.llm != null) {
+    const l = a.llm
+    lines.push(
+      l.error !== null
+        ? `LLM: ${l.provider} ${l.model} gave no assessment (${l.error}); the rules' result stands`
+        : `LLM: ${l.provider} ${l.model} assisted ${l.assisted_dimensions.length === 0 ? "nothing" : l.assisted_dimensions.join(", ")}; ` +
+          `${l.added_items} item(s) added, ${l.dropped_items} dropped (quote not in the transcript)`
+    )
   }
   if (a.speakers.length > 0) {
     lines.push("Speakers:")
@@ -198,13 +218,13 @@ const describeAnalysis = (a: CallAnalysis): string => {
     lines.push("Objections:")
     for (const o of a.objections) {
       const pause = o.response_pause_s === null ? "" : `, after ${o.response_pause_s.toFixed(1)} s`
-      lines.push(`  ${clock(o.at)} ${o.kind.padEnd(11)}${o.response.replace("_", " ")}${pause}${quoted(o.quote)}`)
+      lines.push(`  ${clock(o.at)} ${o.kind.padEnd(11)}${o.response.replace("_", " ")}${pause}${quoted(o.quote)}${o.source === "llm" ? " [LLM]" : ""}`)
     }
   }
   if (a.next_steps.length > 0) {
     lines.push("Next steps:")
     for (const n of a.next_steps) {
-      lines.push(`  ${clock(n.at)} ${n.due ?? "no date"}, ${n.owner ?? "no owner"}${quoted(n.quote)}`)
+      lines.push(`  ${clock(n.at)} ${n.due ?? "no date"}, ${n.owner ?? "no owner"}${quoted(n.quote)}${n.source === "llm" ? " [LLM]" : ""}`)
     }
   }
   const t = a.transcription

@@ -140,6 +140,11 @@ export const appConfig = Config.all({
   crmSyncIntervalSeconds: positiveInt("CRM_SYNC_INTERVAL_SECONDS").pipe(Config.withDefault(900)),
   openaiTranscribeModel: Config.string("OPENAI_TRANSCRIBE_MODEL").pipe(Config.withDefault("gpt-4o-transcribe-diarize")),
   transcriberTimeoutSeconds: positiveInt("TRANSCRIBER_TIMEOUT_SECONDS").pipe(Config.withDefault(600)),
+  // The tenant's LLM (its integration): the model when the integration names none, and how long
+  // the one assessment request of a call may take, retries included.
+  openaiLlmModel: Config.string("OPENAI_LLM_MODEL").pipe(Config.withDefault("gpt-4.1-mini")),
+  anthropicLlmModel: Config.string("ANTHROPIC_LLM_MODEL").pipe(Config.withDefault("claude-sonnet-4-5")),
+  llmTimeoutSeconds: positiveInt("LLM_TIMEOUT_SECONDS").pipe(Config.withDefault(120)),
   // How long a tenant API key found live is remembered (0: looked up on every request).
   apiKeyCacheSeconds: Config.integer("API_KEY_CACHE_SECONDS").pipe(
     Config.validate({ message: "must be 0 or a positive integer", validation: (n) => n >= 0 }),

@@ -14,6 +14,7 @@ import { WorkersLive } from "./audio/Worker.js"
 import { CrmSyncLive } from "./integrations/CrmSync.js"
 import { MeetingCalendarsLive } from "./integrations/MeetingCalendars.js"
 import { MeetingTokensRefresherLive } from "./integrations/MeetingConnections.js"
+import { LlmAssistantsLive } from "./integrations/LlmAssistantsLive.js"
 import { SpeechIntegrationsLive } from "./integrations/SpeechIntegrationsLive.js"
 import { QualificationFrameworksLive } from "./portal/Profiles.js"
 import { RecorderSchedulerLive } from "./recorder/Scheduler.js"
@@ -32,9 +33,9 @@ export const DatabaseLive = Layer.unwrapEffect(
 
 /**
  * The analysis workers, with what they read of the features: each tenant's qualification framework
- * (portal) and its own speech-to-text provider (integrations).
+ * (portal), its own speech-to-text provider and its LLM (integrations).
  */
-const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide([QualificationFrameworksLive, SpeechIntegrationsLive]))
+const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide([QualificationFrameworksLive, SpeechIntegrationsLive, LlmAssistantsLive]))
 
 /** The recorder's scheduling and polling passes, with the closers' calendars (integrations). */
 const RecorderPassesLive = RecorderSchedulerLive.pipe(Layer.provide(MeetingCalendarsLive))

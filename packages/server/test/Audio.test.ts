@@ -193,6 +193,8 @@ describe("audio analysis", () => {
         expect(done.summary.speakers).toBe(2)
         expect(done.summary.transcript_available).toBe(false)
         expect(done.summary.talk_ratio).toBeGreaterThan(0)
+        // acoustic-only: the overall rests on 2 of the 6 dimensions, a partial score
+        expect(done.summary.overall_basis).toEqual({ assessed: 2, of: 6, partial: true })
         expect(Date.parse(done.completed_at)).toBeGreaterThanOrEqual(Date.parse(done.started_at))
         expect(yield* balanceOf(tenant.client_id)).toBe(2)
 
@@ -202,6 +204,7 @@ describe("audio analysis", () => {
         expect(report.body).toContain(body.call_id)
         expect(report.body).toContain("<svg")
         expect(report.body).not.toContain("<b>ext</b>")
+        expect(report.body).toContain("Partial (2 of 6)")
         // downloads and status checks cost nothing
         yield* get(tenant.api_key, `/reports/${body.call_id}/html`)
         yield* get(tenant.api_key, `/analysis/${body.call_id}`)
@@ -218,6 +221,8 @@ describe("audio analysis", () => {
         })
         expect(call.metrics.talk_ratio).toBe(done.summary.talk_ratio)
         expect(call.scorecard.dimensions).toHaveLength(6)
+        expect(call.scorecard.overall_basis).toEqual({ assessed: 2, of: 6, partial: true })
+        expect(call.llm).toBeNull()
         expect(call.method_version).toEqual(expect.any(String))
         const sql = yield* SqlClient.SqlClient
         const events = yield* sql<{ type: string }>`SELECT type FROM call_events WHERE call_id = ${body.call_id} ORDER BY received_at`

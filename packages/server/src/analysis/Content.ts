@@ -19,14 +19,20 @@
  *   waited 1 s or more; otherwise `other`. `response_pause_s` is always the wait (end of the buyer's
  *   last turn before the rep answered → start of the rep's turn), so a pause and a question back
  *   are both visible; null when the rep never answered.
- * - **Next steps** are dated actions: a clause with an action cue ("book", "send", "schedule"…)
- *   and a day or a time, taken from the clause or completed by what follows up to the end of the
- *   other side's reply ("…next Tuesday…" + "Tuesday at two works" → "Tuesday 14:00"). `due` is a
- *   normalised phrase, never a calendar date (the recording date is unknown): "Tuesday 14:00",
- *   "Thursday", "in 2 weeks", "the 4th". `owner` is the speaker label of the side that will act:
- *   "I will…" → the speaker; "can you…" / "send me…" → the other side; "let us…" / "could we…" →
- *   the speaker who proposed it (the one who sends the invite); null when the wording says nothing.
- *   Actions without a day or time are not recorded.
+ * - **Next steps** are dated commitments (issue 14): every due chrono-node finds in a sentence
+ *   (`Dates.ts`: "by Monday", "on the fifteenth", "Thursday the 21st at two") is tied to the verb
+ *   that governs it, read with compromise (`Commitments.ts`): "I will…" / "our installers…" → the
+ *   speaker; "let us…" / "we will…" / "shall we…" → the speaker who proposed it; "you send me…" /
+ *   "can you send…" → the other side; a past, negated or third-party verb makes no step, nor does a
+ *   request without its own date. Several steps in one turn are each found (one per verb). The
+ *   other side's reply naming the same day confirms a step and may add the time ("Tuesday at two
+ *   works" → "Tuesday 14:00"); a proposal without a day takes the reply's day only when the reply
+ *   agrees; an offer ("I can…") needs the reply's agreement. `due` is the phrase as said,
+ *   normalised, never a calendar date (the recording date is unknown): "Tuesday 14:00", "the 4th",
+ *   "in 2 weeks", "end of the quarter".
+ * - **Objections** in negotiation language (contract terms, discounts, approval limits, proof,
+ *   security, timing, status quo: `Pushback.ts`) are tried before the early-stage lexicon; each
+ *   finding keeps its finer `category`, the public `kind` is the nearest of the product's kinds.
  * - **Qualification.** Each element of the framework is scored on the sentences that match its cue:
  *   0 = none, 1 = a match (vague), 2 = a match with a specific (a number, a title or named party, a
  *   date, a named competitor). SPIN elements are the rep's questions, specific when the buyer's
@@ -36,14 +42,11 @@
 import {
   BACK_REFERENCE,
   CLAUSE_OPENERS,
-  commitmentOf,
   DATES,
   endsClause,
   endsSentence,
   findFillers,
   findNumbers,
-  findWhen,
-  formatDue,
   FRAMEWORK_ELEMENTS,
   isAgreement,
   isOpenQuestion,
@@ -67,6 +70,9 @@ import {
   toToken,
   VALUE_CUES
 } from "./Lexicon.js"
+import { type Act, actsIn } from "./Commitments.js"
+import { dueText, findDues, sameDay } from "./Dates.js"
+import { CATEGORY_KIND, pushbackOf, RESTATED } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import type {
   EvidenceItem,
@@ -118,6 +124,8 @@ export interface ValueClaim extends Moment {
 
 export interface ObjectionFinding {
   readonly objection: ObjectionItem
+  /** The finer category: discount, contract_terms, approval_limit, proof, security… (`Pushback.ts`), else the kind. */
+  readonly category?: string
   readonly said: Moment
   /** The rep's first sentence after the objection, or null when the rep never answered. */
   readonly reply: Moment | null
@@ -366,12 +374,6 @@ interface Sentence extends Moment {
   readonly numbers: ReadonlyArray<NumberMention>
 }
 
-interface Clause extends Moment {
-  readonly sentence: number
-  readonly run: number
-  readonly tokens: ReadonlyArray<Token>
-}
-
 const textOf = (words: ReadonlyArray<Attached>) => words.map((w) => w.text).join(" ")
 
 const latestEnd = (words: ReadonlyArray<Attached>) => words.reduce((end, w) => Math.max(end, w.end), -Infinity)
@@ -420,29 +422,6 @@ const sentencesOf = (segments: ReadonlyArray<ReadonlyArray<Attached>>, punctuate
       numbers: findNumbers(tokens)
     })
   })
-  return out
-}
-
-/** Clauses: a sentence cut after a comma or semicolon that is followed by "and", "but", "then", "so", "or". */
-const clausesOf = (sentences: ReadonlyArray<Sentence>): Array<Clause> => {
-  const out: Array<Clause> = []
-  for (const s of sentences) {
-    let from = 0
-    const cut = (to: number) => {
-      // the opener ("and let us schedule…") is left out of the clause's quote
-      if (to - from > 1 && from > 0 && CLAUSE_OPENERS.has(s.tokens[from]!.word)) from++
-      const words = s.words.slice(from, to)
-      if (words.length === 0) return
-      const quote = textOf(words).replace(/[,;:]$/, "")
-      out.push({ ...momentOf(words, quote), sentence: s.index, run: s.run, tokens: s.tokens.slice(from, to) })
-      from = to
-    }
-    for (let i = 1; i < s.words.length; i++) {
-      const prev = s.words[i - 1]!.text
-      if (/;$/.test(prev) || (endsClause(prev) && CLAUSE_OPENERS.has(s.tokens[i]!.word))) cut(i)
-    }
-    cut(s.words.length)
-  }
   return out
 }
 
@@ -585,8 +564,27 @@ const quantities = (numbers: ReadonlyArray<NumberMention>): Array<Quantity> => n
 /** A number that is a business figure: with a unit such as %, $, days or reps, or 1,000 and more. */
 const isBusinessNumber = (n: NumberMention) => (n.unit !== null && METRIC_UNITS.has(n.unit)) || n.value >= 1000
 
+/**
+ * The objection a buyer sentence raises: push-back in negotiation language first (`Pushback.ts`,
+ * with its finer category), else the early-stage lexicon (`objectionKind`, its kind as category).
+ * A sentence that only tells what happened ("the field team stopped after the reorg") raises no
+ * timing or need objection: every verb in it is past.
+ */
+const objectionOf = (s: Sentence): { kind: ObjectionItem["kind"]; category: string } | null => {
+  const narrative = () => {
+    const acts = actsIn(s.tokens)
+    return acts.length > 0 && acts.every((a) => a.past)
+  }
+  const category = pushbackOf(s.plain)
+  if (category !== null && !(category === "timing" && narrative())) return { kind: CATEGORY_KIND[category], category }
+  const kind = objectionKind(s.plain)
+  if (kind === null) return null
+  if ((kind === "timing" || kind === "need") && narrative()) return null
+  return { kind, category: kind }
+}
+
 const objectionSentences = (sentences: ReadonlyArray<Sentence>) =>
-  new Set(sentences.filter((s) => s.side === "buyer" && objectionKind(s.plain) !== null).map((s) => s.index))
+  new Set(sentences.filter((s) => s.side === "buyer" && objectionOf(s) !== null).map((s) => s.index))
 
 const findPains = (sentences: ReadonlyArray<Sentence>): Array<BuyerFinding> => {
   const objections = objectionSentences(sentences)
@@ -608,9 +606,12 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
   const out: Array<ObjectionFinding> = []
   runs.forEach((run, r) => {
     if (run[0]!.side !== "buyer") return
-    const found = run.map((s) => ({ s, kind: objectionKind(s.plain) })).find((x) => x.kind !== null)
-    if (found === undefined || found.kind === null) return
-    const { s: said, kind } = found
+    // a restated objection ("like I said, …") counts where it was first raised, unless nothing else is new
+    const raised = run.map((s) => ({ s, o: objectionOf(s) })).filter((x) => x.o !== null)
+    const found = raised.find((x) => !RESTATED.test(x.s.plain)) ?? raised[0]
+    if (found === undefined || found.o === null) return
+    const { s: said } = found
+    const { kind, category } = found.o
     const answer = runs[r + 1]
     let response: ObjectionItem["response"] = "other"
     let pause: number | null = null
@@ -641,6 +642,7 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
     }
     out.push({
       objection: { kind, at: round(said.start, 3), quote: said.quote, response, response_pause_s: pause },
+      category,
       said: momentOfSentence(said),
       reply,
       question,
@@ -681,51 +683,142 @@ const findValueClaims = (sentences: ReadonlyArray<Sentence>, pains: ReadonlyArra
 /** Only the moment's own fields (a finding may carry more). */
 const stripMoment = (m: Moment): Moment => ({ speaker: m.speaker, side: m.side, start: m.start, end: m.end, quote: m.quote })
 
-const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFinding> => {
-  const clauses = clausesOf(sentences)
-  const out: Array<NextStepFinding> = []
-  let absorbedUntil = -1 // clauses up to this index belong to a step already found
-  for (let c = 0; c < clauses.length; c++) {
-    const clause = clauses[c]!
-    if (!NEXT_STEP_CUES.test(plain(clause.tokens))) continue
-    const own = findWhen(clause.tokens)
-    if (own === null && c <= absorbedUntil) continue
-    // the window: the rest of this run and the other side's reply
-    let day = own?.day ?? null
-    let time = own?.time ?? null
-    let confirmation: Moment | null = null
-    let other: Moment | null = null
-    let last = c
-    for (let d = c + 1; d < clauses.length && clauses[d]!.run <= clause.run + 1; d++) {
-      const next = clauses[d]!
-      const when = findWhen(next.tokens)
-      if (when !== null && when.day !== null && day !== null && when.day !== day) break
-      day ??= when?.day ?? null
-      time ??= when?.time ?? null
-      if (next.side !== clause.side) {
-        other ??= next
-        if (confirmation === null && isAgreement(next.tokens)) confirmation = next
-      }
-      last = d
+/**
+ * Scheduling talk with no verb of its own that commits anyone: "Would Wednesday the ninth at ten
+ * work?", "Thursday at two it is", "the twenty second works", "talk to you on the tenth".
+ */
+const SCHEDULING = /(?:^|\s)(?:(?:does|would|will|could|should|can) [a-z0-9 ]{0,40}work|works?( for (?:me|you|us))?|it is|then$|(?:is|sounds|should be) (?:fine|good|great|ok|okay)|same time|talk (?:to you )?(?:then|on|next)|see you|speak (?:then|on)|slot|how about|what about|is that (?:ok|okay|alright))(?=\s|$)/
+const DISAGREES = /(?:^|\s)(?:no good|(?:does|do|will|would) not work|cannot (?:make|do)|not (?:free|available|possible)|^no)(?=\s|$)/
+
+/** Clause spans of a sentence (token ranges): cut after a comma or semicolon before an opener or a new subject. */
+const clauseSpans = (s: Sentence): Array<readonly [number, number]> => {
+  const out: Array<readonly [number, number]> = []
+  let from = 0
+  for (let i = 1; i < s.words.length; i++) {
+    const prev = s.words[i - 1]!.text
+    const word = s.tokens[i]!.word
+    if (/;$/.test(prev) || (endsClause(prev) && (CLAUSE_OPENERS.has(word) || CLAUSE_SUBJECTS.has(word)))) {
+      out.push([from, i])
+      from = i
     }
-    if (day === null && time === null) continue
-    if (isAgendaToday(clause.tokens, { day, time })) continue
-    absorbedUntil = Math.max(absorbedUntil, last)
-    const previousOther = [...clauses.slice(0, c)].reverse().find((x) => x.side !== clause.side) ?? null
-    const commitment = commitmentOf(clause.tokens)
-    const owner =
-      commitment === "self" || commitment === "shared"
-        ? clause.speaker
-        : commitment === "other"
-          ? (other ?? previousOther)?.speaker ?? null
-          : null
-    out.push({
-      step: { at: round(clause.start, 3), quote: clause.quote, owner, due: formatDue({ day, time }) },
-      said: stripMoment(clause),
-      confirmation: confirmation === null ? null : stripMoment(confirmation)
-    })
   }
+  out.push([from, s.words.length])
   return out
+}
+const CLAUSE_SUBJECTS = new Set(["i", "i'll", "i'm", "we", "we'll", "we're", "let's", "you", "you'll", "shall", "could", "can", "would"])
+
+const clauseMoment = (s: Sentence, [from, to]: readonly [number, number]): Moment => {
+  const start = from > 0 && to - from > 1 && CLAUSE_OPENERS.has(s.tokens[from]!.word) ? from + 1 : from
+  const words = s.words.slice(start, to)
+  return momentOf(words, textOf(words).replace(/[,;:]$/, ""))
+}
+
+interface StepCandidate {
+  readonly sentence: Sentence
+  readonly moment: Moment
+  readonly owner: string | null
+  day: string | null
+  time: string | null
+  /** An offer ("I can…") is a step only once the other side agrees. */
+  readonly offer: boolean
+}
+
+/**
+ * Next steps are dated commitments (see the header): in each sentence, every due date or time
+ * chrono finds (`Dates.ts`) is tied to the act that governs it (`Commitments.ts`: the nearest verb
+ * before it in its clause, else the nearest after): a first-person or "we" commitment is a step
+ * owned by the speaker; an instruction or a request to the other side ("you send me… by Friday",
+ * "can you send… by Friday") is the other side's step; a date with no committing verb is a step
+ * only in scheduling talk ("Would Thursday at ten work?"). Negated, past and third-party verbs
+ * ("the lights go live", "we had a demo on Monday") make none, nor does a request without its own
+ * date. One step per act. The other side's reply that names the same day confirms the step (and
+ * may add the time: "Tuesday at two works"); it is not a step of its own. A proposal without a
+ * day ("shall we book a call?") borrows the day of the reply only when the reply agrees.
+ */
+const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFinding> => {
+  const runs = runsOf(sentences)
+  const out: Array<{ c: StepCandidate; confirmation: Moment | null }> = []
+  const absorbed = new Set<number>()
+  const duesCache = new Map<number, ReturnType<typeof findDues>>()
+  const duesOf = (s: Sentence) => {
+    let d = duesCache.get(s.index)
+    if (d === undefined) duesCache.set(s.index, (d = findDues(s.tokens)))
+    return d
+  }
+  const otherSpeaker = (s: Sentence): string | null =>
+    (sentences.slice(s.index + 1).find((x) => x.side !== s.side) ?? [...sentences.slice(0, s.index)].reverse().find((x) => x.side !== s.side))?.speaker ?? null
+  for (const s of sentences) {
+    if (absorbed.has(s.index)) continue
+    const dues = duesOf(s)
+    // a proposal by both sides without a day ("shall we book a call?") may take the day of an agreeing reply
+    const proposal = dues.length === 0 && NEXT_STEP_CUES.test(s.plain) && /(?:^|\s)(?:let us|shall we|(?:could|can|should) we|how about we)(?=\s)/.test(s.plain)
+    if (dues.length === 0 && !proposal) continue
+    // an open question ("how are you doing today?", "what happens today?") commits nobody
+    if (s.question && isOpenQuestion(s.tokens)) continue
+    const acts = actsIn(s.tokens)
+    const spans = clauseSpans(s)
+    const spanOf = (i: number) => spans.find(([a, b]) => i >= a && i < b) ?? spans[0]!
+    const used = new Set<number>()
+    const found: Array<StepCandidate> = []
+    const ownerOf = (act: Act) => (act.actor === "other" ? otherSpeaker(s) : s.speaker)
+    for (const due of dues) {
+      const span = spanOf(due.from)
+      const inSpan = acts.filter((a) => a.at >= span[0] && a.at < span[1])
+      const act = [...inSpan].reverse().find((a) => a.at < due.from) ?? inSpan.find((a) => a.at >= due.to)
+      const when = { day: due.day, time: due.time }
+      // in a question, the other side acts only when asked ("can you…"), not in "how are you doing today?"
+      if (act !== undefined && s.question && act.actor === "other" && !act.request) continue
+      if (act !== undefined && !act.inert && act.actor !== "third") {
+        if (used.has(act.at)) continue
+        if (isAgendaToday(s.tokens.slice(span[0], span[1]), when)) continue
+        used.add(act.at)
+        found.push({ sentence: s, moment: clauseMoment(s, [Math.min(span[0], act.subject), span[1]]), owner: ownerOf(act), ...when, offer: act.offer })
+      } else if (act === undefined || (act.actor === "third" && !act.inert)) {
+        const clause = plain(s.tokens.slice(span[0], span[1]))
+        const words = s.tokens.slice(span[0], span[1]).filter((t) => /[\p{L}\p{N}]/u.test(t.word)).length
+        const dateOnly = due.to - due.from >= words / 2 && due.day !== null && !due.day.startsWith("in ")
+        if ((!SCHEDULING.test(clause) && !dateOnly) || DISAGREES.test(clause)) continue
+        if (found.some((f) => sameDay(f, when))) continue
+        found.push({ sentence: s, moment: clauseMoment(s, span), owner: s.speaker, ...when, offer: false })
+      }
+    }
+    if (proposal && found.length === 0) {
+      const act = acts.find((a) => !a.inert && a.actor === "shared")
+      if (act !== undefined) found.push({ sentence: s, moment: clauseMoment(s, spanOf(act.at)), owner: ownerOf(act), day: null, time: null, offer: true })
+    }
+    // a clock time alone right after a dated step of the same speaker completes it ("…on Friday. Does ten o'clock work?")
+    const previous = out[out.length - 1]?.c
+    const completes = (c: StepCandidate) =>
+      c.day === null && c.time !== null && previous !== undefined && previous.sentence.run === s.run
+    for (const c of found.filter(completes)) previous!.time ??= c.time
+    found.splice(0, found.length, ...found.filter((c) => !completes(c)))
+    // the other side's reply: the sentences of the next run
+    const reply = runs[s.run + 1] ?? []
+    for (const c of found) {
+      let confirmation: Moment | null = null
+      for (const r of reply.slice(0, 3)) {
+        const named = duesOf(r)
+        const agrees = isAgreement(r.tokens) && !DISAGREES.test(r.plain)
+        const same = named.find((d) => c.day === null ? d.day !== null : sameDay(d, c) && d.day !== null)
+        if (same !== undefined && !DISAGREES.test(r.plain)) {
+          c.day ??= same.day
+          c.time ??= same.time
+          confirmation ??= momentOfSentence(r)
+          absorbed.add(r.index)
+        } else if (agrees && named.length === 0 && c.day !== null) {
+          confirmation ??= momentOfSentence(r)
+        }
+      }
+      if (c.day === null && c.time === null) continue
+      if (c.offer && confirmation === null) continue
+      out.push({ c, confirmation })
+    }
+  }
+  return out.map(({ c, confirmation }) => ({
+    step: { at: round(c.moment.start, 3), quote: c.moment.quote, owner: c.owner, due: dueText(c) },
+    said: stripMoment(c.moment),
+    confirmation
+  }))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,7 +14,9 @@
  * out with a line saying so when `include_transcript` is false, the quotes and links to it then
  * staying as plain times); without one, what needs a transcript. It ends with a method note:
  * `method_version`, the speech-to-text provider and how far its diarization agrees with ours, the
- * weights and the scoring rules.
+ * tenant's LLM when one assisted (which dimensions, what it added and dropped, or why it gave
+ * nothing), the weights and the scoring rules. An overall score resting on fewer than 4 of the 6
+ * dimensions is shown "partial (n of 6)", in a neutral colour and without a grade word.
  */
 import {
   DIMENSION_LABELS,
@@ -22,6 +24,7 @@ import {
   type DimensionName,
   describeEvidence,
   findMoments,
+  overallBasis,
   SCORE_BASE,
   SCORING_RULES
 } from "./Scorecard.js"
@@ -69,6 +72,15 @@ export interface ReportInput {
    * When false the transcript is left out, but the quotes, checklist, objections and next steps stay.
    */
   readonly include_transcript?: boolean
+  /** What the tenant's LLM added (null or absent: none ran). */
+  readonly llm?: {
+    readonly provider: string
+    readonly model: string
+    readonly assisted_dimensions: ReadonlyArray<string>
+    readonly added_items: number
+    readonly dropped_items: number
+    readonly error: string | null
+  } | null
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,14 +299,19 @@ const tickStep = (duration: number): number => {
   return 3600 * Math.ceil(duration / 36000)
 }
 
-const scoreRing = (score: number | null): string => {
+const scoreRing = (score: number | null, partial: { readonly assessed: number; readonly of: number } | null): string => {
   const r = 52
   const c = 2 * Math.PI * r
-  const g = score === null ? null : grade(score)
+  const g = score === null ? null : partial !== null ? "partial" : grade(score)
   const arc = score === null
     ? ""
     : `<circle class="ring-value ring-${g}" cx="64" cy="64" r="${r}" stroke-dasharray="${((score / 100) * c).toFixed(2)} ${c.toFixed(2)}" transform="rotate(-90 64 64)"/>`
-  return `<svg class="ring" viewBox="0 0 128 128" role="img" aria-label="${score === null ? "Overall score not assessed" : `Overall score ${score} of 100`}">
+  const label = score === null
+    ? "Overall score not assessed"
+    : partial !== null
+    ? `Overall score ${score} of 100, partial: from ${partial.assessed} of ${partial.of} dimensions`
+    : `Overall score ${score} of 100`
+  return `<svg class="ring" viewBox="0 0 128 128" role="img" aria-label="${label}">
 <circle class="ring-track" cx="64" cy="64" r="${r}"/>${arc}
 <text x="64" y="64" class="ring-number" text-anchor="middle" dominant-baseline="central">${score === null ? "—" : score}</text>
 <text x="64" y="92" class="ring-of" text-anchor="middle">of 100</text>
@@ -582,12 +599,14 @@ main.wrap{padding-top:24px;padding-bottom:40px}
 .ring{width:128px;height:128px;flex:none}
 .ring-track{fill:none;stroke:#e2e8f0;stroke-width:11}
 .ring-value{fill:none;stroke-width:11;stroke-linecap:round}
-.ring-good{stroke:var(--good)}.ring-fair{stroke:#d97706}.ring-poor{stroke:var(--poor)}
+.ring-good{stroke:var(--good)}.ring-fair{stroke:#d97706}.ring-poor{stroke:var(--poor)}.ring-partial{stroke:#94a3b8}
 .ring-number{font-size:36px;font-weight:700;fill:var(--ink)}
 .ring-of{font-size:11px;fill:var(--muted)}
 .overall h2{margin-bottom:6px}
 .grade{display:inline-block;font-size:12px;font-weight:600;border-radius:999px;padding:2px 10px;margin-bottom:8px}
-.grade-good{background:var(--good-bg);color:var(--good)}.grade-fair{background:var(--fair-bg);color:var(--fair)}.grade-poor{background:var(--poor-bg);color:var(--poor)}.grade-none{background:#f1f5f9;color:var(--muted)}
+.grade-good{background:var(--good-bg);color:var(--good)}.grade-fair{background:var(--fair-bg);color:var(--fair)}.grade-poor{background:var(--poor-bg);color:var(--poor)}.grade-none{background:#f1f5f9;color:var(--muted)}.grade-partial{background:#f8fafc;color:var(--ink-2);border:1px dashed var(--line-2)}
+.llm-note{margin-top:8px!important;font-size:12.5px!important;color:var(--muted)!important}
+.src-llm{display:inline-block;font-size:10.5px;font-weight:700;letter-spacing:.04em;border-radius:4px;padding:0 5px;margin-left:6px;background:#ede9fe;color:#5b21b6;vertical-align:1px}
 .overall p{margin:0;color:var(--ink-2);font-size:13px}
 .dimlist{list-style:none;margin:18px 0 0;padding:14px 0 0;border-top:1px solid var(--line);display:grid;grid-template-columns:1fr;gap:6px;font-size:12.5px}
 .dimlist li{display:flex;align-items:center;gap:8px;min-width:0}
@@ -625,7 +644,7 @@ td.num,th.num{text-align:right;white-space:nowrap}
 .meter{display:flex;align-items:center;gap:10px}
 .meter-bar{flex:1;height:8px;border-radius:999px;background:#e2e8f0;overflow:hidden}
 .meter-bar span{display:block;height:100%;border-radius:999px}
-.meter-good span{background:var(--good)}.meter-fair span{background:#d97706}.meter-poor span{background:var(--poor)}
+.meter-good span{background:var(--good)}.meter-fair span{background:#d97706}.meter-poor span{background:var(--poor)}.meter-partial span{background:#94a3b8}
 .meter b{min-width:2.2em;text-align:right;font-size:16px}
 .not-assessed{display:inline-block;font-size:12px;font-weight:600;color:var(--muted);background:#f1f5f9;border:1px dashed var(--line-2);border-radius:999px;padding:1px 10px}
 .why{color:var(--ink-2);font-size:13px}
@@ -797,6 +816,12 @@ export const renderReport = (input: ReportInput): string => {
   const dims = input.scorecard.dimensions
   const assessed = dims.filter((d) => d.assessed && d.score !== null)
   const overall = input.scorecard.overall
+  // results stored before overall_basis existed: read off their dimensions
+  const basis = input.scorecard.overall_basis ?? overallBasis(dims)
+  const partial = overall !== null && basis.partial ? basis : null
+  const llm = input.llm ?? null
+  const assistedBy = new Set(llm !== null && llm.error === null ? llm.assisted_dimensions : [])
+  const llmMark = (source: string | undefined) => (source === "llm" ? `<span class="src-llm" title="Found by the tenant's LLM; its quote is in the transcript">LLM</span>` : "")
   const hasTranscript = input.transcript !== null
   const weightSum = assessed.reduce((s, d) => s + d.weight, 0)
   const totalTalk = lanes.reduce((s, l) => s + l.talk_s, 0)
@@ -884,14 +909,23 @@ export const renderReport = (input: ReportInput): string => {
 <main class="wrap">`)
 
   // summary: overall + talk ratio
-  const g = overall === null ? null : grade(overall)
+  const g = overall === null ? null : partial !== null ? "partial" : grade(overall)
+  const llmLine = llm === null
+    ? ""
+    : llm.error !== null
+    ? `<p class="llm-note">The tenant's LLM (${e(llm.provider)} · ${e(llm.model)}) gave no assessment: ${e(clip(llm.error, 200))}. The scores are the rules' alone.</p>`
+    : `<p class="llm-note">${
+      assistedBy.size === 0
+        ? `The tenant's LLM (${e(llm.provider)} · ${e(llm.model)}) found nothing the rules had not.`
+        : `LLM-assisted: <b>${[...assistedBy].map((d) => e(dimensionLabel(d))).join(", ")}</b> (${e(llm.provider)} · ${e(llm.model)}): ${llm.added_items} verified item${llm.added_items === 1 ? "" : "s"} added, marked LLM.`
+    }${llm.dropped_items > 0 ? ` ${llm.dropped_items} item${llm.dropped_items === 1 ? "" : "s"} dropped: not found in the transcript.` : ""}</p>`
   parts.push(`<section class="summary">
-<div class="card" id="overall"><div class="overall">${scoreRing(overall)}<div>
+<div class="card" id="overall"><div class="overall">${scoreRing(overall, partial)}<div>
 <h2>Overall score</h2>
-<span class="grade grade-${g ?? "none"}">${g === null ? "Not assessed" : GRADE_LABEL[g]}</span>
+<span class="grade grade-${g ?? "none"}">${g === null ? "Not assessed" : g === "partial" ? `Partial (${basis.assessed} of ${basis.of})` : GRADE_LABEL[g]}</span>
 <p>Weighted mean of the <b>${assessed.length} of ${dims.length}</b> dimensions that could be assessed.${
     assessed.length < dims.length && !hasTranscript ? " The others need a transcript." : ""
-  }</p>
+  }${partial !== null ? " Fewer than 4 of 6 were assessed: a partial score, with no grade." : ""}</p>${llmLine}
 </div></div>
 <ul class="dimlist">${
     dims
@@ -947,7 +981,7 @@ ${talkRatioSvg(repShare)}
       .map((m) =>
         `<li><a class="ev ev-${effectKind(m.item.effect)}" href="#ev-${m.n}" title="Evidence #${m.n}">#${m.n} ${signed(m.item.effect)}</a><span><span class="quote">“${
           e(clip(m.item.quote!, 220))
-        }”</span> ${momentLink(m.item.start)}</span></li>`
+        }”</span> ${momentLink(m.item.start)}${llmMark(m.item.source)}</span></li>`
       )
       .join("")
     const links = mine
@@ -957,7 +991,7 @@ ${talkRatioSvg(repShare)}
       )
       .join("")
     parts.push(
-      `<tr id="dim-${e(d.dimension)}"><th scope="row">${e(label)}</th><td class="score-cell"><div class="meter meter-${gd}"><b>${Math.round(d.score)}</b><div class="meter-bar"><span style="width:${Math.min(100, Math.max(0, d.score)).toFixed(0)}%"></span></div></div></td><td class="num">${weightText}</td><td><div class="why">${e(d.reason ?? "")}</div>${links ? `<div class="ev-links">${links}</div>` : ""}${
+      `<tr id="dim-${e(d.dimension)}"><th scope="row">${e(label)}${assistedBy.has(d.dimension) ? `<small>LLM-assisted</small>` : ""}</th><td class="score-cell"><div class="meter meter-${gd}"><b>${Math.round(d.score)}</b><div class="meter-bar"><span style="width:${Math.min(100, Math.max(0, d.score)).toFixed(0)}%"></span></div></div></td><td class="num">${weightText}</td><td><div class="why">${e(d.reason ?? "")}</div>${links ? `<div class="ev-links">${links}</div>` : ""}${
         quotes ? `<ul class="quotes">${quotes}</ul>` : ""
       }</td></tr>`
     )
@@ -965,7 +999,9 @@ ${talkRatioSvg(repShare)}
   parts.push(
     `<tr class="total-row"><th scope="row">Overall</th><td class="score-cell">${
       overall === null ? `<span class="not-assessed">Not assessed</span>` : `<div class="meter meter-${g}"><b>${overall}</b><div class="meter-bar"><span style="width:${Math.min(100, Math.max(0, overall))}%"></span></div></div>`
-    }</td><td class="num">${Math.round(weightSum * 100)} %<small>assessed</small></td><td><span class="why">Weighted mean of the assessed dimensions</span></td></tr>`
+    }</td><td class="num">${Math.round(weightSum * 100)} %<small>assessed</small></td><td><span class="why">Weighted mean of the assessed dimensions${
+      partial !== null ? `: partial (${partial.assessed} of ${partial.of}), no grade` : ""
+    }</span></td></tr>`
   )
   parts.push(`</tbody></table></section>`)
 
@@ -1059,7 +1095,7 @@ ${
               const reply = replyTo(o)
               return `<tr id="obj-${i + 1}"><td class="when">${momentLink(o.at)}</td><td><span class="kind kind-${e(o.kind)}">${
                 e(lookup(OBJECTION_LABELS, o.kind) ?? o.kind)
-              }</span></td><td><span class="quote">“${e(clip(o.quote, 260))}”</span></td><td><span class="badge badge-${r.tone}">${e(r.label)}</span>${
+              }</span>${llmMark(o.source)}</td><td><span class="quote">“${e(clip(o.quote, 260))}”</span></td><td><span class="badge badge-${r.tone}">${e(r.label)}</span>${
                 r.hint ? `<small>${e(r.hint)}</small>` : ""
               }${
                 reply !== null
@@ -1097,7 +1133,7 @@ ${
                 : laneOf.has(x.owner)
                 ? speakerCell(x.owner)
                 : `<b>${e(x.owner)}</b>`
-              return `<tr id="ns-${i + 1}"><td class="when">${momentLink(x.at)}</td><td><span class="quote">“${e(clip(x.quote, 260))}”</span></td><td>${owner}</td><td>${
+              return `<tr id="ns-${i + 1}"><td class="when">${momentLink(x.at)}</td><td><span class="quote">“${e(clip(x.quote, 260))}”</span>${llmMark(x.source)}</td><td>${owner}</td><td>${
                 x.due !== null ? `<b>${e(x.due)}</b>` : `<span class="na">no date</span>`
               }</td><td class="num"><span class="badge badge-${tone}">${status}</span></td></tr>`
             })
@@ -1130,7 +1166,7 @@ ${
       parts.push(
         `<tr id="ev-${m.n}"><td class="n">${m.n}</td><td>${
           dims.some((d) => d.dimension === m.item.dimension) ? `<a href="#dim-${e(m.item.dimension)}">${dimension}</a>` : dimension
-        }</td><td class="when">${when}</td><td>${speakerCell(m.item.speaker)}</td><td>${e(m.text)}${quote}</td><td class="num effect effect-${
+        }</td><td class="when">${when}</td><td>${speakerCell(m.item.speaker)}</td><td>${e(m.text)}${llmMark(m.item.source)}${quote}</td><td class="num effect effect-${
           effectKind(m.item.effect)
         }">${signed(m.item.effect)}</td></tr>`
       )
@@ -1237,7 +1273,13 @@ ${
           ? `; the provider's own speaker labels agree with ours on <b>${pct(agreement)}</b> of speech time`
           : "; the provider does not tell speakers apart, so there is no second opinion on ours"
       }.`
-  } Scoring is rule-based and deterministic: the same call always gives the same scores.</p>
+  } Scoring is rule-based and deterministic: the same call always gives the same scores.</p>${
+    llm === null
+      ? ""
+      : `<p>LLM assistance: the transcript was sent to the tenant's LLM (<b>${e(llm.provider)}</b> <span class="version">${e(llm.model)}</span>), which named objections, next steps, pains, value claims and qualification evidence, each quoting the transcript. Items whose quote is not in the transcript are dropped (${llm.dropped_items} on this call); the others are merged with the rules' findings, marked LLM, and the dimensions they touch are scored by the same rules${
+        llm.error !== null ? `. On this call it gave nothing (${e(clip(llm.error, 200))}), so the rules' result stands.` : "."
+      }</p>`
+  }
 <h3>Weights of the overall score</h3>
 <table><thead><tr><th>Dimension</th><th class="num">Weight</th><th>In this call</th></tr></thead><tbody>${
     (Object.keys(DIMENSION_WEIGHTS) as Array<DimensionName>)

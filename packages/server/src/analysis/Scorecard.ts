@@ -1057,6 +1057,17 @@ const assess = (
   }
 }
 
+/** Under this many assessed dimensions the overall score is partial: shown "partial (n of 6)", without a grade. */
+export const FULL_BASIS_MIN = 4
+
+/** How many dimensions the overall score rests on, and whether that makes it partial. */
+export const overallBasis = (
+  dimensions: ReadonlyArray<{ readonly assessed: boolean; readonly score: number | null }>
+): { readonly assessed: number; readonly of: number; readonly partial: boolean } => {
+  const assessed = dimensions.filter((d) => d.assessed && d.score !== null).length
+  return { assessed, of: dimensions.length, partial: assessed < FULL_BASIS_MIN }
+}
+
 /** The weighted mean of the assessed dimensions (rounded to a whole point), or null if none is. */
 export const overallScore = (
   dimensions: ReadonlyArray<{ readonly score: number | null; readonly weight: number }>
@@ -1101,7 +1112,7 @@ export const scoreCall = (input: ScoreInput): ScoredCall => {
       reason: NEEDS_TRANSCRIPT[dimension]
     }
   })
-  return { scorecard: { overall: overallScore(dimensions), dimensions }, evidence }
+  return { scorecard: { overall: overallScore(dimensions), overall_basis: overallBasis(dimensions), dimensions }, evidence }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,9 @@
  * recorder's count against the monthly ingests instead); failures take none. A job is tried at most
  * `MAX_ATTEMPTS` times with growing back-off; a file that cannot be analysed fails at once, and so
  * does a call whose speech-to-text provider still fails after its own retries
- * (`transcription_failed`): uploading the file again analyses it afresh.
+ * (`transcription_failed`): uploading the file again analyses it afresh. The tenant's LLM, when it
+ * saved one, assesses the transcript after the rules; its failures never fail the call nor cost
+ * more than the one credit (they are recorded in the analysis's `llm.error` and on the integration).
  */
 import type { CallId } from "@callsight/api-spec"
 import { Data, Duration, Effect, Layer, Option, Schedule } from "effect"
@@ -21,6 +23,7 @@ import { EventsRepo } from "../events/EventsRepo.js"
 import { newId } from "../lib/Ids.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import { QualificationFrameworks } from "../tenancy/QualificationFrameworks.js"
+import { Assessors } from "../llm/Assessors.js"
 import { Transcribers } from "../transcription/Transcribers.js"
 
 export const MAX_ATTEMPTS = 3
@@ -50,6 +53,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     const blobs = yield* BlobStore
     const analyzer = yield* Analyzer
     const transcribers = yield* Transcribers
+    const assessors = yield* Assessors
     const frameworks = yield* QualificationFrameworks
     const workerId = `${hostname()}:${process.pid}:${newId("wrk")}`
     const lease = config.workerLeaseSeconds
@@ -121,11 +125,12 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         yield* calls.markProcessing(call.call_id)
         const progress = { stage: "decode" as AnalysisStage, fraction: 0 }
         const analysis = Effect.flatMap(
-          Effect.all([transcribers.forTenant(call.client_id), frameworks.forTenant(call.client_id)]),
-          ([transcriber, framework]) =>
+          Effect.all([transcribers.forTenant(call.client_id), frameworks.forTenant(call.client_id), assessors.forTenant(call.client_id)]),
+          ([transcriber, framework, assessor]) =>
             analyzer.analyze(blobs.pathOf(call.blob_key), call.format, {
               transcribe: Option.getOrUndefined(transcriber)?.transcribe,
               framework,
+              assist: Option.getOrUndefined(assessor),
               onProgress: (stage, fraction) => {
                 progress.stage = stage
                 progress.fraction = fraction
@@ -145,6 +150,10 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         const result = outcome.right
         if (result._tag === "Left") return yield* fail(call, result.left.code, result.left.message)
         yield* complete(call, result.right)
+        const llm = result.right.llm
+        if (llm !== null) {
+          yield* assessors.recordUse(call.client_id, llm.provider, llm.error)
+        }
       }).pipe(
         // Stopping (SIGTERM): the job goes back to the queue for the next worker, at once.
         Effect.onInterrupt(() =>
@@ -179,13 +188,15 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     BlobStore.Default,
     Analyzer.Default,
     Transcribers.Default,
+    Assessors.Default,
     Transactions.Default
   ]
 }) {}
 
 /**
  * `WORKER_CONCURRENCY` worker loops for the life of the layer. It needs the tenants'
- * `QualificationFrameworks`, which the portal implements (`main.ts` provides it).
+ * `QualificationFrameworks`, which the portal implements, and their `SpeechIntegrations` and
+ * `LlmAssistants`, which the integrations feature implements (`main.ts` provides them).
  */
 export const WorkersLive = Layer.scopedDiscard(
   Effect.gen(function* () {

@@ -15,6 +15,7 @@ import {
 } from "@callsight/api-spec"
 import { Effect, Option, Schema } from "effect"
 import { renderReport } from "../analysis/Report.js"
+import { FULL_BASIS_MIN, overallBasis } from "../analysis/Scorecard.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { type CallListRow, type CallRecord, CallsRepo, type PageAfter } from "./CallsRepo.js"
 
@@ -39,13 +40,15 @@ export const toAnalysis = (call: CallRecord): CallAnalysis => {
     speakers: r?.speakers ?? [],
     speaker_turns: r?.speaker_turns ?? [],
     metrics: r?.metrics ?? null,
-    scorecard: r?.scorecard ?? null,
+    // results stored before method callsight-1.2 have no overall_basis: it is read off their dimensions
+    scorecard: r == null ? null : { ...r.scorecard, overall_basis: r.scorecard.overall_basis ?? overallBasis(r.scorecard.dimensions) },
     evidence: r?.evidence ?? [],
     qualification: r?.qualification ?? null,
     objections: r?.objections ?? [],
     next_steps: r?.next_steps ?? [],
     transcript: r?.transcript ?? null,
     transcription: r?.transcription ?? null,
+    llm: r?.llm ?? null,
     error: errorOf(call)
   }
 }
@@ -76,6 +79,15 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
         summary: completed && call.speakers !== null
           ? {
             overall_score: call.overall_score,
+            ...(call.dimensions_total === null || call.dimensions_assessed === null
+              ? {}
+              : {
+                overall_basis: {
+                  assessed: call.dimensions_assessed,
+                  of: call.dimensions_total,
+                  partial: call.dimensions_assessed < FULL_BASIS_MIN
+                }
+              }),
             talk_ratio: call.talk_ratio,
             speakers: call.speakers,
             transcript_available: call.transcript_available

@@ -13,6 +13,7 @@ import {
   CallMetrics,
   ClientId,
   Evidence,
+  LlmAssistance,
   NextStep,
   Objection,
   Qualification,
@@ -51,7 +52,8 @@ export const StoredResult = Schema.Struct({
   transcription: orEmpty(Schema.NullOr(Transcription), () => null),
   qualification: orEmpty(Schema.NullOr(Qualification), () => null),
   objections: orEmpty(Schema.Array(Objection), () => []),
-  next_steps: orEmpty(Schema.Array(NextStep), () => [])
+  next_steps: orEmpty(Schema.Array(NextStep), () => []),
+  llm: orEmpty(Schema.NullOr(LlmAssistance), () => null)
 })
 
 const Format = Schema.Literal("mp3", "wav", "m4a")
@@ -88,6 +90,9 @@ export const CallStatusRow = Schema.Struct({
   talk_ratio: Schema.NullOr(Schema.Number),
   speakers: Schema.NullOr(Schema.Number),
   transcript_available: Schema.Boolean,
+  /** Dimensions of the stored scorecard, and how many of them were assessed (null before completion). */
+  dimensions_total: Schema.NullOr(Schema.Number),
+  dimensions_assessed: Schema.NullOr(Schema.Number),
   credits_charged: Schema.Number
 })
 export type CallStatusRow = typeof CallStatusRow.Type
@@ -177,6 +182,9 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
                    (result -> 'metrics' ->> 'talk_ratio')::float8 AS talk_ratio,
                    jsonb_array_length(result -> 'speakers') AS speakers,
                    COALESCE(jsonb_typeof(result -> 'transcript') = 'array', false) AS transcript_available,
+                   jsonb_array_length(result -> 'scorecard' -> 'dimensions') AS dimensions_total,
+                   (SELECT count(*)::int FROM jsonb_array_elements(result -> 'scorecard' -> 'dimensions') d
+                    WHERE (d ->> 'assessed')::boolean AND jsonb_typeof(d -> 'score') = 'number') AS dimensions_assessed,
                    (SELECT COALESCE(-SUM(delta), 0)::int FROM credit_ledger l
                     WHERE l.call_id = calls.call_id AND l.reason = 'analysis') AS credits_charged
             FROM calls WHERE client_id = ${tenantId} AND call_id = ${callId}`

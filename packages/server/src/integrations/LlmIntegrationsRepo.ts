@@ -86,8 +86,34 @@ export class LlmIntegrationsRepo extends Effect.Service<LlmIntegrationsRepo>()("
             LIMIT 1`
     })
 
+    /** The tenant's LLM integration (the providers with the `llm` capability): the most recently saved. */
+    const llm = Rows.findOne({
+      Request: ClientId,
+      Result: Schema.Struct({
+        provider: Schema.Literal("openai", "anthropic", "openai-compatible"),
+        sealed_key: Schema.String,
+        model: Schema.NullOr(Schema.String),
+        base_url: Schema.NullOr(Schema.String)
+      }),
+      execute: (clientId) =>
+        sql`SELECT provider, sealed_key, model, base_url FROM llm_integrations
+            WHERE client_id = ${clientId} AND provider IN ('openai', 'anthropic', 'openai-compatible')
+            ORDER BY updated_at DESC, provider
+            LIMIT 1`
+    })
+
+    /** The integration was used: when, and the error it ended in (null: none). */
+    const recordUse = Rows.execute({
+      Request: Schema.Struct({ tenantId: ClientId, provider: Schema.String, error: Schema.NullOr(Schema.String) }),
+      execute: ({ error, provider, tenantId }) =>
+        sql`UPDATE llm_integrations SET last_used_at = now(), last_error = ${error}
+            WHERE client_id = ${tenantId} AND provider = ${provider}`
+    })
+
     return {
       speech,
+      llm,
+      recordUse,
       list,
       save,
       remove: (clientId: ClientId, provider: string) => remove({ tenantId: clientId, provider }),

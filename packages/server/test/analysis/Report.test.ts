@@ -16,6 +16,9 @@ const section = (html: string, id: string): string => {
   return html.slice(at, html.indexOf("</section>", at))
 }
 
+/** The overall score's card (in the summary, beside the talk ratio). */
+const overallCard = (html: string): string => html.slice(html.indexOf(`id="overall"`), html.indexOf(`id="talk-ratio"`))
+
 const ids = (html: string) => [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!)
 const internalLinks = (html: string) => [...html.matchAll(/href="#([^"]*)"/g)].map((m) => m[1]!)
 
@@ -101,6 +104,24 @@ describe("renderReport", () => {
     for (const w of ["20 %", "15 %"]) expect(html).toContain(w)
     expect(html).toContain(`Overall score ${input.scorecard.overall} of 100`)
     expect(html).toContain("2 of 6")
+  })
+
+  it("shows an overall score resting on fewer than 4 of 6 dimensions as partial, without a grade word", () => {
+    const input = sample()
+    expect(input.scorecard.overall_basis).toEqual({ assessed: 2, of: 6, partial: true })
+    const overall = overallCard(renderReport(input))
+    expect(overall).toMatch(/<span class="grade grade-partial">Partial \(2 of 6\)<\/span>/)
+    expect(overall).toContain("a partial score, with no grade")
+    expect(overall).toContain("ring-partial")
+    for (const word of ["Strong", "Fair", "Needs work", "grade-good", "grade-fair", "grade-poor"]) expect(overall).not.toContain(word)
+    expect(section(renderReport(input), "scorecard")).toContain("partial (2 of 6), no grade")
+    // a result stored before overall_basis: read off its dimensions
+    const { overall_basis: _, ...old } = input.scorecard
+    expect(overallCard(renderReport({ ...input, scorecard: old }))).toContain("Partial (2 of 6)")
+    // 4 of 6 assessed: a full score, with its grade word
+    const full = overallCard(renderReport(withTranscript()))
+    expect(full).not.toContain("Partial")
+    expect(full).toMatch(/grade-(good|fair|poor)">(Strong|Fair|Needs work)</)
   })
 
   it("puts metrics beside their reference values and sources", () => {
@@ -349,6 +370,36 @@ describe("renderReport with a transcript", () => {
     const empty = renderReport(withTranscript({ transcript: [] }))
     expect(section(empty, "transcript")).toContain("The provider returned no words")
     for (const target of new Set(internalLinks(empty))) expect(ids(empty)).toContain(target)
+  })
+
+  it("says which dimensions the tenant's LLM assisted, marks what it found, and counts what it dropped", () => {
+    const base = withTranscript()
+    const added = { kind: "authority" as const, at: 52.332, quote: "procurement and legal review the contract", response: "other" as const, response_pause_s: null, source: "llm" as const }
+    const html = renderReport({
+      ...base,
+      objections: [...(base.objections ?? []), added],
+      evidence: base.evidence.map((e) => ({ ...e, source: e.dimension === "next_steps" ? ("llm" as const) : ("rules" as const) })),
+      llm: { provider: "openai", model: "gpt-4.1-mini", assisted_dimensions: ["next_steps", "qualification"], added_items: 2, dropped_items: 1, error: null }
+    })
+    const overall = overallCard(html)
+    expect(overall).toContain("LLM-assisted: <b>Next steps, qualification</b> (openai · gpt-4.1-mini): 2 verified items added")
+    expect(overall).toContain("1 item dropped: not found in the transcript")
+    const row = section(html, "scorecard").split("<tr").find((r) => r.includes(`id="dim-next_steps"`))!
+    expect(row).toContain("LLM-assisted")
+    expect(row).toContain(`class="src-llm"`)
+    expect(section(html, "scorecard").split("<tr").find((r) => r.includes(`id="dim-discovery"`))).not.toContain("src-llm")
+    const objectionRows = section(html, "objections").split("<tr id=").slice(1)
+    expect(objectionRows.at(-1)).toContain(`class="src-llm"`)
+    expect(objectionRows[0]).not.toContain(`class="src-llm"`)
+    expect(section(html, "method")).toContain("LLM assistance: the transcript was sent to the tenant's LLM")
+
+    const failed = renderReport({
+      ...base,
+      llm: { provider: "anthropic", model: "claude-sonnet-4-5", assisted_dimensions: [], added_items: 0, dropped_items: 0, error: "Anthropic did not answer within 2m" }
+    })
+    expect(overallCard(failed)).toContain("gave no assessment: Anthropic did not answer within 2m. The scores are the rules' alone.")
+    expect(failed).not.toContain(`class="src-llm"`)
+    expect(renderReport(base)).not.toContain("LLM")
   })
 
   it("is deterministic", () => {

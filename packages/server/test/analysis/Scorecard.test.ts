@@ -8,6 +8,7 @@ import {
   DIMENSIONS,
   findMoments,
   interpolate,
+  overallBasis,
   questionReference,
   SCORE_BASE,
   scoreCall,
@@ -241,6 +242,16 @@ describe("scoreCall", () => {
     for (const d of score(balanced, endOf(balanced)).scorecard.dimensions) expect(d.weight).toBe(DIMENSION_WEIGHTS[d.dimension])
   })
 
+  it("overall_basis says how many dimensions the overall rests on: under 4 of 6 it is partial", () => {
+    const r = score(balanced, endOf(balanced))
+    expect(r.scorecard.overall_basis).toEqual({ assessed: 2, of: 6, partial: true })
+    const dims = (n: number) => DIMENSIONS.map((d, i) => ({ assessed: i < n, score: i < n ? 60 : null }))
+    expect(overallBasis(dims(3))).toEqual({ assessed: 3, of: 6, partial: true })
+    expect(overallBasis(dims(4))).toEqual({ assessed: 4, of: 6, partial: false })
+    expect(overallBasis(dims(6))).toEqual({ assessed: 6, of: 6, partial: false })
+    expect(overallBasis(dims(0))).toEqual({ assessed: 0, of: 6, partial: true })
+  })
+
   it("a call where only one side was heard is not scored (never guessed)", () => {
     const alone = sequence([[REP, 30], [REP, 40]])
     const r = score(alone, endOf(alone))
@@ -350,6 +361,7 @@ describe("scoreCall with content", () => {
         expect(d.score!).toBeGreaterThanOrEqual(0)
         expect(d.score!).toBeLessThanOrEqual(100)
       }
+      expect(scored.scorecard.overall_basis).toEqual({ assessed: 6, of: 6, partial: false })
       const l = scored.scorecard.dimensions
       expect(scored.scorecard.overall).toBe(Math.round(l.reduce((s, d) => s + d.score! * d.weight, 0) / l.reduce((s, d) => s + d.weight, 0)))
     }

@@ -1,0 +1,236 @@
+/**
+ * When an action is due, from the words as said: `chrono-node` finds and resolves the date and
+ * time expressions ("by Monday", "tomorrow at 3 pm", "in two weeks", "end of the month", "March
+ * 4th"), extended here with what it does not read in speech: a bare day of the month ("on the
+ * fifteenth", "Thursday the twenty first") and spoken clock hours ("at two" is 14:00, business
+ * hours).
+ *
+ * The call's own date is unknown (a recording has no trustworthy date), so chrono parses relative
+ * to a fixed reference and only the phrase is kept: the weekday, the day of the month, the
+ * relative day ("tomorrow", "next week", "in 2 weeks", "end of the quarter") and the clock time,
+ * as the product's `due` always was ("Thursday the 21st 14:00"), never a calendar date that would
+ * be wrong by the difference between the reference and the real day.
+ */
+import * as chrono from "chrono-node"
+import { endsClause, endsSentence, hour24, type Token } from "./Lexicon.js"
+
+/** A Monday, 09:00 UTC. Only which fields the phrase names is read, never the resolved date. */
+const REFERENCE = new Date(Date.UTC(2001, 0, 1, 9))
+
+const ORDINAL_WORDS: Readonly<Record<string, number>> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+  eleventh: 11, twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17,
+  eighteenth: 18, nineteenth: 19, twentieth: 20, thirtieth: 30
+}
+const HOUR_WORDS: Readonly<Record<string, number>> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12
+}
+const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+
+/** Words after "the Nth" that make it something other than a day ("the third thing", "the first week"). */
+const NOT_A_DAY_AFTER = new Set([
+  "quarter", "time", "times", "call", "calls", "meeting", "one", "ones", "step", "steps", "thing", "things", "point", "points", "option",
+  "rep", "year", "week", "month", "page", "day", "shift", "floor", "place", "row", "line", "item", "half", "person", "people", "round",
+  "version", "phase", "stage", "level", "tier", "party", "vendor", "tool", "biggest", "largest", "most", "last", "entity", "site", "team"
+])
+
+/** After "at two", words that keep it a clock time; "looking at one other vendor" is not one. */
+const CLOCK_FOLLOWERS = new Set([
+  "o'clock", "oclock", "am", "pm", "a.m", "p.m", "thirty", "fifteen", "forty", "then", "on", "is", "works", "work", "tomorrow", "today",
+  "sharp", "or", "in", "it", "that", "your", "my", "our", "their", "eastern", "central", "pacific", "london", "cet", "gmt", "est", "pst", "should", "would"
+])
+const isClockFollower = (tokens: ReadonlyArray<Token>, i: number): boolean => {
+  const next = tokens[i + 1]
+  if (next === undefined || /[,;:.?!]$/.test(tokens[i]!.raw)) return true
+  return CLOCK_FOLLOWERS.has(next.word) || WEEKDAYS.includes(next.word)
+}
+
+/** chrono's casual English, plus a bare day of the month: "the 15th" (after the ordinals are written as digits). */
+const parser = (() => {
+  const p = chrono.casual.clone()
+  p.parsers.push({
+    pattern: () => new RegExp(`\\bthe\\s+(\\d{1,2})(?:st|nd|rd|th)\\b(?!\\s+(?:of\\s+)?(?:${MONTHS})\\b)`, "i"),
+    extract: (_context, match) => {
+      const day = Number(match[1])
+      return day >= 1 && day <= 31 ? { day } : null
+    }
+  })
+  p.parsers.push({
+    pattern: () => new RegExp(`\\b(${MONTHS})\\s+the\\s+(\\d{1,2})(?:st|nd|rd|th)\\b`, "i"),
+    extract: (_context, match) => {
+      const day = Number(match[2])
+      const month = MONTHS.split("|").indexOf(match[1]!.toLowerCase()) + 1
+      return day >= 1 && day <= 31 ? { day, month } : null
+    }
+  })
+  // "end of the quarter": chrono reads "the quarter" alone; only the phrase is kept (relativePhrase)
+  p.parsers.push({
+    pattern: () => /\bend\s+of\s+(?:the\s+)?(?:week|quarter|year)\b(?!\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten)\b)/i,
+    extract: () => ({ day: 1 })
+  })
+  return p
+})()
+
+const suffix = (n: number) => (n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th")
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+const pad2 = (n: number) => String(n).padStart(2, "0")
+
+/**
+ * The tokens written for chrono: spelled ordinals as digits ("twenty first" → "21st"), a spoken
+ * hour after "at" as digits ("at two" → "at 2"), and where each token starts in that text.
+ */
+const normalise = (tokens: ReadonlyArray<Token>): { text: string; starts: Array<number>; skip: Set<number> } => {
+  const parts: Array<string> = []
+  const skip = new Set<number>()
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i]!.word
+    const next = tokens[i + 1]?.word ?? ""
+    const prev = tokens[i - 1]?.word ?? ""
+    const tail = tokens[i]!.raw.match(/[,;:.?!]+$/)?.[0] ?? ""
+    if ((w === "twenty" || w === "thirty") && next in ORDINAL_WORDS && !endsClause(tokens[i]!.raw)) {
+      const day = (w === "twenty" ? 20 : 30) + ORDINAL_WORDS[next]!
+      parts.push(`${day}${suffix(day)}${tokens[i + 1]!.raw.match(/[,;:.?!]+$/)?.[0] ?? ""}`)
+      parts.push("")
+      skip.add(i + 1)
+      i++
+    } else if (w in ORDINAL_WORDS && prev === "the") {
+      parts.push(`${ORDINAL_WORDS[w]}${suffix(ORDINAL_WORDS[w]!)}${tail}`)
+    } else if (w in HOUR_WORDS && (next === "o'clock" || next === "oclock" || ((prev === "at" || prev === "around") && isClockFollower(tokens, i)))) {
+      parts.push(`${HOUR_WORDS[w]}${tail}`)
+    } else {
+      parts.push(tokens[i]!.raw.replace(/[\u2018\u2019]/g, "'"))
+    }
+  }
+  const starts: Array<number> = []
+  let at = 0
+  for (const p of parts) {
+    starts.push(at)
+    at += p.length + 1
+  }
+  return { text: parts.join(" "), starts, skip }
+}
+
+export interface Due {
+  /** The day as said: "Thursday", "the 21st", "Thursday the 21st", "March 4", "tomorrow", "in 2 weeks"… or null. */
+  readonly day: string | null
+  /** "14:00" or null. */
+  readonly time: string | null
+  /** Token indices of the phrase, [from, to). */
+  readonly from: number
+  readonly to: number
+}
+
+/** Relative days kept as said. */
+const RELATIVE = /^(?:today|tomorrow|tonight|this (?:morning|afternoon|evening|week)|next (?:week|month)|(?:by |at )?(?:the )?end of (?:the )?(?:day|week|month|quarter|year)|end of (?:january|february|march|april|may|june|july|august|september|october|november|december)|(?:in|within) (?:\d+|an?|one|two|three|four|five|six|a couple of|a few) (?:days?|weeks?|months?))$/
+
+const SPELLED_COUNT: Readonly<Record<string, string>> = { a: "1", an: "1", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", "a couple of": "2", "a few": "3" }
+
+/** Words before a date that make it no due: a period gone by, a habit, a hedge ("sometime next month"), a label ("the summary of today"). */
+const NOT_DUE_BEFORE = new Set(["last", "past", "every", "each", "since", "of", "sometime", "ago", "previous", "than"])
+/** A clock time is said as one: "at 2", "10:30", "3 pm", "ten o'clock", "noon" (not "now", not "in two minutes"). */
+const CLOCK = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.?|p\.m\.?|o'?clock)?\b/
+
+/** "in two weeks" → "in 2 weeks". */
+const relativePhrase = (text: string): string | null => {
+  const t = text.toLowerCase().replace(/^(?:on|by|for|until|till|before)\s+/, "").replace(/[,;:.?!]+$/, "").trim()
+  if (!RELATIVE.test(t)) return null
+  const end = /end of (?:the )?(day|week|month|quarter|year)$/.exec(t)
+  if (end !== null) return `end of the ${end[1]}`
+  const endMonth = /end of ([a-z]+)$/.exec(t)
+  if (endMonth !== null) return `end of ${capital(endMonth[1]!)}`
+  const within = /^(?:in|within) (\d+|an?|one|two|three|four|five|six|a couple of|a few) (day|week|month)s?$/.exec(t)
+  if (within !== null) {
+    const n = SPELLED_COUNT[within[1]!] ?? within[1]!
+    return `in ${n} ${within[2]}${n === "1" ? "" : "s"}`
+  }
+  return t
+}
+
+/**
+ * Every due date or time named in a run of tokens, in order: chrono's results, adjacent ones taken
+ * together ("Thursday the 10th at 2"), each with its token span. A result is kept when it names a
+ * weekday, a day of the month, a relative day or a clock time; periods gone by ("last spring", "the
+ * past two months"), habits ("every Monday") and hedged periods ("sometime next month") are not dues.
+ */
+/** Words without which no due can be named: chrono runs only on sentences with one (the analysis stays fast). */
+const MAY_NAME_A_DAY = new RegExp(
+  `\\b(?:${WEEKDAYS.join("|")}|${MONTHS}|today|tonight|tomorrow|morning|afternoon|evening|noon|midday|week|weeks|month|months|quarter|year|days?|o'?clock|am|pm|a\\.m|p\\.m|${Object.keys(ORDINAL_WORDS).join("|")})\\b|\\d`
+)
+
+export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
+  if (tokens.length === 0 || !tokens.some((t) => MAY_NAME_A_DAY.test(t.word))) return []
+  const { text, starts } = normalise(tokens)
+  const tokenAt = (char: number): number => {
+    let k = 0
+    while (k + 1 < starts.length && starts[k + 1]! <= char) k++
+    return k
+  }
+  const results = parser.parse(text, REFERENCE, { forwardDate: true })
+  const out: Array<Due & { readonly end: number }> = []
+  for (const r of results) {
+    const from = tokenAt(r.index)
+    const to = tokenAt(r.index + r.text.length - 1) + 1
+    const before = tokens[from - 1]?.word ?? ""
+    const first = tokens[from]?.word ?? ""
+    if (NOT_DUE_BEFORE.has(before) || NOT_DUE_BEFORE.has(first) || tokens[to]?.word === "ago") continue
+    const said = r.text.toLowerCase()
+    const known = (c: chrono.Component) => r.start.isCertain(c)
+    let day: string | null = null
+    const weekday = known("weekday") ? r.start.get("weekday") : null
+    const relative = relativePhrase(said.replace(/\s+at\s+\d.*$/, ""))
+    if (relative !== null) day = relative
+    else if (/\b\d{1,2}(?:st|nd|rd|th)\b/.test(said) || new RegExp(`\\b(?:${MONTHS})\\b`).test(said)) {
+      const d = known("day") ? r.start.get("day") : null
+      const after = tokens[to]?.word ?? ""
+      if (d !== null && !NOT_A_DAY_AFTER.has(after)) {
+        const month = known("month") && new RegExp(`\\b(?:${MONTHS})\\b`).test(said) ? r.start.get("month") : null
+        day = month !== null && month !== undefined ? `${capital(MONTHS.split("|")[month - 1]!)} ${d}` : `the ${d}${suffix(d)}`
+      }
+    }
+    // chrono reads "a day" or "a week" as a weekday: only a weekday said by its name counts
+    if (weekday !== null && weekday !== undefined && relative === null && said.includes(WEEKDAYS[weekday]!.slice(0, 3))) {
+      const name = capital(WEEKDAYS[weekday]!)
+      day = day === null ? name : `${name} ${day}`
+    }
+    let time: string | null = null
+    if (known("hour") && CLOCK.test(said.replace(/\b\d{1,2}(?:st|nd|rd|th)\b/g, "").replace(/\bin \d+ (?:minutes?|hours?)\b/g, ""))) {
+      const hour = r.start.get("hour")!
+      const minute = r.start.get("minute") ?? 0
+      const meridiem = known("meridiem") ? (r.start.get("meridiem") === 1 ? "pm" : "am") : null
+      const h12 = hour > 12 ? hour - 12 : hour === 0 ? 12 : hour
+      time = `${pad2(meridiem === null && hour <= 12 ? hour24(h12, null) : hour)}:${pad2(minute)}`
+    } else if (/\bnoon\b|\bmidday\b/.test(said)) time = "12:00"
+    if (day === null && time === null) continue
+    const last = out[out.length - 1]
+    // adjacent results name one moment: "Thursday" + "the 10th" + "at 2"
+    if (last !== undefined && from - last.to <= 1 && !endsSentence(tokens[last.to - 1]!.raw)) {
+      const merged = {
+        day: last.day !== null && day !== null && !last.day.includes(day) ? `${last.day} ${day}` : last.day ?? day,
+        time: last.time ?? time,
+        from: last.from,
+        to,
+        end: to
+      }
+      out[out.length - 1] = merged
+      continue
+    }
+    out.push({ day, time, from, to, end: to })
+  }
+  return out.map(({ day, time, from, to }) => ({ day, time, from, to }))
+}
+
+/** The due phrase: "Thursday the 10th 14:00", "in 2 weeks", "15:00"; null when nothing was named. */
+export const dueText = (due: Pick<Due, "day" | "time"> | null): string | null => {
+  if (due === null) return null
+  const parts = [due.day, due.time].filter((p): p is string => p !== null)
+  return parts.length > 0 ? parts.join(" ") : null
+}
+
+/** Whether two dues name the same day (a weekday or a day of the month in common), or either names none. */
+export const sameDay = (a: Pick<Due, "day">, b: Pick<Due, "day">): boolean => {
+  if (a.day === null || b.day === null) return true
+  const keys = (d: string) => new Set(d.toLowerCase().match(/monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d+(?:st|nd|rd|th)|today|tomorrow|tonight|next week|next month/g) ?? [d.toLowerCase()])
+  const ka = keys(a.day)
+  return [...keys(b.day)].some((k) => ka.has(k))
+}
