@@ -262,7 +262,7 @@ describe("LLM-assisted assessments", () => {
           assisted_dimensions: [],
           added_items: 0,
           dropped_items: 0,
-          error: expect.stringMatching(/did not answer within 5s/)
+          error: expect.stringMatching(/did not answer the assessment request within 5s/)
         })
         expect(analysis.objections.every((o: any) => o.source === undefined)).toBe(true)
         expect(analysis.objections.map((o: any) => o.quote)).toContain(COMPETITOR)
