@@ -62,9 +62,12 @@ class Fatal extends Data.TaggedError("Fatal")<{ readonly status?: number | undef
 export const errorDetail = (text: string, apiKey?: Redacted.Redacted<string> | undefined): string => {
   let detail = text.trim()
   try {
-    const body = JSON.parse(text) as any
-    const candidates = [body?.err_msg, body?.error?.message, body?.error, body?.message, body?.detail, body?.reason]
-    const found = candidates.find((c) => typeof c === "string" && c.length > 0)
+    const body: unknown = JSON.parse(text)
+    const field = (o: unknown, key: string): unknown =>
+      typeof o === "object" && o !== null ? (o as Record<string, unknown>)[key] : undefined
+    const candidates = ["err_msg", "error", "message", "detail", "reason"].map((key) => field(body, key))
+    candidates.splice(1, 0, field(field(body, "error"), "message"))
+    const found = candidates.find((c): c is string => typeof c === "string" && c.length > 0)
     if (found !== undefined) detail = found
   } catch {
     // not JSON: the text itself
