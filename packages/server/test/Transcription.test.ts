@@ -128,7 +128,8 @@ describe("transcripts", () => {
         expect(element(call, "economic_buyer")).toMatchObject({ score: 2 })
         expect(element(call, "economic_buyer").evidence.quote).toMatch(/VP of sales, signs off on anything over fifty thousand/)
         expect(element(call, "decision_process").evidence.quote).toMatch(/procurement and legal review the contract/)
-        expect(element(call, "competition")).toMatchObject({ score: 2, evidence: { quote: "We are also looking at one other vendor." } })
+        // "one other vendor" names no alternative and gives no figure: a vague mention (1)
+        expect(element(call, "competition")).toMatchObject({ score: 1, evidence: { quote: "We are also looking at one other vendor." } })
 
         // the dated next step, owned by the rep
         expect(call.next_steps).toEqual([

@@ -40,7 +40,11 @@
  *   "qualification" and its `effect` the element's score (not scorecard points).
  */
 import {
+  APPLIED_FIGURE,
+  APPROVAL,
   BACK_REFERENCE,
+  BURDEN,
+  CHAMPION_ACTION,
   CLAUSE_OPENERS,
   DATES,
   endsClause,
@@ -48,7 +52,10 @@ import {
   findFillers,
   findNumbers,
   FRAMEWORK_ELEMENTS,
+  FIRM_REQUIREMENT,
+  hasPainCue,
   isAgreement,
+  isAuthorityStatement,
   isOpenQuestion,
   isQuestion,
   METRIC_CUES,
@@ -57,13 +64,18 @@ import {
   NAMED_COMPETITORS,
   isAgendaToday,
   NEXT_STEP_CUES,
+  NOT_PAIN,
   type NumberMention,
   objectionKind,
   PAIN_CUES,
   PARTIES,
+  partiesIn,
   plain,
+  PROPORTION,
   QUALIFICATION_CUES,
   type QualificationElementName,
+  RELATIVE_VALUE,
+  SHARE,
   type Specific,
   TITLES,
   type Token,
@@ -72,7 +84,7 @@ import {
 } from "./Lexicon.js"
 import { type Act, actsIn } from "./Commitments.js"
 import { dueText, findDues, sameDay } from "./Dates.js"
-import { CATEGORY_KIND, pushbackOf, RESTATED } from "./Pushback.js"
+import { CATEGORY_KIND, isSettled, pushbackOf, RESTATED } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import type {
   EvidenceItem,
@@ -567,16 +579,18 @@ const isBusinessNumber = (n: NumberMention) => (n.unit !== null && METRIC_UNITS.
 /**
  * The objection a buyer sentence raises: push-back in negotiation language first (`Pushback.ts`,
  * with its finer category), else the early-stage lexicon (`objectionKind`, its kind as category).
- * A sentence that only tells what happened ("the field team stopped after the reorg") raises no
- * timing or need objection: every verb in it is past.
+ * A sentence that only tells what happened ("the field team stopped after the reorg", "we did a
+ * trial with another company in 2021") raises no push-back, and no early-stage timing or need
+ * objection: every verb in it is past.
  */
 const objectionOf = (s: Sentence): { kind: ObjectionItem["kind"]; category: string } | null => {
   const narrative = () => {
     const acts = actsIn(s.tokens)
     return acts.length > 0 && acts.every((a) => a.past)
   }
+  if (isSettled(s.plain)) return null
   const category = pushbackOf(s.plain)
-  if (category !== null && !(category === "timing" && narrative())) return { kind: CATEGORY_KIND[category], category }
+  if (category !== null) return narrative() ? null : { kind: CATEGORY_KIND[category], category }
   const kind = objectionKind(s.plain)
   if (kind === null) return null
   if ((kind === "timing" || kind === "need") && narrative()) return null
@@ -586,16 +600,28 @@ const objectionOf = (s: Sentence): { kind: ObjectionItem["kind"]; category: stri
 const objectionSentences = (sentences: ReadonlyArray<Sentence>) =>
   new Set(sentences.filter((s) => s.side === "buyer" && objectionOf(s) !== null).map((s) => s.index))
 
+/**
+ * A sentence that states a problem: a pain cue, once negated problems and turns of phrase are set
+ * aside ("I don't have a problem to solve", "here's my problem though", "switching is a pain"), or
+ * a figure that is a burden without any pain word (time or people taken up, a share of the day,
+ * failures counted, seats paid for against seats used: `BURDEN`).
+ */
+const statesPain = (s: Sentence): boolean =>
+  hasPainCue(s.plain) || ((s.numbers.length > 0 || PROPORTION.test(s.plain)) && BURDEN.test(s.plain))
+
 const findPains = (sentences: ReadonlyArray<Sentence>): Array<BuyerFinding> => {
   const objections = objectionSentences(sentences)
   return sentences
-    .filter((s) => s.side === "buyer" && !objections.has(s.index) && PAIN_CUES.test(s.plain))
+    .filter((s) => s.side === "buyer" && !objections.has(s.index) && statesPain(s))
     .map((s) => ({ ...momentOfSentence(s), numbers: quantities(s.numbers) }))
 }
 
+/** A buyer sentence whose figures are business metrics: a metric word or a stated problem, and not who approves. */
+const statesMetric = (s: Sentence): boolean => (METRIC_CUES.test(s.plain) || statesPain(s)) && !APPROVAL.test(s.plain)
+
 const findBusinessNumbers = (sentences: ReadonlyArray<Sentence>): Array<BuyerFinding> =>
   sentences
-    .filter((s) => s.side === "buyer" && (METRIC_CUES.test(s.plain) || PAIN_CUES.test(s.plain)) && s.numbers.some(isBusinessNumber))
+    .filter((s) => s.side === "buyer" && s.numbers.some(isBusinessNumber) && statesMetric(s))
     .map((s) => ({ ...momentOfSentence(s), numbers: quantities(s.numbers.filter(isBusinessNumber)) }))
 
 /** Words of a run, counted as in the metrics. */
@@ -655,27 +681,55 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
 /** Numbers of the buyer worth tying a claim to: business figures, or counts over a dozen. */
 const isSignificant = (n: NumberMention) => isBusinessNumber(n) || n.value > 12
 
+/** A before/after in numbers: "close went from ten days to six", "from forty minutes down to about six". */
+const beforeAfter = (s: Sentence): boolean =>
+  s.numbers.some((a, i) => {
+    const before = s.tokens.slice(Math.max(0, a.from - 3), a.from).map((t) => t.word)
+    if (!before.includes("from")) return false
+    return s.numbers.slice(i + 1).some((b) => b.from - a.to <= 6 && s.tokens.slice(Math.max(a.to, b.from - 3), b.from).some((t) => t.word === "to"))
+  })
+
+/** A result measured in a trial, with its figure: "during the pilot, the median time to notice was six minutes". */
+const TRIAL_RESULT = /(?:^|\s)(?:during|after|since|over|in) the (?:pilot|trial|test|rollout|first [a-z]+ weeks?)(?=\s|$)/
+
+/**
+ * The rep's value claims: value language (`VALUE_CUES`), or a relative figure that answers what
+ * the buyer said (`RELATIVE_VALUE`: a share of time or cost taken off, a ratio, capacity that
+ * covers growth; a before/after in numbers; a trial's measured result; the rep's figure applied to
+ * the buyer's own number). Questions are not claims, nor features described without a figure.
+ * A claim is tied to the buyer's words by a number they said, a back-reference ("you told me…")
+ * in the claim or earlier in the rep's run, or a pain stated before (a relative figure, or pain
+ * words, answer the last pain). With a back-reference and no pain stated in this call (a pain from
+ * an earlier call), the rep's restatement of the buyer's words is what the claim is tied to.
+ */
 const findValueClaims = (sentences: ReadonlyArray<Sentence>, pains: ReadonlyArray<BuyerFinding>): Array<ValueClaim> => {
   const out: Array<ValueClaim> = []
   for (const s of sentences) {
-    if (s.side !== "rep" || s.question || !VALUE_CUES.test(s.plain)) continue
-    const earlier = sentences.filter((b) => b.side === "buyer" && b.end <= s.start)
+    if (s.side !== "rep" || s.question) continue
+    const cue = VALUE_CUES.test(s.plain)
+    const relative = RELATIVE_VALUE.test(s.plain) || beforeAfter(s) || (s.numbers.length > 0 && TRIAL_RESULT.test(s.plain))
     const own = s.numbers.filter(isSignificant).map((n) => n.value)
-    const byNumber = earlier.find((b) => b.numbers.some((n) => isSignificant(n) && own.includes(n.value)))
+    const earlier = sentences.filter((b) => b.side === "buyer" && b.end <= s.start)
+    const byNumber = own.length === 0 ? undefined : earlier.find((b) => b.numbers.some((n) => isSignificant(n) && own.includes(n.value)))
+    const applied = byNumber !== undefined && APPLIED_FIGURE.test(s.plain)
+    if (!cue && !relative && !applied) continue
     const painBefore = [...pains].reverse().find((p) => p.end <= s.start) ?? null
+    const backRef = BACK_REFERENCE.test(s.plain)
+      ? s
+      : sentences.find((r) => r.run === s.run && r.index < s.index && BACK_REFERENCE.test(r.plain)) ?? null
     let linked_to: Moment | null = null
     let link: ValueClaim["link"] = null
     if (byNumber !== undefined) {
       linked_to = momentOfSentence(byNumber)
       link = "number"
-    } else if (painBefore !== null && BACK_REFERENCE.test(s.plain)) {
-      linked_to = painBefore
+    } else if (backRef !== null && (painBefore !== null || relative)) {
+      linked_to = painBefore ?? momentOfSentence(backRef)
       link = "back_reference"
-    } else if (painBefore !== null && PAIN_CUES.test(s.plain)) {
+    } else if (painBefore !== null && (relative || applied || PAIN_CUES.test(s.plain))) {
       linked_to = painBefore
       link = "pain"
     }
-    out.push({ ...momentOfSentence(s), linked_to: linked_to === null ? null : stripMoment(linked_to), link, quantified: s.numbers.length > 0 })
+    out.push({ ...momentOfSentence(s), linked_to: linked_to === null ? null : stripMoment(linked_to), link, quantified: s.numbers.length > 0 || relative })
   }
   return out
 }
@@ -824,6 +878,9 @@ const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFindin
 // ---------------------------------------------------------------------------------------------
 // Qualification
 
+/** A threshold in a process ("anything over fifty thousand", "before we go live"). */
+const THRESHOLD = /(?:^|\s)(?:anything|everything|purchases?|spend) (?:over|above|under|below|more than)(?=\s|$)|(?:^|\s)(?:before|until) (?:we|you|they|it) (?:go live|sign|start|roll out)(?=\s|$)/
+
 const hasSpecific = (s: Sentence, kinds: ReadonlyArray<Specific>): boolean =>
   kinds.some((k) => {
     switch (k) {
@@ -831,18 +888,52 @@ const hasSpecific = (s: Sentence, kinds: ReadonlyArray<Specific>): boolean =>
         return s.numbers.length > 0
       case "money":
         return s.numbers.some((n) => (n.unit !== null && MONEY_UNITS.has(n.unit)) || n.value >= 1000)
+      case "business":
+        return s.numbers.some(isBusinessNumber) || SHARE.test(s.plain)
       case "party":
         return PARTIES.test(s.plain) || TITLES.test(s.plain)
       case "date":
         return DATES.test(s.plain)
       case "competitor":
         return NAMED_COMPETITORS.test(s.plain)
+      case "authority":
+        return isAuthorityStatement(s.plain)
+      case "firm":
+        return FIRM_REQUIREMENT.test(s.plain)
+      case "action":
+        return CHAMPION_ACTION.test(s.plain)
+      case "comparison":
+        return s.numbers.some((n) => n.unit === "percent" || (n.unit !== null && MONEY_UNITS.has(n.unit)))
+      case "steps": {
+        // two parties or steps of the process, or one with a date or a threshold; who signs up to what is the economic buyer's evidence, not steps
+        if (isAuthorityStatement(s.plain)) return false
+        const parties = partiesIn(s.plain)
+        return parties.size >= 2 || (parties.size === 1 && (DATES.test(s.plain) || THRESHOLD.test(s.plain) || s.numbers.some(isBusinessNumber)))
+      }
     }
   })
 
-/** Metrics (MEDDPICC) are specific only with a business number, not any number. */
-const isSpecificFor = (element: QualificationElementName, s: Sentence): boolean =>
-  element === "metrics" ? s.numbers.some(isBusinessNumber) : hasSpecific(s, QUALIFICATION_CUES[element].specific)
+const isSpecificFor = (element: QualificationElementName, s: Sentence): boolean => hasSpecific(s, QUALIFICATION_CUES[element].specific)
+
+/**
+ * Whether a sentence touches an element. Pains (identify pain, need) are read as `findPains`
+ * reads them (no negated problem or turn of phrase; a quantified burden counts); Metrics are a
+ * metric word or a stated problem; a sentence about who approves is neither Metrics nor a criterion.
+ */
+const cuedFor = (element: QualificationElementName, cue: RegExp, s: Sentence): boolean => {
+  switch (element) {
+    case "identify_pain":
+      return statesPain(s)
+    case "need":
+      return statesPain(s) || cue.test(s.plain.replace(NOT_PAIN, " "))
+    case "metrics":
+      return statesMetric(s)
+    case "decision_criteria":
+      return cue.test(s.plain) && !APPROVAL.test(s.plain)
+    default:
+      return cue.test(s.plain)
+  }
+}
 
 const qualificationOf = (framework: Framework, sentences: ReadonlyArray<Sentence>): QualificationResult => {
   const runs = runsOf(sentences)
@@ -852,9 +943,11 @@ const qualificationOf = (framework: Framework, sentences: ReadonlyArray<Sentence
       const { cue, from } = QUALIFICATION_CUES[element]
       let best: { s: Sentence; score: 1 | 2 } | null = null
       for (const s of sentences) {
-        if (from === "buyer" && s.side !== "buyer") continue
+        // the rep restating the buyer's figures ("you said an hour of downtime costs you twenty thousand") shows the metric is known
+        const restated = element === "metrics" && s.side === "rep" && !s.question && BACK_REFERENCE.test(s.plain)
+        if (from === "buyer" && s.side !== "buyer" && !restated) continue
         if (from === "rep_question" && !(s.side === "rep" && s.question)) continue
-        if (!cue.test(s.plain)) continue
+        if (!cuedFor(element, cue, s) && !restated) continue
         const evidence = from === "rep_question" ? runs[s.run + 1] ?? [] : [s]
         const score: 1 | 2 = evidence.some((e) => isSpecificFor(element, e)) ? 2 : 1
         if (best === null || score > best.score) best = { s, score }

@@ -287,14 +287,64 @@ export const PAIN_CUES: RegExp = phrases(
   "los(e|es|ing)", "lost", "struggl(e|es|ed|ing)", "cost(s|ing)? us", "slip(s|ped|ping)?", "(got|gets|getting) worse", "worse", "problem",
   "issues?", "challenges?", "pain", "frustrat(ed|ing|ion)", "no visibility", "(cannot|can not|could not) see", "go(es)? quiet", "went quiet",
   "churn(s|ed|ing)?", "delays?", "delayed", "too (slow|long)", "lower than (we )?(hoped|expected|planned)",
-  "(do|does) not have (the )?time", "wast(e|es|ed|ing)", "bottleneck", "broken", "falling", "fell", "down from", "stuck", "stall(s|ed|ing)?"
+  "(do|does) not have (the )?time", "wast(e|es|ed|ing)", "bottleneck", "broken", "falling", "fell", "down from", "stuck", "stall(s|ed|ing)?",
+  // work done by hand, things that fail or fall through, a cost that comes back
+  "by hand", "manually", "line by line", "on paper", "(in|on|own|of) (spreadsheets?|excel)", "(re ?type|types?|typed) (it|them) up", "re ?enter(s|ed|ing)?",
+  "(go|goes|going|went|gone) down", "downtime", "outages?", "incidents?", "overtime", "running late", "embarrass(ing|ed)",
+  "fall(s)? (between|through|behind)", "charged? (us )?back", "chargebacks?", "penalt(y|ies)",
+  "missed ([a-z]+ )?(windows?|deadlines?|dates?|slas?|shipments?|orders?)", "should have (seen|caught|known)",
+  "nobody (ever )?(reads?|uses?|showed|looks? at|opens?)", "barely (use|uses|used|open|opens|opened|touch|touches)"
 )
+
+/**
+ * Pain words that do not state a pain: a negated problem ("I don't have a problem to solve"), a
+ * turn of phrase that announces what follows ("here's my problem though"), and the effort of
+ * changing vendors ("switching is a pain", a status-quo objection, not a business problem).
+ */
+export const NOT_PAIN: RegExp = new RegExp(phrases(
+  "(no|not a|not any|not really a|(do|does|did) not (really )?have (a|any)|never (had|have) (a|any)|without (a|any)) (real |big |major )?(problems?|issues?|pain|challenges?)( to [a-z]+)?",
+  "(here is|that is|this is) (my|the|our) (real |main |big |biggest )?(problem|issue|challenge|pain)( though| then| here)?",
+  "(the|my|our) (problem|issue) is",
+  "(switching|moving|changing|migrating|(a|another|the) (switch|migration|change))( [a-z]+){0,3} (is|would be|will be|was|is going to be) (a )?(real |huge |big |bit of a )?(pain|hassle)"
+).source, "g")
+
+/** The buyer's words with a pain cue once turns of phrase and negated problems are set aside. */
+export const hasPainCue = (plainText: string): boolean => PAIN_CUES.test(plainText.replace(NOT_PAIN, " "))
+
+/**
+ * A quantified problem without a pain word: the figure says it is a burden. Time or people taken
+ * up ("two of them are on the phone most of the day", "spends two hours each morning"), a share
+ * of the day, things counted against a whole ("we pay for 120 seats and 60 logged in"), failures
+ * counted ("four errors a week"). Only with a number or a share in the same sentence (the caller checks).
+ */
+export const BURDEN: RegExp = phrases(
+  "(spend|spends|spending|take|takes|eat|eats|eat up|eats up|tie up|ties up|tied up|lose|loses|drive|drives|waste|wastes) [a-z0-9 ]{0,30}(hours?|minutes?|days?|weeks?|mornings?|afternoons?|time)",
+  "on the phone", "(chase|chases|chasing) [a-z ]{0,20}", "disappears?", "(most|half|all|a third|a quarter) of (the|my|our|their|his|her) (day|morning|week|month|time)",
+  "(pay|paying|paid) for [a-z0-9 ]{1,30} (seats|licen[cs]es|users)", "(logged|log) in", "(only|just|barely) [a-z0-9 ]{0,20}(use|uses|using|open|opens)",
+  "[a-z0-9]+ (errors|mistakes|defects|complaints|returns|escalations|tickets|failures|breakdowns) (a|an|per|every|each) (day|week|month|shift|hour)",
+  "(error|failure|defect|return|complaint|mispick|scrap|rework|no show|churn) rates?"
+)
+
+/** A share said in words, a figure: "a third of their day", "half the team", "two thirds of". */
+export const SHARE: RegExp = phrases("(a|one|two) (third|quarter)s? of", "two thirds", "three quarters", "half (of )?(the|their|our|my|his|her|a|an|all)")
+/** A share, or "most of the day": enough to make a burden a pain, not a business figure. */
+export const PROPORTION: RegExp = new RegExp(`${SHARE.source}|${phrases("most of (the|their|our|my|his|her) (day|morning|week|time)").source}`)
 
 /** Words that make a number a business metric ("win rate", "pipeline", "bookings"…). */
 export const METRIC_CUES: RegExp = phrases(
   "win rates?", "close rates?", "conversion", "revenue", "pipeline", "quota", "bookings?", "plan", "target", "forecast", "cycles?",
   "churn", "retention", "margin", "growth", "deals?", "budget", "cost", "costs", "spend", "arr", "mrr", "acv", "attainment", "ramp",
-  "delay", "slip(s|ped)?", "behind", "dropped", "drop", "per (rep|month|quarter|year|week)", "a (month|quarter|year|week)"
+  "delay", "slip(s|ped)?", "behind", "dropped", "drop", "per (rep|month|quarter|year|week|day|hour|person)", "a (month|quarter|year|week|day)",
+  "downtime", "overtime", "rates?", "(an|per|each|every) hour", "volume"
+)
+
+/**
+ * A sentence about who approves ("anything over a few hundred has to go past our owner", "I can
+ * sign up to forty"): it names an authority, not a metric or a criterion.
+ */
+export const APPROVAL: RegExp = phrases(
+  "signs?( it)? off", "sign(s|ed)? (it|this|for|on|up to|anything|everything|the)", "(can|could|cannot|has to|have to|must|will|would|to) sign", "approv(e|es|ed|al|ing)",
+  "(has|have|needs?) to go (past|to|through|up)", "goes (past|up|to [a-z]+ for)", "go(es)? up the chain", "final (say|decision|call)", "budget holder"
 )
 
 /** The rep's value and ROI language: what the buyer gets back. */
@@ -302,12 +352,35 @@ export const VALUE_CUES: RegExp = phrases(
   "roi", "return on (investment|the investment|your investment)", "pays? for itself", "paid for itself", "pay(s)? back", "payback", "pay off",
   "sav(e|es|ed|ing|ings)", "worth (it|the|every)", "recover(s|ed|ing)?", "recoup", "break even", "(increase|increases|boost|boosts|lift|lifts|raise|raises|improve|improves) (your|the|their) [a-z ]{0,20}(rate|revenue|pipeline|bookings|win)",
   "(cut|cuts|reduce|reduces|shorten|shortens) (your|the|their) [a-z ]{0,20}(cycle|time|cost|churn|ramp)", "more (revenue|deals|pipeline|bookings)",
-  "is [a-z0-9 $%]{1,40} against", "compared (to|with) (the|what|your)", "bottom line"
+  "is [a-z0-9 $%]{0,40}(thousand|million|hundred|percent|dollars|euros|pounds|[0-9][0-9,.]*[km%]?) against", "compared (to|with) (the|what|your)", "bottom line",
+  "(come|comes|came) out ahead", "(lower|less|cheaper) than (what )?(you|people|they|most) (are )?(pay|paying|spend|spending)", "a win for (you|your)",
+  "(exactly |just )?the (sort|kind) of thing [a-z ]{0,30}help(s)? with"
+)
+
+/**
+ * A relative figure in the rep's words: a change by a share ("takes the driving time down by around
+ * fifteen percent", "brought mispicks down by well over half"), time or work taken off ("take sixty
+ * percent of those calls off the desk"), a ratio ("nine in ten lines matched"), capacity that
+ * covers growth. Before/after ("from ten days to six") is read on the numbers (`Content.ts`).
+ */
+export const RELATIVE_VALUE: RegExp = phrases(
+  "(down|up|off|back|fall|falls|fell|drop|drops|dropped|lower|higher|cut|cuts|reduce|reduces|reduced|shorten|shortens|shortened)( [a-z0-9 ]{1,40})? by (about |around |roughly |nearly |almost |over |well over |more than |up to )?([a-z0-9]+ )?(percent|half|a third|a quarter|two thirds|[0-9]+%)",
+  "(take|takes|taking|took|knock|knocks|knocking|shave|shaves|shaving|cut|cuts|cutting) [a-z0-9 ]{1,40} off( (the|your|their|every|each))?",
+  "(one|two|three|four|five|six|seven|eight|nine|[0-9]+) (in|out of) (ten|a hundred|[0-9]+)",
+  "(cover|covers|handle|handles|absorb|absorbs|carry|carries) (your|the|that|this|their) [a-z ]{0,20}(growth|volume|increase|peak|extra)",
+  "(without|no) (any )?(extra|more|additional|new) (hires|hiring|people|headcount|staff|heads)"
+)
+
+/** The rep applies a figure to the buyer's own case: "which for you would…", "across your eighty technicians is…". */
+export const APPLIED_FIGURE: RegExp = phrases(
+  "(for you|for your [a-z]+) (would|that is|is|means)", "(which|that) (for you )?(would|is|comes to|adds up|means)", "(across|on|for) (your|those|the|their) [a-z0-9 ]{0,30}(would|is|that is|comes to)",
+  "would have been", "adds up"
 )
 
 /** The rep refers back to what the buyer said ("you mentioned", "your number"). */
 export const BACK_REFERENCE: RegExp = phrases(
-  "you (said|mentioned|told me|were saying)", "as you said", "(your|that) (number|figure|drop|gap|target|goal)", "that (drop|delay|gap|loss|slip)"
+  "you (said|mentioned|told me|told us|were saying|showed me|gave me)", "as you said", "(your|that) (number|figure|drop|gap|target|goal)", "that (drop|delay|gap|loss|slip)",
+  "your [a-z]+ (told|showed|gave) (me|us)", "(the|those) [a-z0-9 ]{1,30} you (had|have|mentioned|described)"
 )
 
 // ---------------------------------------------------------------------------------------------
@@ -744,8 +817,16 @@ export const FRAMEWORK_ELEMENTS: Readonly<Record<"MEDDPICC" | "BANT" | "SPIN", R
   SPIN: ["situation", "problem", "implication", "need_payoff"]
 }
 
-/** What makes a mention specific (score 2): a number, a title or named party, a date, a named competitor. */
-export type Specific = "number" | "money" | "party" | "date" | "competitor"
+/**
+ * What makes a mention specific (score 2): a number, an amount, a title or named party, a date, a
+ * named competitor; "business" a business figure (a unit such as %, $, days, or 1,000 and more);
+ * "authority" who approves with the scope of their authority ("signs off on anything over fifty
+ * thousand", "I can sign for myself under forty"); "firm" a requirement stated as one ("a deal
+ * breaker", "not negotiable"); "comparison" an alternative with a figure ("thirty percent
+ * cheaper"); "steps" two parties or steps of the process, or one with a date or a threshold;
+ * "action" a buyer acting to sell internally ("I'll introduce you", "I'll take it back").
+ */
+export type Specific = "number" | "money" | "party" | "date" | "competitor" | "business" | "authority" | "firm" | "comparison" | "steps" | "action"
 
 /** Titles and roles: a decision maker named by role is specific ("the VP of sales", "the CFO"). */
 export const TITLES: RegExp = phrases(
@@ -758,6 +839,10 @@ export const PARTIES: RegExp = phrases(
   "compliance", "(ops|operations|team|sales|revenue|it|security|procurement|project|technical|engineering) lead", "cfo", "ceo", "vp",
   "director", "head of [a-z]+"
 )
+const PARTY_MENTION = new RegExp(PARTIES.source.replace("(?:^|\\s)(?:", "(?:^|\\s)("), "g")
+/** The distinct parties named in a plain text ("procurement and legal review the contract" → procurement, legal). */
+export const partiesIn = (plainText: string): Set<string> => new Set([...plainText.matchAll(PARTY_MENTION)].map((m) => m[1]!))
+
 /** Dates and periods: weekdays, months, quarters, years, "end of…". */
 export const DATES: RegExp = phrases(
   "monday", "tuesday", "wednesday", "thursday", "friday", "january", "february", "march", "april", "june", "july", "august",
@@ -778,47 +863,79 @@ export interface ElementCue {
   readonly specific: ReadonlyArray<Specific>
 }
 
-/** Who signs: the economic buyer (MEDDPICC) and the authority (BANT). */
+/** Who signs: the economic buyer (MEDDPICC) and the authority (BANT). A mention scores 1; who signs, with the scope, 2. */
 const ECONOMIC_BUYER_PHRASES = [
   "signs? off", "sign off", "signs the", "approves?", "approval", "final (say|decision|call)", "budget holder", "decision maker",
-  "economic buyer", "(my|our) (boss|manager)", "cfo", "ceo", "coo", "cro", "vp", "vice president", "head of [a-z]+", "the board"
+  "economic buyer", "(my|our) (boss|manager)", "cfo", "ceo", "coo", "cro", "vp", "vice president", "head of [a-z]+", "the board",
+  "director", "(our|my|the) (owner|gm|general manager|managing director|managing partner|partners)", "have a say", "upstairs",
+  "(can|could|cannot|has to|have to|must|will) sign", "sign for", "(has|have|needs?) to go (past|to|through|up)", "up the chain"
 ]
+
+/** Who: a person or a role, the speaker included ("I can sign…"). */
+const WHO = /(?:^|\s)(?:i|she|he|they|myself|owner|boss|manager|gm|partners?|board|committee|cfo|ceo|coo|cro|cto|cio|vp|president|director|founder|head of [a-z]+|chief [a-z]+ officer)(?=\s|$)/
+/** The scope of an authority: a threshold or an amount ("anything over", "up to forty", "under fifty", "any new vendor"). */
+const SCOPE = /(?:^|\s)(?:(?:anything|everything|purchases?|spend|deals?|contracts?) (?:over|above|under|below|up to|more than|less than|of)|over|above|up to|under|below|within|any (?:new )?(?:vendor|purchase|tool|contract|spend|software))(?=\s|$)/
+const NEGATED_AUTHORITY = /(?:^|\s)(?:cannot|can not|could not|will not|would not|not) (?:let me )?(?:sign|approve)(?=\s|$)|(?:^|\s)(?:will not|would not|do not|does not) let (?:me|us|him|her) (?:sign|approve)(?=\s|$)/
+
+/** Who approves, with the scope of their authority: an approval act, a person or role, a threshold or amount, not negated. */
+export const isAuthorityStatement = (plainText: string): boolean =>
+  APPROVAL.test(plainText) && WHO.test(plainText) && SCOPE.test(plainText) && !NEGATED_AUTHORITY.test(plainText)
+
+/** A buyer acting to sell internally: introducing the rep, taking the case to someone, submitting it. */
+export const CHAMPION_ACTION: RegExp = phrases(
+  "introduce you", "(take|bring|get) (it|this|them) (back|upstairs|to (him|her|them|my|our|the))", "get [a-z0-9 ]{1,25} past (him|her|them|my|our|the)",
+  "submit (it|this)", "put (it|this) in front of", "i will bring (him|her|them)"
+)
+
+/** A requirement stated as one, not a preference. */
+export const FIRM_REQUIREMENT: RegExp = phrases(
+  "deal breakers?", "(not|non) negotiable", "(our|the|company) policy", "must", "(we|i) (will )?stop here", "until (i|we) see", "a hard (requirement|cap|limit)", "at least", "no more than"
+)
 
 /** The cue of every qualification element; whole sentences are matched. */
 export const QUALIFICATION_CUES: Readonly<Record<QualificationElementName, ElementCue>> = {
   // MEDDPICC
-  metrics: { cue: METRIC_CUES, from: "buyer", specific: ["number"] },
-  economic_buyer: { cue: phrases(...ECONOMIC_BUYER_PHRASES), from: "any", specific: ["party", "money"] },
+  // metrics: the buyer's business figures (`Content.ts` also reads stated pains, and the rep's restatement of the buyer's figures)
+  metrics: { cue: METRIC_CUES, from: "buyer", specific: ["business"] },
+  economic_buyer: { cue: phrases(...ECONOMIC_BUYER_PHRASES), from: "any", specific: ["authority"] },
   decision_criteria: {
     cue: phrases("criteria", "requirements?", "must have", "has to", "needs to", "need it to", "looking for", "important (to|for) (us|me)",
-      "matters (most|to us)", "deal breaker", "evaluat(e|ed|ing) on", "if (i|we) can show", "as long as", "integrat(e|es|ion) with", "ease of use"),
+      "matters (most|to us)?", "deal breaker", "evaluat(e|ed|ing) on", "if (i|we) can show", "as long as", "integrat(e|es|ion) with", "ease of use",
+      "(i|we|she|he|they) (would )?(need|needs|want|wants) (to see|it|a|an|something|the)", "until (i|we) see", "(not|non) negotiable", "(our|the) policy",
+      "(i|we) do not want", "had in mind"),
     from: "buyer",
-    specific: ["number", "date"]
+    specific: ["number", "date", "firm"]
   },
   decision_process: {
     cue: phrases("who else", "involved", "decision process", "decide", "decides", "decision", "procurement", "legal", "review(s)? the (contract|proposal)",
-      "approval process", "committee", "evaluation"),
+      "approval process", "committee", "evaluation", "(has|have|needs?) to go (past|to|through|up)", "goes to", "up the chain", "upstairs", "have a say",
+      "check with", "run it by", "(can|could|cannot|has to|have to|must|will) sign", "sign off", "signs off", "quotes"),
     from: "any",
-    specific: ["party", "date"]
+    specific: ["steps"]
   },
   paper_process: {
-    cue: phrases("procurement", "legal", "contracts?", "msa", "purchase order", "redlines?", "security (review|questionnaire)", "signature", "paperwork", "vendor onboarding", "terms"),
+    cue: phrases("procurement", "legal", "contracts?", "msa", "purchase order", "redlines?", "security (review|questionnaire|documentation|docs|people|team|assessment)",
+      "signature", "paperwork", "vendor onboarding", "terms", "addendum", "penetration test", "order form", "counsel", "liability", "single source justification"),
     from: "any",
-    specific: ["party", "date"]
+    specific: ["business", "date", "steps"]
   },
-  identify_pain: { cue: PAIN_CUES, from: "buyer", specific: ["number"] },
+  identify_pain: { cue: PAIN_CUES, from: "buyer", specific: ["business"] },
   champion: {
     cue: phrases("if i can show", "i (will|can|could) (push|champion|sponsor|advocate|bring|take|present|forward|introduce|share|make the case)",
-      "(on|in) (my|your) (side|corner)", "i am (on board|a fan|convinced)", "introduce you", "sponsor", "champion"),
+      "(on|in) (my|your) (side|corner)", "i am (on board|a fan|convinced)", "introduce you", "sponsor", "champion",
+      "i (will|would|will need to|would have to|have to|need to) (ask|check with|confirm with|tell|talk to) (her|him|them|my|our|the)",
+      "(take|bring|get) (it|this|them) (back|upstairs|to (him|her|them|my|our|the))", "get [a-z0-9 ]{1,25} past (him|her|them|my|our|the)",
+      "submit (it|this)", "put (it|this) in front of", "i will bring (him|her|them)"),
     from: "buyer",
-    specific: ["party"]
+    specific: ["party", "action"]
   },
   competition: {
     cue: phrases("other vendors?", "another (vendor|provider|tool|solution)", "(looking at|evaluating|considering) (one |two |a few |some )?(other|another|alternatives?|options|vendors)", "competitors?", "alternatives?",
       "also talking to", "compared (to|with)", "build (it|this|something) (ourselves|in house)", "currently (use|using)", "already (use|using|have)",
+      "(new|current|other|last|existing|big) [a-z ]{0,20}(provider|vendors?|platform)", "vendors", "anyone else", "benchmark", "(a )?different (one|tool|platform|vendor|provider)",
       ...COMPETITOR_NAMES),
     from: "any",
-    specific: ["number", "competitor"]
+    specific: ["comparison", "competitor"]
   },
   // BANT
   budget: {
@@ -826,7 +943,7 @@ export const QUALIFICATION_CUES: Readonly<Record<QualificationElementName, Eleme
     from: "any",
     specific: ["money", "number"]
   },
-  authority: { cue: phrases(...ECONOMIC_BUYER_PHRASES, "decide", "decides", "decision"), from: "any", specific: ["party"] },
+  authority: { cue: phrases(...ECONOMIC_BUYER_PHRASES, "decide", "decides", "decision"), from: "any", specific: ["authority"] },
   need: {
     cue: new RegExp(`${PAIN_CUES.source}|${phrases("we need", "looking for", "wants? a (fix|solution|tool)", "have to fix", "need to fix").source}`),
     from: "buyer",

@@ -11,7 +11,9 @@
  * | contract_terms  | authority  | legal or finance must accept the paper before a signature |
  * | approval_limit  | authority  | someone above the buyer decides                          |
  * | proof           | need       | the value is not yet shown to them                       |
+ * | budget          | budget     | the buyer's money: a cut, a cap, a re-justification      |
  * | security        | need       | a requirement the product must meet                      |
+ * | risk            | need       | implementation or adoption risk: downtime, training time |
  * | product_concern | need       | the product does not fit as used                         |
  * | status_quo      | need       | no need felt                                             |
  * | timing          | timing     |                                                          |
@@ -23,15 +25,17 @@
 import type { ObjectionKind } from "./Lexicon.js"
 
 export type PushbackCategory =
-  | "discount" | "price" | "contract_terms" | "approval_limit" | "proof" | "security" | "product_concern" | "status_quo" | "timing" | "competitor"
+  | "discount" | "price" | "budget" | "contract_terms" | "approval_limit" | "proof" | "security" | "risk" | "product_concern" | "status_quo" | "timing" | "competitor"
 
 export const CATEGORY_KIND: Readonly<Record<PushbackCategory, ObjectionKind>> = {
   discount: "price",
   price: "price",
+  budget: "budget",
   contract_terms: "authority",
   approval_limit: "authority",
   proof: "need",
   security: "need",
+  risk: "need",
   product_concern: "need",
   status_quo: "need",
   timing: "timing",
@@ -42,6 +46,13 @@ const any = (...list: ReadonlyArray<string>): RegExp => new RegExp(`(?:^|\\s)(?:
 
 const NUMBER = "(?:[0-9][0-9,.]*|a few|several|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)"
 
+/** Who or what can refuse or require: a person, a team, a body of the buyer's side, or the buyer. */
+const PARTY = "(we|i|he|she|they|legal|counsel|finance|procurement|it|nobody|no one|our [a-z]+|the [a-z]+|my [a-z]+)"
+/** A negated or refusing verb group: "does not do", "will not pay", "never sign". */
+const REFUSE = "(does not|do not|did not|will not|would not|cannot|can not|never|refuse to|are not going to|is not going to|am not going to)"
+/** Another product: a vendor, a tool, a platform, an add on, by description. */
+const OTHER_PRODUCT = "(vendor|vendors|provider|supplier|tool|platform|system|module|add on|product|solution)"
+
 /** In the order tried: the first category that matches a sentence is its category. */
 export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp]> = [
   ["competitor", any(
@@ -50,48 +61,95 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     `(signed|locked in|committed to|tied into) (a |an )?([a-z]+ ){0,3}(deal|contract|agreement) with`,
     "(our|the) (current|existing) (provider|vendor|supplier|system|tool|platform) ([a-z]+ ){0,3}(says|tells|promises|is adding|already)",
     "(used|uses|using|prefers|likes) a different (one|tool|platform|vendor|system|provider)",
-    "whether we keep (the|our) [a-z]+", "(keep|stay with|stick with) (the|our) (current )?(platform|system|tool|vendor|provider) we have"
+    "whether we keep (the|our) [a-z]+", "(keep|stay with|stick with) (the|our) (current )?(platform|system|tool|vendor|provider) we have",
+    // comparisons with another product, by structure rather than by name
+    "locked (in|into)", "(more|less|higher) ([a-z]+ ){0,3}than (what )?(we|they) (pay|paid|get|got)", "than [a-z]+ (charges|charge|costs?|quoted)",
+    `(pitched|approached|quoted|offered) by`, `[a-z]+'s own ([a-z]+ ){0,2}${OTHER_PRODUCT}`, `(has|have|comes with|come with|includes?) ([a-z]+ ){0,3}built in`,
+    "why (we|i|they) (would )?need both", "(also|already) (looking at|talking to|evaluating|trialling|trialing) [a-z]+",
+    "already (has|have|includes?|offers?) (a|an) ([a-z]+ ){0,2}(module|tool|feature|system|platform|version|product) that", "(has|have) (its|their) own (version|module|tool|feature|[a-z]+ module)",
+    "(just )?use what comes with", "comes with [a-z]+ (already|anyway)"
   )],
   ["discount", any(
     `${NUMBER}( [a-z]+)? (percent|%) off`, "(a |any |the )?discount", "not a discount", "(above|over|higher than) the benchmark", "benchmark",
-    "(better|lower|best) price", "(meet|match|beat) (that|their|the) (price|quote|number)", "sharpen (your|the) pencil", "free (extension|month|months|period)"
+    "(better|lower|best) price", "(a |much |far )?(better|lower) (rate|deal|number|offer)", "(meet|match|beat) (that|their|the) (price|quote|number)", "sharpen (your|the) pencil", "free (extension|month|months|period)",
+    "list (minus|less)", `(need|want|expect|expecting) (at least|closer to|something like) ${NUMBER}`, `at least ${NUMBER} to`,
+    "(any|some|more) flexibility (on|in|with|around)", "(can|could) you do (anything|something|better|more) (on|with|about)", "best you can do",
+    "(for|at) (free|no (extra |additional )?(cost|charge))", "(free|no cost) (of charge|extension)"
+  )],
+  ["budget", any(
+    "budget ([a-z]+ ){0,5}(was|got|is|has been|were|are|is being|will be) (cut|reduced|slashed|frozen|halved|trimmed|capped|spent|gone|tight)",
+    "(cut|cuts|cutting|slashed|froze|frozen) (our|the|my) ([a-z]+ )?budgets?", "(has|have|needs?) to be (justified|re justified|defended)", "justif(y|ied) (it )?again",
+    "(spending|spend) (freeze|cap|cuts?)", "(cannot|can not|could not) afford",
+    "more than (we|i) (would |had |have )?(budgeted|set aside|planned for)", "(money|funds|funding) ([a-z]+ ){0,3}(is not|not) there",
+    "(will not|do not|did not|does not) have ([a-z]+ )?(budget|money|funds|funding)", "justify (that|this|the) (spend|cost|expense)"
   )],
   ["price", any(
-    "(price|cost|quote|number|proposal) ([a-z]+ ){0,4}(is|was|seems|feels) (above|over|more than|higher than|too|a lot|steep|high)",
+    "(price|cost|quote|number|proposal|figure|bill|invoice) ([a-z]+ ){0,4}(is|was|seems|feels|came in|comes in|came out|looks) (above|over|more than|higher|too|a lot|steep|high)",
+    "(higher|more) than (we|i) (were |had |have )?(expecting|expected|thought|hoped|budgeted|planned|pay)",
     "above what (i|we) (had in mind|expected|budgeted|planned)", "is a lot (for|when|of money|to)",
     `${NUMBER} (percent|%) (more|increase|higher|up)`, "(more|higher) than last year", "(price )?(increase|uplift|hike)",
-    "(cannot|can not) walk into ([a-z]+ ){0,4}with"
+    "(cannot|can not) walk into ([a-z]+ ){0,4}with", "why (would|should) (i|we|anyone) pay",
+    "(price|cost|costs|pricing|fees?|number) ([a-z]+ ){0,3}(worries|worry|concerns|scares|bothers)", "(worried|concerned|nervous) about (the )?(cost|price|pricing|fees?|spend)",
+    "(a lot of|too much) money", "(is|sounds|seems|feels|looks) (steep|pricey|expensive|a lot)", "big ask"
   )],
   ["contract_terms", any(
     "(will not|would not|cannot|can not|not) let (me|us) sign", "sign (it|this|that)? ?as written", "(liability|indemnit[a-z]*|auto renewal|automatic renewal|renew themselves|termination|exit clause|payment terms|in arrears|upfront|up front|annually in advance|redlines?|net (30|60|90|thirty|sixty|ninety))",
     "we (do not|never|only) (do|sign|pay|accept|agree to)", "we pay (everyone|all (our )?(vendors|suppliers)|suppliers|vendors) (at|on|in)",
-    "(your|the) (agreement|contract|paper|msa|terms) (says|caps|requires|has)", "wants? (it|that|this) out", "(counsel|lawyers?|legal) (wants?|went through|needs?|will not|flagged)"
+    "(your|the) (agreement|contract|paper|msa|terms) (says|caps|requires|has)", "wants? (it|that|this) out", "(counsel|lawyers?|legal) (wants?|went through|needs?|will not|flagged)",
+    `${PARTY} ${REFUSE} (do|sign|accept|agree to|allow) ([a-z]+ ){0,3}(commitments?|contracts?|terms|deals?|agreements?|renewals?)`,
+    `${NUMBER} (day|month) (out|exit|opt out|termination)`, "(opt|way) out", "(data processing|processing) agreement",
+    "right to (terminate|cancel|walk away|exit|leave)", "terminat(e|ion) for convenience", "(able|right) to walk away",
+    "(cannot|can not|will not|would not|only|not) (commit|sign|agree)( to)? ([a-z]+ ){0,3}(years?|deal|contract|term)"
   )],
   ["approval_limit", any(
     `anything (over|above|more than) ([a-z0-9,$]+ ){1,5}(has to|needs?|must|goes|go)`, "(needs?|requires?) (three|3|two|multiple|competitive) (quotes|bids)",
-    "(has to|have to|needs to|need to|must) (go )?(past|through|to|via) (our|my|the) (owner|boss|cfo|ceo|board|procurement|finance|manager|director|committee)",
+    "(has to|have to|needs to|need to|must) (go )?(past|through|to|via) (our|my|the) ([a-z]+ )?(owner|boss|cfo|ceo|board|procurement|finance|manager|director|committee|council|partners?)",
     "procurement (rules|policy|process|team) ([a-z]+ ){0,2}(says?|requires?|needs?)", "(my|our) (manager|boss|director|cfo|owner|ceo) (will|would) (ask|want|need|question)",
-    "(cannot|can not|not allowed to|not able to) sign", "(has|have) to sign (it|this|off)", "(single|sole) source", "bounce (straight )?back", "(over|above) (my|our) (limit|threshold|approval)"
+    "(cannot|can not|not allowed to|not able to) sign", "(has|have) to sign (it|this|off)", "(single|sole) source", "bounce (straight )?back", "(over|above) (my|our) (limit|threshold|approval)",
+    "(needs?|requires?|without) (their|his|her|its|the [a-z]+'s|[a-z]+'s) (agreement|approval|sign off|consent|blessing|ok)", "(works|workers) council",
+    "(needs?|requires?|without) the [a-z']+ (agreement|approval|sign off|consent|blessing)", "decision (sits|rests|lies) with",
+    "not the (one|person) who (signs|decides|approves)", "(committee|board|council) (only )?meets"
   )],
   ["proof", any(
     "(until|unless|before) (i|we|they|he|she) (see|have seen|can see|test|try|prove|get)", "see (it|that|this|them) (work|working|in action)",
     "wants? to see ([a-z]+ ){0,6}working", "(heard|seen) (numbers|claims|promises|that|this|it|things) like (that|this) before",
     "something (i|we) can show", "(need|want|needs|wants) proof", "prove (it|that|this)", "(from|on|with) (our|their) own (system|data|numbers|statements|files|reports)",
-    "not going to commit", "not (committing|commit) to anything", "looked great in a demo", "(nobody|no one) (used|uses|ended up using)"
+    "not going to commit", "not (committing|commit) to anything", "looked great in a demo",
+    // references and proof before a step of the buyer's
+    "(want|like|need|have) to (hear|talk|speak) ([a-z]+ ){0,3}(from|to|with) (someone|somebody|a customer|customers|another|other|a [a-z]+ (manager|lead|customer|user))",
+    "(want|need|like|see|get|speak to|talk to|any|some) references?", "who else (has|have|is|are|uses|runs|did)", "anyone (in|like us|else)( [a-z]+){0,3} (running|using|doing)", "case stud(y|ies)",
+    "before (i|we) (take|scale|roll|commit|sign|go|expand|put)", "(will not|would not|does not|do not|cannot) (show|prove|tell) (you|us|anything)",
+    "(sounds|looks) good (in theory|on paper)",
+    "(want|need|like|have) (a|to run a|to do a|to see a) (pilot|trial|proof)", "before (committing|signing|rolling|buying|going|anyone signs)"
   )],
   ["security", any(
     "security (people|team|review|questionnaire|policy|blocked)", "it (team|department|people)? ?(will|would) (want|need) to (know|see|check|review|approve)", "access points?",
-    "(customer |our |patient )?data (stays|must stay|has to stay|needs to stay|residency|lives|leaves)", "gdpr", "hipaa", "soc 2", "iso 27001",
-    "(host|hosted|hosting) (in|outside)", "not negotiable", "blocked (the|it|them|us)", "on (our|the) network", "compliance (team|review|requirement)"
+    "(customer |our |patient |employee )?(data|records) (stays|must stay|has to stay|needs to stay|residency|lives|leaves)", "gdpr", "hipaa", "soc 2", "iso 27001",
+    "(host|hosted|hosting) (in|outside)", "not negotiable", "blocked (the|it|them|us)", "on (our|the) ([a-z]+ )?network", "compliance (team|review|requirement)",
+    "(has|have|must|needs?) to (stay|remain|be (stored|hosted|kept)) (in|inside|within)", "(corporate|central|group) it", "([a-z]+ )?network without"
   )],
   ["timing", any(
     "(not|never) (switching|changing|moving|buying|doing (this|anything|another)|going through another)", "freeze", "(just|recently) (moved|switched|signed|changed|bought|renewed|migrated)",
-    "another migration", "not this year", "(new|a new) ([a-z]+ ){0,3}(starting|joining|coming in|arrives)", "until (she|he|they|the new|after|next)",
-    "(next|new) (fiscal|financial|budget) year", "fiscal year", "hold off", "too soon", "(before|after) (the|our) (audit|launch|migration|freeze|merger|year end)"
+    "another migration", "not this year", "(new|a new) ([a-z]+ ){0,3}(starting|joining|coming in|arrives)", "until (she|he|they|the new|after|next|at least)",
+    "(next|new) (fiscal|financial|budget) year", "fiscal year", "hold off", "too soon", "(before|after) (the|our) (audit|launch|migration|freeze|merger|year end)",
+    "not sure (we|i) (are|am) ready", "(we|i) (are|am) not ready", "priorities (have |had )?(shifted|changed|moved)", "(pulled|brought) forward",
+    "(push|move|delay|postpone|defer) (it|this|that|the start|things|the kick off) (to|until|back|out|after|into)", "(fully|completely) (on|tied up|booked|committed)",
+    "not a good time", "heads down", "revisit (this|it) (in|next|after|later)", "(revisit|look at|come back to|pick (this|it) up) ([a-z]+ ){0,2}in the new year",
+    "(not|nothing|no|wait|hold|heads down) ([a-z]+ ){0,6}until (the )?(summer|spring|autumn|fall|winter|new year|end of|january|february|march|april|may|june|july|august|september|october|november|december)"
   )],
   ["status_quo", any(
     "works (fine|well|ok|okay)", "(do not|did not) have (a|any) problem", "no problem to solve", "(happy|fine|good) with (what|how|our|the current)",
-    "(do not|cannot) see (why|the need|a need)", "(current|existing) (setup|system|tool|process|provider) (works|is fine|does the job)"
+    "(do not|cannot) see (why|the need|a need)", "(current|existing) (setup|system|tool|process|provider) (works|is fine|does the job)",
+    "does the job", "(put together|built|made|wrote|set up|rigged up) ([a-z]+ ){0,6}(ourselves|herself|himself|themselves|in house)", "(not|do not know that it is) worth (it|the)",
+    "(in house|home grown|homegrown) (tool|system|solution|build|version)", "(could|can) build (this|it|that|one|our own)",
+    "managed (fine|ok|okay|well) without", "(do not|does not) think ([a-z]+ ){0,4}(would|will) (actually |really )?use", "not (convinced|sure) (the |there is )?(roi|value|return|a need)"
+  )],
+  ["risk", any(
+    "what (could|can|might) go wrong", "(takes?|took|bring|brings|knocks?) ([a-z]+ ){0,3}down for", "(nobody|no one) (wants?|is going) to",
+    "not (keen|comfortable|convinced)", "(reluctant|hesitant|wary)", "(my|our|the) (main |biggest |real |only )?(worry|fear|hesitation|sticking point)",
+    "(is|are) (my|our) (main |biggest |real |only )?(worry|concern|fear)",
+    "(a lot of|too much) work for", "(do not|does not) have the (people|staff|capacity|resources|bandwidth|time)",
+    "not sure (we|i) have the (people|staff|capacity|resources|bandwidth|time)"
   )],
   ["product_concern", any(
     "(found|finds|find) (it|them|the [a-z]+) (noisy|confusing|slow|clunky|hard|difficult|complicated|buggy|annoying)",
@@ -101,36 +159,62 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
 ]
 
 /**
- * The general shape of push-back when no phrase above matches: a constraint or a demand ("has to",
- * "we need", "we can't", "only if", "unless", "not going to") about a topic of the deal; the topic
- * gives the category.
+ * The general shape of push-back when no phrase above matches: a constraint, a doubt, a demand, a
+ * comparison or a refusal ("has to", "we need", "we can't", "only if", "unless", "not going to",
+ * "might be a stretch", "I'd rather", "won't show") about a topic of the deal; the topic gives the
+ * category.
  */
+/** Obligation alone ("has to", "we need") is push-back only about the deal's paper, approvals, security or proof. */
+const OBLIGATION = any("(has|have|needs?|need) to", "must", "we need", "i need", "(will|would) need")
+const WEAK_TOPICS: ReadonlySet<PushbackCategory> = new Set(["contract_terms", "approval_limit", "security", "proof"])
+/** A hedge with no topic: soft push-back all the same ("that might be a stretch for us"). */
+const HEDGE = any("a (bit of a )?stretch", "not (ready|convinced|comfortable)")
 const CONSTRAINT = any(
-  "(has|have|needs?|need) to", "must", "we need", "i need", "(will|would) need", "(can|could) not", "cannot", "will not", "would not", "(is|are) not going to",
-  "only (if|when)", "unless", "as long as", "not (negotiable|possible|allowed|acceptable|approved)", "(too|very) (high|expensive|long|risky|much)", "no way", "not sure (we|it|this|that)",
-  "(worried|concerned|nervous|skeptical|sceptical)", "risk"
+  "(can|could) not", "cannot", "will not", "would not", "(is|are|am) not going to",
+  "only (if|when)", "unless", "as long as", "not (negotiable|possible|allowed|acceptable|approved)", "(too|very) (high|expensive|long|risky|much|short|early|soon)", "no way", "not sure (we|it|this|that|i)",
+  "(worried|concerned|nervous|skeptical|sceptical)", "risk",
+  // doubt and hedges
+  "(might|may|could|would|will) be (a stretch|tough|hard|difficult|tricky|a challenge|a problem|an issue|too)", "a (bit of a )?stretch", "not (keen|ready|convinced|comfortable)",
+  // demands and preferences
+  "(i|we) would rather", "(i|we) would prefer", "at least", "if you (gave|give|could|can|would|drop|include|waive|throw)",
+  // refusals
+  "(nothing|nobody|no one) ([a-z]+ ){0,3}without", `${REFUSE} (move|budge|bend|pay|accept|allow|sign|approve|do)`, "not something (i|we) can"
 )
 const TOPICS: ReadonlyArray<readonly [PushbackCategory, RegExp]> = [
   ["discount", any("discount", "percent off", "better (deal|price|rate)")],
-  ["price", any("price", "pricing", "cost", "costs", "fee", "fees", "rate", "quote", "expensive", "per (seat|user|license|month|year)")],
-  ["contract_terms", any("contract", "terms", "clause", "agreement", "legal", "lawyers?", "counsel", "liability", "renewal", "payment", "invoice", "notice period", "commitment", "multi year", "sla")],
-  ["approval_limit", any("approv(e|al|ed)", "sign off", "procurement", "board", "cfo", "ceo", "budget holder", "committee", "quotes")],
-  ["security", any("security", "secure", "data", "privacy", "compliance", "compliant", "audit", "it department", "hosting", "hosted", "encryption", "breach")],
-  ["proof", any("proof", "prove", "evidence", "references?", "case stud(y|ies)", "pilot", "trial", "test (it|this)", "results", "see it")],
-  ["timing", any("this (year|quarter)", "next (year|quarter)", "timing", "timeline", "deadline", "busy", "right now", "migration", "go live")]
+  ["budget", any("budget", "budgets", "afford", "spend", "spending")],
+  ["price", any("price", "pricing", "cost", "costs", "fee", "fees", "rate", "quote", "expensive", "per (seat|user|license|month|year)", "pay", "paying")],
+  ["contract_terms", any("contract", "terms", "term", "clause", "agreement", "legal", "lawyers?", "counsel", "liability", "renewal", "payment", "invoice", "notice period", "commitments?", "multi year", "sla")],
+  ["approval_limit", any("approv(e|al|ed)", "sign off", "procurement", "board", "cfo", "ceo", "budget holder", "committee", "council", "quotes")],
+  ["security", any("security", "secure", "data", "records", "privacy", "compliance", "compliant", "audit", "it department", "hosting", "hosted", "encryption", "breach", "network")],
+  ["proof", any("proof", "prove", "evidence", "references?", "case stud(y|ies)", "pilot", "trial", "test (it|this)", "results", "see it", "show")],
+  ["risk", any("training", "train", "downtime", "outage", "disruption", "adoption", "learn", "learning", "install", "installation", "rollout", "roll out", "implementation")],
+  ["timing", any("this (year|quarter|month)", "next (year|quarter|month)", "timing", "timeline", "deadline", "busy", "right now", "migration", "go live", "agenda", "(weeks|months)", "start", "ready")]
 ]
 
 /** A request or a question for information: not push-back ("can you send me the security documentation?"). */
 const REQUEST = any("(can|could|would) you (also )?(send|share|forward|include)", "send (me|us|over)", "what would (this|it) cost")
 
-/** "like I said", "again": a restated objection, counted where it was first raised. */
-export const RESTATED = any("like i said", "as i said", "i will say it again", "i said before")
+/**
+ * A point settled or agreed ("the price is what we agreed, so that part is settled", "that part
+ * should be quick"): no push-back, whatever the topic.
+ */
+const SETTLED = any("(is|was|are) settled", "in line with", "(happy|fine|ok|okay|comfortable) with (the|your) (price|pricing|terms|contract)", "what we agreed", "(should|will) be (quick|easy|simple|fine|straightforward)", "no (problem|issue|concern) (there|with that)", "knows the drill")
+const NEGATED = any("not", "no", "never", "nothing", "nobody", "cannot")
+
+/** "like I said", "again", "that is the point": a restated objection, counted where it was first raised. */
+export const RESTATED = any("like i said", "as i said", "i will say it again", "i said before", "that is the point", "as i told you")
 
 /** The push-back category of a buyer sentence (plain text), or null. */
 export const pushbackOf = (plainText: string): PushbackCategory | null => {
   if (REQUEST.test(plainText)) return null
+  if (isSettled(plainText)) return null
   for (const [category, pattern] of PUSHBACK_PATTERNS) if (pattern.test(plainText)) return category
-  if (!CONSTRAINT.test(plainText)) return null
-  for (const [category, topic] of TOPICS) if (topic.test(plainText)) return category
-  return null
+  const strong = CONSTRAINT.test(plainText)
+  if (!strong && !OBLIGATION.test(plainText)) return null
+  for (const [category, topic] of TOPICS) if ((strong || WEAK_TOPICS.has(category)) && topic.test(plainText)) return category
+  return strong && HEDGE.test(plainText) ? "risk" : null
 }
+
+/** A point settled or agreed, about any topic ("the price is in line with what we expected"). */
+export const isSettled = (plainText: string): boolean => SETTLED.test(plainText) && !NEGATED.test(plainText)

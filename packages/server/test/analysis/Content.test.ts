@@ -204,13 +204,14 @@ describe("discovery-short", () => {
     expect(element(c, "metrics").evidence!.quote).toMatch(/win rate/)
   })
 
-  it("finds the economic buyer, the decision and paper process and the competition, each specific", () => {
+  it("finds the economic buyer, the decision and paper process, each specific, and the competition", () => {
     expect(element(c, "economic_buyer").score).toBe(2)
     expect(element(c, "economic_buyer").evidence!.quote).toMatch(/VP of sales, signs off on anything over fifty thousand/)
     expect(element(c, "decision_process").score).toBe(2)
     expect(element(c, "decision_process").evidence!.quote).toMatch(/procurement and legal review the contract/)
     expect(element(c, "paper_process").score).toBe(2)
-    expect(element(c, "competition").score).toBe(2)
+    // "one other vendor" names no alternative and gives no figure: a vague mention (1), as the eval's rules score it
+    expect(element(c, "competition").score).toBe(1)
     expect(element(c, "competition").evidence!).toMatchObject({
       dimension: "qualification",
       speaker: BUYER,
@@ -276,7 +277,8 @@ describe("demo-objection", () => {
   it("scores BANT and SPIN when the tenant asks for them", () => {
     const bant = analyze(demo, { framework: "BANT" }).qualification
     expect(bant.framework).toBe("BANT")
-    expect(bant.elements.map((e) => [e.element, e.score])).toEqual([["budget", 2], ["authority", 2], ["need", 2], ["timeline", 0]])
+    // the CFO is named, but not who signs or up to what: naming an executive is not identifying the authority (1)
+    expect(bant.elements.map((e) => [e.element, e.score])).toEqual([["budget", 2], ["authority", 1], ["need", 2], ["timeline", 0]])
     const spin = analyze(demo, { framework: "SPIN" }).qualification
     expect(spin.elements.map((e) => e.element)).toEqual(["situation", "problem", "implication", "need_payoff"])
     // SPIN elements are the rep's questions: "What does that cost you when it happens?" is an implication question
@@ -285,6 +287,44 @@ describe("demo-objection", () => {
       evidence: { speaker: REP, quote: "What does that cost you when it happens?" }
     })
     expect(spin.elements.find((e) => e.element === "need_payoff")!.evidence!.quote).toMatch(/^Would it help/)
+  })
+})
+
+describe("pains, value claims and qualification beyond the cue words", () => {
+  const call = script([
+    ["rep", 0, 4, "How are things on the accounts payable side?"],
+    ["prospect", 4.5, 12, "Two of our clerks spend most of the morning keying invoices into the ledger. We pay for two hundred licences and about ninety people logged in last quarter."],
+    ["rep", 12.5, 16, "What does that add up to?"],
+    ["prospect", 16.5, 22, "Here's my problem though. Changing vendors is a pain, and I don't have a budget line for it."],
+    ["rep", 22.5, 34, "Teams like yours usually cut that keying time by about forty percent. One customer went from nine days to three on month end. Every invoice is matched automatically against its purchase order. Would that help?"],
+    ["prospect", 34.5, 44, "Maybe. Our finance director would have a say. Anything over a few hundred a month has to go past our owner."],
+    ["rep", 44.5, 48, "Understood, thanks."]
+  ])
+  const c = analyze(call)
+
+  it("a quantified burden is a pain without a pain word; a turn of phrase, a switching cost and a negated problem are not", () => {
+    expect(c.findings.pains.map((p) => p.quote)).toEqual([
+      "Two of our clerks spend most of the morning keying invoices into the ledger.",
+      "We pay for two hundred licences and about ninety people logged in last quarter."
+    ])
+  })
+
+  it("a relative figure and a before/after answer the pain; a feature description and a question are not claims", () => {
+    expect(c.findings.value_claims.map((v) => [v.quote, v.link, v.quantified])).toEqual([
+      ["Teams like yours usually cut that keying time by about forty percent.", "pain", true],
+      ["One customer went from nine days to three on month end.", "pain", true]
+    ])
+    expect(c.findings.value_claims[0]!.linked_to!.quote).toMatch(/^We pay for two hundred licences/)
+  })
+
+  it("naming an executive is 1 for the economic buyer; who signs up to what is 2; a sentence about approval is not Metrics", () => {
+    expect(element(c, "economic_buyer")).toMatchObject({ score: 2, evidence: { quote: "Anything over a few hundred a month has to go past our owner." } })
+    const named = analyze(script([["prospect", 0, 5, "Our finance director would have a say."], ["rep", 5.5, 8, "Good to know."]]))
+    expect(element(named, "economic_buyer").score).toBe(1)
+    const approval = analyze(script([["prospect", 0, 5, "Anything over a few hundred a month has to go past our owner."], ["rep", 5.5, 8, "Good to know."]]))
+    expect(element(approval, "metrics").score).toBe(0)
+    expect(element(approval, "decision_criteria").score).toBe(0)
+    expect(element(approval, "decision_process").score).toBe(1)
   })
 })
 

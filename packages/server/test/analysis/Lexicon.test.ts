@@ -5,8 +5,10 @@ import {
   findFillers,
   findWhen,
   formatDue,
+  hasPainCue,
   hour24,
   isAgreement,
+  isAuthorityStatement,
   isOpenQuestion,
   isQuestion,
   METRIC_CUES,
@@ -16,6 +18,7 @@ import {
   parseNumbers,
   plain,
   QUALIFICATION_CUES,
+  RELATIVE_VALUE,
   tokenize,
   VALUE_CUES
 } from "../../src/analysis/Lexicon.js"
@@ -206,6 +209,27 @@ describe("pains, metrics, value", () => {
       expect(VALUE_CUES.test(plain(t))).toBe(true)
     }
     expect(VALUE_CUES.test(plain("Every call is scored on discovery, listening, objection handling, value, and next steps."))).toBe(false)
+    // "is … against" is a comparison of figures, not any "against"
+    expect(VALUE_CUES.test(plain("Every line is matched automatically against the ledger."))).toBe(false)
+    for (const t of ["it brings the error count down by well over half", "we take about a third of those calls off the desk", "eight in ten tickets are closed without anyone", "it covers your growth without extra hires"]) {
+      expect(RELATIVE_VALUE.test(plain(t))).toBe(true)
+    }
+    expect(RELATIVE_VALUE.test(plain("the dashboard shows every campaign in one place"))).toBe(false)
+  })
+
+  it("pains said as turns of phrase are not pains", () => {
+    expect(hasPainCue(plain("I really don't have a problem to solve here."))).toBe(false)
+    expect(hasPainCue(plain("Here's my problem though."))).toBe(false)
+    expect(hasPainCue(plain("Moving everything over would be a real pain."))).toBe(false)
+    expect(hasPainCue(plain("The problem is our reps lose deals in the last week."))).toBe(true)
+    expect(hasPainCue(plain("Reconciliation is done by hand every month."))).toBe(true)
+  })
+
+  it("an authority statement names who approves and up to what", () => {
+    expect(isAuthorityStatement(plain("The CFO signs off on anything over fifty thousand."))).toBe(true)
+    expect(isAuthorityStatement(plain("That's within what I can sign for myself."))).toBe(true)
+    expect(isAuthorityStatement(plain("Our CFO will want to see it."))).toBe(false)
+    expect(isAuthorityStatement(plain("I can't sign anything over ten thousand."))).toBe(false)
   })
 
   it("qualification cues", () => {

@@ -1,0 +1,94 @@
+/** Push-back read by structure (issue 14): a constraint, doubt, demand, comparison or refusal about a topic of the deal. */
+import { describe, expect, it } from "@effect/vitest"
+import { analyzeContent } from "../../src/analysis/Content.js"
+import { plain } from "../../src/analysis/Lexicon.js"
+import { CATEGORY_KIND, isSettled, pushbackOf } from "../../src/analysis/Pushback.js"
+import type { Turn } from "../../src/analysis/Types.js"
+import type { Word } from "../../src/analysis/Transcript.js"
+
+/** A call from lines [speaker, text]: the rep is S1, the buyer S2; each line 4 s, words spread evenly. */
+const call = (lines: ReadonlyArray<readonly ["rep" | "buyer", string]>) => {
+  const turns: Array<Turn> = []
+  const words: Array<Word> = []
+  lines.forEach(([who, text], i) => {
+    const start = i * 5
+    const speaker = who === "rep" ? "S1" : "S2"
+    turns.push({ speaker, role: who === "rep" ? "rep" : "buyer", start, end: start + 4 })
+    const ws = text.split(/\s+/)
+    ws.forEach((w, k) => words.push({ text: w, start: start + (4 * k) / ws.length, end: start + (4 * (k + 1)) / ws.length, confidence: 1 }))
+  })
+  return analyzeContent({ words, speaker_turns: turns, speakers: [], duration_s: lines.length * 5, framework: "MEDDPICC" })
+}
+
+const kindOf = (text: string) => {
+  const category = pushbackOf(plain(text))
+  return category === null ? null : CATEGORY_KIND[category]
+}
+
+describe("push-back by structure, across industries and deal stages", () => {
+  const cases: ReadonlyArray<readonly [string, string]> = [
+    ["That's more than we'd budgeted for this.", "budget"],
+    ["We won't have budget until the new financial year.", "budget"],
+    ["I can't justify that spend right now.", "budget"],
+    ["I'm a bit worried about the cost once we add the other sites.", "price"],
+    ["Five hundred a seat is steep.", "price"],
+    ["Why would we pay more than we do now?", "price"],
+    ["Is there any flexibility on the price?", "price"],
+    ["We'd want the extra month at no cost.", "price"],
+    ["Anything like this needs the partners' approval.", "authority"],
+    ["That decision sits with our VP, not me.", "authority"],
+    ["We need the right to terminate for convenience.", "authority"],
+    ["We can't commit to three years.", "authority"],
+    ["The CRM we use has its own version of this feature.", "competitor"],
+    ["We're locked into our current platform until the end of next year.", "competitor"],
+    ["Why would we pay more per seat than what we pay for the project module?", "competitor"],
+    ["Now isn't a good time for us.", "timing"],
+    ["We're heads down on the launch until the summer.", "timing"],
+    ["Can we push it to after the migration instead?", "timing"],
+    ["I'm not sure we're ready for another platform.", "timing"],
+    ["We have an in-house tool that covers this.", "need"],
+    ["We've managed fine without it so far.", "need"],
+    ["Nothing gets on the plant network without their review.", "need"],
+    ["We'd want a pilot before committing to the whole team.", "need"],
+    ["Nobody wants to spend two days in training in the middle of a project.", "need"],
+    ["That might be a stretch for us.", "need"]
+  ]
+  it.each(cases)("%s → %s", (text, kind) => {
+    expect(kindOf(text)).toBe(kind)
+  })
+
+  it("neutral facts, agreement, past events and requests for information are not push-back", () => {
+    for (const text of [
+      "We have forty people in the sales team.",
+      "How long does implementation usually take?",
+      "Our budget cycle starts in April.",
+      "The CFO signs off on purchases like this.",
+      "We need to hire ten reps this year.",
+      "Who else on your side will be on the call?",
+      "Where are you hosted?",
+      "The contract runs until March."
+    ]) expect(pushbackOf(plain(text))).toBeNull()
+    expect(isSettled(plain("The price is in line with what we expected."))).toBe(true)
+    expect(isSettled(plain("The price is not in line with what we expected."))).toBe(false)
+  })
+
+  it("in a call: a settled point and a story told in the past raise no objection", () => {
+    const c = call([
+      ["rep", "Where did the proposal land?"],
+      ["buyer", "The price you quoted is what we agreed, so that part is settled."],
+      ["rep", "Good. Anything else?"],
+      ["buyer", "We did a trial with another company two years ago and the fitting went fine."],
+      ["rep", "And this year?"],
+      ["buyer", "Honestly, getting this onto the agenda this quarter might be a stretch."]
+    ])
+    expect(c.findings.objections.map((o) => [o.objection.kind, o.category])).toEqual([["timing", "timing"]])
+  })
+
+  it("a restated objection ('that's the point') counts where the new one is raised", () => {
+    const c = call([
+      ["rep", "Can we get it signed this month?"],
+      ["buyer", "I can't sign anything, that's the point. And we're also looking at whether we keep the platform we have."]
+    ])
+    expect(c.findings.objections.map((o) => o.objection.kind)).toEqual(["competitor"])
+  })
+})
