@@ -124,6 +124,8 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
     let actor: Actor
     let subject = k >= 0 ? k : at
     let request = false
+    /** "I'll get it approved and have the redlines back": the verb shares the previous act's subject and auxiliary. */
+    let conjoined = false
     if (SELF.has(before) || before === "let") actor = "self"
     else if (SHARED.has(before)) actor = before === "us" && tokens[k - 1]?.word !== "let" ? "third" : "shared"
     else if (OTHER.has(before)) {
@@ -137,6 +139,7 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
       actor = previous.actor
       request = previous.request
       subject = previous.subject
+      conjoined = true
     } else if (brokenBefore || CONJUNCTIONS.has(before) || ["please", "so", "then", "now", "okay", "ok", "great"].includes(before)) {
       // no subject: an imperative ("send me…"), or "will do" with an elided "I"
       actor = aux === "will" || aux === "shall" ? "self" : "other"
@@ -150,6 +153,9 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
     const subordinate = SUBORDINATORS.has(opener) || SUBORDINATORS.has(before) || tokens[at - 1]?.word === "to"
     const form = v.verb.grammar.form ?? ""
     const past = PAST_FORMS.has(form) || (v.verb.grammar.tense === "PastTense" && aux === "")
+    // "I have Tuesday free", "we have a board meeting on the ninth": a present "have" with no auxiliary is what
+    // one has, not an action ("I'll have it to you by Monday" keeps its auxiliary and stays one)
+    const holding = infinitive === "have" && aux === "" && !past && !conjoined && v.verb.grammar.tense !== "FutureTense"
     const offer = (actor === "self" || actor === "shared") && aux.split(/\s+/).some((a) => OFFER_AUX.has(a)) && !isQuestionAt(tokens, subject)
     out.push({
       at,
@@ -157,7 +163,7 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
       actor,
       request,
       offer,
-      inert: v.verb.negative || past || subordinate || NOT_ACTIONS.has(infinitive.split(/\s+/)[0] ?? "") || v.verb.grammar.copula === true,
+      inert: v.verb.negative || past || subordinate || holding || NOT_ACTIONS.has(infinitive.split(/\s+/)[0] ?? "") || v.verb.grammar.copula === true,
       past,
       infinitive
     })

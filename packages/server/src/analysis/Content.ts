@@ -84,7 +84,7 @@ import {
 } from "./Lexicon.js"
 import { type Act, actsIn } from "./Commitments.js"
 import { dueText, findDues, sameDay } from "./Dates.js"
-import { CATEGORY_KIND, isSettled, pushbackOf, RESTATED } from "./Pushback.js"
+import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import type {
   EvidenceItem,
@@ -583,6 +583,8 @@ const isBusinessNumber = (n: NumberMention) => (n.unit !== null && METRIC_UNITS.
  * trial with another company in 2021") raises no push-back, and no early-stage timing or need
  * objection: every verb in it is past.
  */
+const PROPOSAL = /^(let us|lets|let's)\s/
+
 const objectionOf = (s: Sentence): { kind: ObjectionItem["kind"]; category: string } | null => {
   const narrative = () => {
     const acts = actsIn(s.tokens)
@@ -590,9 +592,15 @@ const objectionOf = (s: Sentence): { kind: ObjectionItem["kind"]; category: stri
   }
   if (isSettled(s.plain)) return null
   const category = pushbackOf(s.plain)
-  if (category !== null) return narrative() ? null : { kind: CATEGORY_KIND[category], category }
+  if (category !== null) {
+    // told in the past: only a bad experience or a concern someone reported still stands
+    if (narrative() && experienceOf(s.plain) === null) return null
+    return { kind: CATEGORY_KIND[category], category }
+  }
   const kind = objectionKind(s.plain)
   if (kind === null) return null
+  // the buyer proposing a step ("let's look at that together after the quarter ends") puts nothing off
+  if (kind === "timing" && PROPOSAL.test(s.plain)) return null
   if ((kind === "timing" || kind === "need") && narrative()) return null
   return { kind, category: kind }
 }
@@ -627,14 +635,32 @@ const findBusinessNumbers = (sentences: ReadonlyArray<Sentence>): Array<BuyerFin
 /** Words of a run, counted as in the metrics. */
 const wordCount = (sentences: ReadonlyArray<Sentence>) => sentences.reduce((n, s) => n + s.words.filter(isWord).length, 0)
 
+/**
+ * Which of a run's objections names it: what we charge and the buyer's money first, then another
+ * vendor, then who decides and when (often a way of putting off the substance), then the catch-all
+ * "need" of a doubt, a proof or a risk ("it sounds good in theory, but we're locked into X" is about
+ * the competitor; "I'd have to ask her, and the price is above what I had in mind" about the price).
+ */
+const KIND_RANK: Readonly<Record<ObjectionItem["kind"], number>> = { price: 0, budget: 0, competitor: 1, authority: 2, timing: 2, need: 3 }
+
 const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray<Turn>): Array<ObjectionFinding> => {
   const runs = runsOf(sentences)
   const out: Array<ObjectionFinding> = []
   runs.forEach((run, r) => {
     if (run[0]!.side !== "buyer") return
     // a restated objection ("like I said, …") counts where it was first raised, unless nothing else is new
-    const raised = run.map((s) => ({ s, o: objectionOf(s) })).filter((x) => x.o !== null)
-    const found = raised.find((x) => !RESTATED.test(x.s.plain)) ?? raised[0]
+    // several in one run: the most substantive kind, the first of it (`KIND_RANK`)
+    // what the rep just said: an offer declined or a question about the decision answered is no push-back
+    const before = runs[r - 1]
+    const asked = before?.[0]?.side === "rep" ? before.map((s) => s.plain).join(" ") : undefined
+    const raised = run
+      .map((s) => ({ s, o: objectionOf(s) }))
+      .filter((x) => x.o !== null && (asked === undefined || !answersRep(asked, x.s.plain, x.o.kind, x.o.category)))
+    const fresh = raised.filter((x) => !RESTATED.test(x.s.plain))
+    const found = fresh.reduce<typeof fresh[number] | undefined>(
+      (best, x) => best === undefined || KIND_RANK[x.o!.kind] < KIND_RANK[best.o!.kind] ? x : best,
+      undefined
+    ) ?? raised[0]
     if (found === undefined || found.o === null) return
     const { s: said } = found
     const { kind, category } = found.o
@@ -741,8 +767,16 @@ const stripMoment = (m: Moment): Moment => ({ speaker: m.speaker, side: m.side, 
  * Scheduling talk with no verb of its own that commits anyone: "Would Wednesday the ninth at ten
  * work?", "Thursday at two it is", "the twenty second works", "talk to you on the tenth".
  */
-const SCHEDULING = /(?:^|\s)(?:(?:does|would|will|could|should|can) [a-z0-9 ]{0,40}work|works?( for (?:me|you|us))?|it is|then$|(?:is|sounds|should be) (?:fine|good|great|ok|okay)|same time|talk (?:to you )?(?:then|on|next)|see you|speak (?:then|on)|slot|how about|what about|is that (?:ok|okay|alright))(?=\s|$)/
+const SCHEDULING = /(?:^|\s)(?:(?:does|would|will|could|should|can) [a-z0-9 ]{0,40}work|works?( for (?:me|you|us))?|it is$|then$|(?:is|sounds|should be) (?:fine|good|great|ok|okay)|same time|talk (?:to you )?(?:then|on|next)|see you|speak (?:then|on)|slot|how about|what about|is that (?:ok|okay|alright)|(?:are we|is (?:it|that|this)|we are) (?:still )?on(?: for)?)(?=\s|$)/
+/** A day said again to close ("talk on Wednesday", "see you then"): the step said before, not another one. */
+const CLOSING = /(?:^|\s)(?:talk|speak|see you|catch up)(?=\s|$)/
+/** "ask her whether the fourteenth works": a day inside a question put to someone else is no due of the asking. */
+const WHETHER = new Set(["whether", "if"])
 const DISAGREES = /(?:^|\s)(?:no good|(?:does|do|will|would) not work|cannot (?:make|do)|not (?:free|available|possible)|^no)(?=\s|$)/
+/** A reply that turns a day down: "mornings are bad for me", "Friday does not work", "I am away that week". */
+const DECLINES = /(?:^|\s)(?:no good|(?:does|do|will|would) not work|cannot (?:make|do)|not (?:free|available|possible|great|ideal)|(?:is|are) (?:bad|tricky|difficult|hard|out)|(?:i am|i will be|we are|we will be) (?:away|travelling|traveling|out|off)|rather not|^no(?! problem| worries| rush)|^(?:sorry|unfortunately))(?=\s|$)/
+/** A reply that puts the decision off: "I will ask him about Wednesday", "let me check", "I will get back to you". */
+const DEFERS = /(?:^|\s)(?:(?:i will|let me|i need to|i have to|i would have to|we will|we need to|i must) (?:first )?(?:ask|check|see|find out|run (?:it|this) by|confirm|think)|get back to you|let you know)(?=\s|$)/
 
 /** Clause spans of a sentence (token ranges): cut after a comma or semicolon before an opener or a new subject. */
 const clauseSpans = (s: Sentence): Array<readonly [number, number]> => {
@@ -773,8 +807,15 @@ interface StepCandidate {
   readonly owner: string | null
   day: string | null
   time: string | null
-  /** An offer ("I can…") is a step only once the other side agrees. */
+  /**
+   * A step only once the other side agrees: an offer ("I can…"), a proposal or a request put as a question ("can we
+   * meet on Friday?", "can you call me back in two weeks?"), a choice of days ("Tuesday or Wednesday").
+   */
   readonly offer: boolean
+  /** Days offered as alternatives: the agreeing reply names the one taken. */
+  readonly choice: boolean
+  /** A date with no committing verb, said as a fragment or a goodbye ("Thursday at eleven then", "talk on the tenth"). */
+  readonly restates: boolean
 }
 
 /**
@@ -788,6 +829,11 @@ interface StepCandidate {
  * date. One step per act. The other side's reply that names the same day confirms the step (and
  * may add the time: "Tuesday at two works"); it is not a step of its own. A proposal without a
  * day ("shall we book a call?") borrows the day of the reply only when the reply agrees.
+ * A proposal or a request put as a question, an offer and a choice of days ("Tuesday or Wednesday")
+ * wait for the other side to agree (a choice takes the day picked); a reply that turns the day down
+ * ("mornings are bad for me") drops the step, one that puts it off ("let me check about Wednesday")
+ * neither confirms it nor is absorbed. A day said again to close ("talk on Wednesday", "Thursday at
+ * eleven then") or a time added a turn later completes the step already found, not a new one.
  */
 const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFinding> => {
   const runs = runsOf(sentences)
@@ -820,51 +866,87 @@ const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFindin
       const inSpan = acts.filter((a) => a.at >= span[0] && a.at < span[1])
       const act = [...inSpan].reverse().find((a) => a.at < due.from) ?? inSpan.find((a) => a.at >= due.to)
       const when = { day: due.day, time: due.time }
+      if (act !== undefined && act.at < due.from && s.tokens.slice(act.at + 1, due.from).some((t) => WHETHER.has(t.word))) continue
       // in a question, the other side acts only when asked ("can you…"), not in "how are you doing today?"
       if (act !== undefined && s.question && act.actor === "other" && !act.request) continue
       if (act !== undefined && !act.inert && act.actor !== "third") {
         if (used.has(act.at)) continue
         if (isAgendaToday(s.tokens.slice(span[0], span[1]), when)) continue
         used.add(act.at)
-        found.push({ sentence: s, moment: clauseMoment(s, [Math.min(span[0], act.subject), span[1]]), owner: ownerOf(act), ...when, offer: act.offer })
-      } else if (act === undefined || (act.actor === "third" && !act.inert)) {
+        const choice = due.choice === true
+        found.push({
+          sentence: s, moment: clauseMoment(s, [Math.min(span[0], act.subject), span[1]]), owner: ownerOf(act), ...when,
+          offer: act.offer || s.question || choice, choice, restates: CLOSING.test(act.infinitive)
+        })
+      } else if (act === undefined || (act.actor === "third" && !act.inert) || (act.infinitive === "be" && !act.past)) {
         const clause = plain(s.tokens.slice(span[0], span[1]))
         const words = s.tokens.slice(span[0], span[1]).filter((t) => /[\p{L}\p{N}]/u.test(t.word)).length
-        const dateOnly = due.to - due.from >= words / 2 && due.day !== null && !due.day.startsWith("in ")
+        // a date that is most of a verbless clause ("Thursday at two, then"); a verb of its own ("next week is tricky",
+        // "the pilot ends on the third") makes it a statement, a step only in scheduling talk
+        const dateOnly = act === undefined && due.to - due.from >= words / 2 && due.day !== null && !due.day.startsWith("in ")
         if ((!SCHEDULING.test(clause) && !dateOnly) || DISAGREES.test(clause)) continue
         if (found.some((f) => sameDay(f, when))) continue
-        found.push({ sentence: s, moment: clauseMoment(s, span), owner: s.speaker, ...when, offer: false })
+        const choice = due.choice === true
+        found.push({
+          sentence: s, moment: clauseMoment(s, span), owner: s.speaker, ...when, offer: s.question || choice, choice,
+          restates: dateOnly || CLOSING.test(clause)
+        })
       }
     }
     if (proposal && found.length === 0) {
       const act = acts.find((a) => !a.inert && a.actor === "shared")
-      if (act !== undefined) found.push({ sentence: s, moment: clauseMoment(s, spanOf(act.at)), owner: ownerOf(act), day: null, time: null, offer: true })
+      if (act !== undefined) found.push({ sentence: s, moment: clauseMoment(s, spanOf(act.at)), owner: ownerOf(act), day: null, time: null, offer: true, choice: false, restates: false })
     }
-    // a clock time alone right after a dated step of the same speaker completes it ("…on Friday. Does ten o'clock work?")
+    // a clock time alone right after a dated step completes it: of the same speaker ("…on Friday. Does ten o'clock work?"),
+    // or a step still without a time from the run before ("Will do, ten o'clock")
     const previous = out[out.length - 1]?.c
     const completes = (c: StepCandidate) =>
-      c.day === null && c.time !== null && previous !== undefined && previous.sentence.run === s.run
-    for (const c of found.filter(completes)) previous!.time ??= c.time
-    found.splice(0, found.length, ...found.filter((c) => !completes(c)))
-    // the other side's reply: the sentences of the next run
-    const reply = runs[s.run + 1] ?? []
+      c.day === null && c.time !== null && previous !== undefined &&
+      (previous.sentence.run === s.run || (previous.time === null && s.run - previous.sentence.run <= 2))
+    const completing = found.filter(completes)
+    for (const c of completing) previous!.time ??= c.time
+    found.splice(0, found.length, ...found.filter((c) => !completing.includes(c)))
+    // the reply: the next sentences of another speaker of the same side, when one answers at once (a colleague
+    // asked by name), else the sentences of the other side's next run
+    const next = sentences[s.index + 1]
+    const reply = next !== undefined && next.run === s.run && next.speaker !== s.speaker
+      ? sentences.slice(s.index + 1).filter((r) => r.run === s.run && r.speaker === next.speaker)
+      : runs[s.run + 1] ?? []
     for (const c of found) {
       let confirmation: Moment | null = null
-      for (const r of reply.slice(0, 3)) {
+      let declined = false
+      reply.slice(0, 3).forEach((r, k) => {
         const named = duesOf(r)
+        // "let me check with him about Wednesday" neither confirms nor turns down: the step waits
+        if (DEFERS.test(r.plain)) return
         const agrees = isAgreement(r.tokens) && !DISAGREES.test(r.plain)
-        const same = named.find((d) => c.day === null ? d.day !== null : sameDay(d, c) && d.day !== null)
-        if (same !== undefined && !DISAGREES.test(r.plain)) {
+        const same = named.find((d) => (c.day === null ? d.day !== null : sameDay(d, c) && d.day !== null))
+        // a day turned down: the one named, or the first thing said in reply when it names none ("mornings are bad for me")
+        if (DECLINES.test(r.plain) && (same !== undefined || (k === 0 && named.length === 0)) && confirmation === null) declined = true
+        else if (same !== undefined && !DISAGREES.test(r.plain)) {
+          if (c.choice) {
+            c.day = same.day
+            c.time = same.time ?? c.time
+          }
           c.day ??= same.day
           c.time ??= same.time
           confirmation ??= momentOfSentence(r)
           absorbed.add(r.index)
-        } else if (agrees && named.length === 0 && c.day !== null) {
+        } else if (agrees && named.length === 0 && c.day !== null && !c.choice) {
           confirmation ??= momentOfSentence(r)
         }
-      }
+      })
       if (c.day === null && c.time === null) continue
-      if (c.offer && confirmation === null) continue
+      if (declined && confirmation === null) continue
+      // "I can get you a sample by Friday" in answer to "could you send me a sample by Friday?" accepts; it awaits no answer
+      const accepts = c.offer && !s.question && c.day !== null && (runs[s.run - 1] ?? []).some((r) => duesOf(r).some((d) => d.day !== null && sameDay(d, c)))
+      if (c.offer && confirmation === null && !accepts) continue
+      // said again ("Thursday at eleven then", "talk on Wednesday"): it completes the step said before, not a new one
+      const earlier = c.restates ? out.find((o) => o.c.day !== null && c.day !== null && sameDay(o.c, c)) : undefined
+      if (earlier !== undefined) {
+        earlier.c.time ??= c.time
+        continue
+      }
       out.push({ c, confirmation })
     }
   }

@@ -94,6 +94,11 @@ const normalise = (tokens: ReadonlyArray<Token>): { text: string; starts: Array<
       parts.push("")
       skip.add(i + 1)
       i++
+    } else if (/^(?:twenty|thirty)-[a-z]+$/.test(w) && w.split("-")[1]! in ORDINAL_WORDS) {
+      // "the twenty-third", as a transcript may hyphenate it
+      const [tens, unit] = w.split("-") as [string, string]
+      const day = (tens === "twenty" ? 20 : 30) + ORDINAL_WORDS[unit]!
+      parts.push(`${day}${suffix(day)}${tail}`)
     } else if (w in ORDINAL_WORDS && prev === "the") {
       parts.push(`${ORDINAL_WORDS[w]}${suffix(ORDINAL_WORDS[w]!)}${tail}`)
     } else if (w in HOUR_WORDS && (next === "o'clock" || next === "oclock" || ((prev === "at" || prev === "around") && isClockFollower(tokens, i)))) {
@@ -119,6 +124,8 @@ export interface Due {
   /** Token indices of the phrase, [from, to). */
   readonly from: number
   readonly to: number
+  /** Alternatives offered ("Tuesday or Wednesday afternoon"): a choice for the other side, no day agreed yet. */
+  readonly choice?: boolean
 }
 
 /** Relative days kept as said. */
@@ -126,8 +133,11 @@ const RELATIVE = /^(?:today|tomorrow|tonight|this (?:morning|afternoon|evening|w
 
 const SPELLED_COUNT: Readonly<Record<string, string>> = { a: "1", an: "1", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", "a couple of": "2", "a few": "3" }
 
-/** Words before a date that make it no due: a period gone by, a habit, a hedge ("sometime next month"), a label ("the summary of today"). */
-const NOT_DUE_BEFORE = new Set(["last", "past", "every", "each", "since", "of", "sometime", "ago", "previous", "than"])
+/**
+ * Words before a date that make it no due: a period gone by, a habit, a hedge ("sometime next month"), a label ("the summary of
+ * today"), a lower bound ("after the first of November": any day after it, none agreed).
+ */
+const NOT_DUE_BEFORE = new Set(["last", "past", "every", "each", "since", "of", "sometime", "ago", "previous", "than", "after"])
 /** A clock time is said as one: "at 2", "10:30", "3 pm", "ten o'clock", "noon" (not "now", not "in two minutes"). */
 const CLOCK = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.?|p\.m\.?|o'?clock)?\b/
 
@@ -171,7 +181,8 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
   for (const r of results) {
     const from = tokenAt(r.index)
     const to = tokenAt(r.index + r.text.length - 1) + 1
-    const before = tokens[from - 1]?.word ?? ""
+    // the word before the phrase, past an article chrono leaves out ("after the 1st of November")
+    const before = (tokens[from - 1]?.word === "the" ? tokens[from - 2]?.word : tokens[from - 1]?.word) ?? ""
     const first = tokens[from]?.word ?? ""
     if (NOT_DUE_BEFORE.has(before) || NOT_DUE_BEFORE.has(first) || tokens[to]?.word === "ago") continue
     const said = r.text.toLowerCase()
@@ -202,22 +213,26 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
       time = `${pad2(meridiem === null && hour <= 12 ? hour24(h12, null) : hour)}:${pad2(minute)}`
     } else if (/\bnoon\b|\bmidday\b/.test(said)) time = "12:00"
     if (day === null && time === null) continue
+    // "ask him about Wednesday": a day as the topic of talk, not when anything is due (a clock time stays: "about 3 pm")
+    if (before === "about" && time === null && !["how", "what"].includes(tokens[tokens[from - 1]?.word === "the" ? from - 3 : from - 2]?.word ?? "")) continue
     const last = out[out.length - 1]
     // adjacent results name one moment: "Thursday" + "the 10th" + "at 2"
     if (last !== undefined && from - last.to <= 1 && !endsSentence(tokens[last.to - 1]!.raw)) {
+      const choice = last.choice === true || (from - last.to === 1 && tokens[last.to]!.word === "or")
       const merged = {
-        day: last.day !== null && day !== null && !last.day.includes(day) ? `${last.day} ${day}` : last.day ?? day,
+        day: last.day !== null && day !== null && !last.day.includes(day) ? `${last.day}${choice ? " or " : " "}${day}` : last.day ?? day,
         time: last.time ?? time,
         from: last.from,
         to,
-        end: to
+        end: to,
+        ...(choice ? { choice } : {})
       }
       out[out.length - 1] = merged
       continue
     }
     out.push({ day, time, from, to, end: to })
   }
-  return out.map(({ day, time, from, to }) => ({ day, time, from, to }))
+  return out.map(({ day, time, from, to, choice }) => (choice === true ? { day, time, from, to, choice } : { day, time, from, to }))
 }
 
 /** The due phrase: "Thursday the 10th 14:00", "in 2 weeks", "15:00"; null when nothing was named. */

@@ -256,7 +256,7 @@ export const OBJECTION_PATTERNS: ReadonlyArray<readonly [ObjectionKind, RegExp]>
     "after (the|our) (holidays|quarter|budget|reorg|renewal)", "(hiring|budget|spending) freeze", "let me (see|think)"
   )],
   ["authority", phrases(
-    "(need|have|would have|will have) to (check|talk|speak|run (it|this|that) by|clear (it|this) with|ask)( with| to)? (my|our|the)",
+    "(need|have|would have|will have) to (check|talk|speak|run (it|this|that) by|clear (it|this) with|ask)( with| to)? (my|our|the|him|her|them)",
     "not my (call|decision)", "not up to me", "(is not|not) my decision", "above my pay grade", "(need|get) (approval|sign off|buy in) from",
     "cannot (decide|sign)", "(my|our) (boss|manager|cfo|ceo|vp|director|board) (has|have|needs|need|would need) to (approve|sign|decide|see)"
   )],
@@ -266,7 +266,8 @@ export const OBJECTION_PATTERNS: ReadonlyArray<readonly [ObjectionKind, RegExp]>
   )],
   ["competitor", phrases(
     "other vendors?", "another (vendor|provider|tool|solution)", "(looking at|talking to|evaluating|considering) (one |two |a few |some )?(other|another|alternatives?|different|options)",
-    "competitors?", "(going|go|went) with (another|a different|the other)", "(already|currently) (use|using|work with|working with) [a-z]+",
+    // "competitor" naming a kind of thing they look at ("checks three competitor sites") is no alternative
+    "competitors?(?! (sites?|websites?|rates?|prices?|pricing|data|analysis|research|benchmarks?|comparisons?))", "(going|go|went) with (another|a different|the other)", "(already|currently) (use|using|work with|working with) [a-z]+",
     "(cheaper|better) (elsewhere|option)", "build (it|this|something) (ourselves|in house)"
   )]
 ]

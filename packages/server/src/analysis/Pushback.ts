@@ -18,6 +18,7 @@
  * | status_quo      | need       | no need felt                                             |
  * | timing          | timing     |                                                          |
  * | competitor      | competitor | an incumbent, a competing quote                          |
+| unused          | need       | seats or modules paid for and not used                   |
  *
  * Patterns are written against plain text (see `plain` in Lexicon.ts), one sentence at a time.
  * A request for material ("can you send me the security documentation?") is not push-back.
@@ -25,7 +26,7 @@
 import type { ObjectionKind } from "./Lexicon.js"
 
 export type PushbackCategory =
-  | "discount" | "price" | "budget" | "contract_terms" | "approval_limit" | "proof" | "security" | "risk" | "product_concern" | "status_quo" | "timing" | "competitor"
+  | "discount" | "price" | "budget" | "contract_terms" | "approval_limit" | "proof" | "security" | "risk" | "product_concern" | "status_quo" | "timing" | "competitor" | "unused"
 
 export const CATEGORY_KIND: Readonly<Record<PushbackCategory, ObjectionKind>> = {
   discount: "price",
@@ -39,7 +40,8 @@ export const CATEGORY_KIND: Readonly<Record<PushbackCategory, ObjectionKind>> = 
   product_concern: "need",
   status_quo: "need",
   timing: "timing",
-  competitor: "competitor"
+  competitor: "competitor",
+  unused: "need"
 }
 
 const any = (...list: ReadonlyArray<string>): RegExp => new RegExp(`(?:^|\\s)(?:${list.join("|")})(?=\\s|$)`)
@@ -51,7 +53,10 @@ const PARTY = "(we|i|he|she|they|legal|counsel|finance|procurement|it|nobody|no 
 /** A negated or refusing verb group: "does not do", "will not pay", "never sign". */
 const REFUSE = "(does not|do not|did not|will not|would not|cannot|can not|never|refuse to|are not going to|is not going to|am not going to)"
 /** Another product: a vendor, a tool, a platform, an add on, by description. */
-const OTHER_PRODUCT = "(vendor|vendors|provider|supplier|tool|platform|system|module|add on|product|solution)"
+const OTHER_PRODUCT = "(vendor|vendors|provider|supplier|tool|platform|system|module|add on|product|solution|app|software|company)"
+
+/** Another product's terms: "the other app we looked at charged a flat fee". */
+const OTHER_TERMS = `(the|an|one) other ${OTHER_PRODUCT} ([a-z]+ ){0,4}(charged|charges|offered|offers|gave|gives|included|includes|quoted)`
 
 /** In the order tried: the first category that matches a sentence is its category. */
 export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp]> = [
@@ -63,17 +68,17 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "(used|uses|using|prefers|likes) a different (one|tool|platform|vendor|system|provider)",
     "whether we keep (the|our) [a-z]+", "(keep|stay with|stick with) (the|our) (current )?(platform|system|tool|vendor|provider) we have",
     // comparisons with another product, by structure rather than by name
-    "locked (in|into)", "(more|less|higher) ([a-z]+ ){0,3}than (what )?(we|they) (pay|paid|get|got)", "than [a-z]+ (charges|charge|costs?|quoted)",
+    "locked (in|into)", `(more|less|higher) ([a-z]+ ){0,3}than (what )?(we|they) (pay|paid|get|got) ([a-z]+ ){0,5}${OTHER_PRODUCT}`, "than [a-z]+ (charges|charge|costs?|quoted)",
     `(pitched|approached|quoted|offered) by`, `[a-z]+'s own ([a-z]+ ){0,2}${OTHER_PRODUCT}`, `(has|have|comes with|come with|includes?) ([a-z]+ ){0,3}built in`,
     "why (we|i|they) (would )?need both", "(also|already) (looking at|talking to|evaluating|trialling|trialing) [a-z]+",
     "already (has|have|includes?|offers?) (a|an) ([a-z]+ ){0,2}(module|tool|feature|system|platform|version|product) that", "(has|have) (its|their) own (version|module|tool|feature|[a-z]+ module)",
-    "(just )?use what comes with", "comes with [a-z]+ (already|anyway)"
+    "(just )?use what comes with", "comes with [a-z]+ (already|anyway)", OTHER_TERMS
   )],
   ["discount", any(
     `${NUMBER}( [a-z]+)? (percent|%) off`, "(a |any |the )?discount", "not a discount", "(above|over|higher than) the benchmark", "benchmark",
     "(better|lower|best) price", "(a |much |far )?(better|lower) (rate|deal|number|offer)", "(meet|match|beat) (that|their|the) (price|quote|number)", "sharpen (your|the) pencil", "free (extension|month|months|period)",
     "list (minus|less)", `(need|want|expect|expecting) (at least|closer to|something like) ${NUMBER}`, `at least ${NUMBER} to`,
-    "(any|some|more) flexibility (on|in|with|around)", "(can|could) you do (anything|something|better|more) (on|with|about)", "best you can do",
+    "(any|some|more) flexibility (on|in|with|around)", "(is there|any|some|much) (wiggle )?(room|give|movement|leeway)( there| on| in| with|$)", "(can|could) you do (anything|something|better|more) (on|with|about)", "best you can do",
     "(for|at) (free|no (extra |additional )?(cost|charge))", "(free|no cost) (of charge|extension)"
   )],
   ["budget", any(
@@ -85,12 +90,12 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
   )],
   ["price", any(
     "(price|cost|quote|number|proposal|figure|bill|invoice) ([a-z]+ ){0,4}(is|was|seems|feels|came in|comes in|came out|looks) (above|over|more than|higher|too|a lot|steep|high)",
-    "(higher|more) than (we|i) (were |had |have )?(expecting|expected|thought|hoped|budgeted|planned|pay)",
+    "(higher|more) than (we|i) (were |had |have )?(expecting|expected|thought|hoped|budgeted|planned|pay|spend)",
     "above what (i|we) (had in mind|expected|budgeted|planned)", "is a lot (for|when|of money|to)",
-    `${NUMBER} (percent|%) (more|increase|higher|up)`, "(more|higher) than last year", "(price )?(increase|uplift|hike)",
+    `${NUMBER} (percent|%) (more|increase|higher|up|on top)`, "(more|higher) than last year", "(price )?(increase|uplift|hike)",
     "(cannot|can not) walk into ([a-z]+ ){0,4}with", "why (would|should) (i|we|anyone) pay",
     "(price|cost|costs|pricing|fees?|number) ([a-z]+ ){0,3}(worries|worry|concerns|scares|bothers)", "(worried|concerned|nervous) about (the )?(cost|price|pricing|fees?|spend)",
-    "(a lot of|too much) money", "(is|sounds|seems|feels|looks) (steep|pricey|expensive|a lot)", "big ask"
+    "(a lot of|too much) money", "(a )?(big|large|huge|serious) (number|figure|amount|sum|price|spend)", "(is|sounds|seems|feels|looks) (steep|pricey|expensive|a lot)", "big ask"
   )],
   ["contract_terms", any(
     "(will not|would not|cannot|can not|not) let (me|us) sign", "sign (it|this|that)? ?as written", "(liability|indemnit[a-z]*|auto renewal|automatic renewal|renew themselves|termination|exit clause|payment terms|in arrears|upfront|up front|annually in advance|redlines?|net (30|60|90|thirty|sixty|ninety))",
@@ -108,18 +113,19 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "(cannot|can not|not allowed to|not able to) sign", "(has|have) to sign (it|this|off)", "(single|sole) source", "bounce (straight )?back", "(over|above) (my|our) (limit|threshold|approval)",
     "(needs?|requires?|without) (their|his|her|its|the [a-z]+'s|[a-z]+'s) (agreement|approval|sign off|consent|blessing|ok)", "(works|workers) council",
     "(needs?|requires?|without) the [a-z']+ (agreement|approval|sign off|consent|blessing)", "decision (sits|rests|lies) with",
-    "not the (one|person) who (signs|decides|approves)", "(committee|board|council) (only )?meets"
+    "not the (one|person) who (signs|decides|approves)", "(committee|board|council) (only meets|meets (only|once|twice|monthly|quarterly|every))"
   )],
   ["proof", any(
-    "(until|unless|before) (i|we|they|he|she) (see|have seen|can see|test|try|prove|get)", "see (it|that|this|them) (work|working|in action)",
-    "wants? to see ([a-z]+ ){0,6}working", "(heard|seen) (numbers|claims|promises|that|this|it|things) like (that|this) before",
+    "(until|unless|before) (i|we|they|he|she) (see|have seen|can see|test|try|prove|get)", "see (it|that|this|them) (work|working|in action|tested|proven|run|running|live)", "not (just )?in a demo",
+    "wants? to see ([a-z]+ ){0,6}working", "(heard|seen) ([a-z]+ ){0,2}like (that|this) before",
     "something (i|we) can show", "(need|want|needs|wants) proof", "prove (it|that|this)", "(from|on|with) (our|their) own (system|data|numbers|statements|files|reports)",
     "not going to commit", "not (committing|commit) to anything", "looked great in a demo",
     // references and proof before a step of the buyer's
     "(want|like|need|have) to (hear|talk|speak) ([a-z]+ ){0,3}(from|to|with) (someone|somebody|a customer|customers|another|other|a [a-z]+ (manager|lead|customer|user))",
     "(want|need|like|see|get|speak to|talk to|any|some) references?", "who else (has|have|is|are|uses|runs|did)", "anyone (in|like us|else)( [a-z]+){0,3} (running|using|doing)", "case stud(y|ies)",
     "before (i|we) (take|scale|roll|commit|sign|go|expand|put)", "(will not|would not|does not|do not|cannot) (show|prove|tell) (you|us|anything)",
-    "(sounds|looks) good (in theory|on paper)",
+    "(sounds|looks) good (in theory|on paper)", "(would|could|might) go a long way", "(a|one) [a-z]+ (our|my|their) size",
+    "before (anything|it|this|that) (goes|rolls|gets|is rolled|is signed)",
     "(want|need|like|have) (a|to run a|to do a|to see a) (pilot|trial|proof)", "before (committing|signing|rolling|buying|going|anyone signs)"
   )],
   ["security", any(
@@ -130,8 +136,9 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
   )],
   ["timing", any(
     "(not|never) (switching|changing|moving|buying|doing (this|anything|another)|going through another)", "freeze", "(just|recently) (moved|switched|signed|changed|bought|renewed|migrated)",
-    "another migration", "not this year", "(new|a new) ([a-z]+ ){0,3}(starting|joining|coming in|arrives)", "until (she|he|they|the new|after|next|at least)",
-    "(next|new) (fiscal|financial|budget) year", "fiscal year", "hold off", "too soon", "(before|after) (the|our) (audit|launch|migration|freeze|merger|year end)",
+    "another migration", "(another|a second|one more) (change|switch|migration|system change|move)", "in the middle of (something|a meeting|a call)",
+    "(could not|cannot|can not|will not|would not) (look at|consider|think about|take on|start) (anything|something) (new|else|more)", "before the [a-z]+ (is|are) (in|done|over|finished)", "not this year", "(new|a new) ([a-z]+ ){0,3}(starting|joining|coming in|arrives)", "until (she|he|they|the new|after|next|at least)",
+    "(next|new) (fiscal|financial|budget) year", "fiscal year(?! (closes|ends|starts|begins|runs))", "hold off", "too soon", "(before|after) (the|our) (audit|launch|migration|freeze|merger|year end)",
     "not sure (we|i) (are|am) ready", "(we|i) (are|am) not ready", "priorities (have |had )?(shifted|changed|moved)", "(pulled|brought) forward",
     "(push|move|delay|postpone|defer) (it|this|that|the start|things|the kick off) (to|until|back|out|after|into)", "(fully|completely) (on|tied up|booked|committed)",
     "not a good time", "heads down", "revisit (this|it) (in|next|after|later)", "(revisit|look at|come back to|pick (this|it) up) ([a-z]+ ){0,2}in the new year",
@@ -142,14 +149,21 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "(do not|cannot) see (why|the need|a need)", "(current|existing) (setup|system|tool|process|provider) (works|is fine|does the job)",
     "does the job", "(put together|built|made|wrote|set up|rigged up) ([a-z]+ ){0,6}(ourselves|herself|himself|themselves|in house)", "(not|do not know that it is) worth (it|the)",
     "(in house|home grown|homegrown) (tool|system|solution|build|version)", "(could|can) build (this|it|that|one|our own)",
-    "managed (fine|ok|okay|well) without", "(do not|does not) think ([a-z]+ ){0,4}(would|will) (actually |really )?use", "not (convinced|sure) (the |there is )?(roi|value|return|a need)"
+    "managed (fine|ok|okay|well) without", "(is|are) (only |really |just )?(for|meant for|built for|made for) (the )?(big|bigger|large|larger|enterprise|enterprises)", "(do not|does not) think ([a-z]+ ){0,4}(would|will) (actually |really )?use", "not (convinced|sure) (the |there is )?(roi|value|return|a need)"
+  )],
+  ["unused", any(
+    `only (use|using|need|log in)( [a-z]+){0,2} (half|${NUMBER}|a (third|quarter|fraction))( of)?( the| our)? (seats|licences|licenses|users|logins)`,
+    "(seats|licences|licenses) ([a-z]+ ){0,3}(nobody|no one) (uses|logs into|touches)"
   )],
   ["risk", any(
     "what (could|can|might) go wrong", "(takes?|took|bring|brings|knocks?) ([a-z]+ ){0,3}down for", "(nobody|no one) (wants?|is going) to",
     "not (keen|comfortable|convinced)", "(reluctant|hesitant|wary)", "(my|our|the) (main |biggest |real |only )?(worry|fear|hesitation|sticking point)",
     "(is|are) (my|our) (main |biggest |real |only )?(worry|concern|fear)",
     "(a lot of|too much) work for", "(do not|does not) have the (people|staff|capacity|resources|bandwidth|time)",
-    "not sure (we|i) have the (people|staff|capacity|resources|bandwidth|time)"
+    "not sure (we|i) have the (people|staff|capacity|resources|bandwidth|time)",
+    "(do not|does not|would not|will not) (love|like|enjoy) [a-z]+ing", "(would not|will not|are not going to|is not going to) be (happy|thrilled|pleased|keen) (about|with)",
+    "(if|what if|what happens (if|when)) ([a-z]+ ){0,4}(go|goes) (down|offline|out of business|bust|under)", "(get|gets|got) (acquired|bought)",
+    "(wondering|wonder|doubt|not sure|unsure) (whether|if) ([a-z]+ ){0,4}(really|actually|ever)", "(a|another) (second|third|fourth|new) (system|tool|platform|login|app) (to|in|on)"
   )],
   ["product_concern", any(
     "(found|finds|find) (it|them|the [a-z]+) (noisy|confusing|slow|clunky|hard|difficult|complicated|buggy|annoying)",
@@ -157,6 +171,41 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "(worried|concerned) (about|that)", "(my|the|our|his|her) (worry|concern|fear) is"
   )]
 ]
+
+/**
+ * A bad experience told as a story, the buyer's or someone else's ("the last time we let software
+ * touch our rates, it dropped a suite to eighty dollars", "our last vendor took nine months to go
+ * live", "she approved a similar tool that nobody used", "the counts never matched, so they went
+ * back to their spreadsheets"): push-back although every verb is past. Tried after the phrases
+ * above, whose category is the more definite ("five percent on top of a year where it barely worked"
+ * is about the price).
+ */
+export const EXPERIENCE_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp]> = [
+  ["risk", any(
+    `took (us|them|her|him|me|it|(her|his|their|our) [a-z]+ )?(${NUMBER}|all|the whole|a whole|most of (the|a)) ([a-z]+ )?(days?|weeks?|months?|years?|winter|summer|spring|autumn|quarter) to`,
+    `(last|previous|old|former) ${OTHER_PRODUCT} ([a-z]+ ){0,6}(took|charged|dropped|broke|lost|failed|never|went down|crashed)`,
+    "(the )?last time (we|i|they) (let|tried|bought|used|went with|trusted)", "(nobody|no one) (ever )?(used|touched|opened|logged into)",
+    "after the (breach|outage|incident|failure|data leak)"
+  )],
+  // claims heard before and not believed
+  ["proof", any("(heard|seen) ([a-z]+ ){0,2}like (that|this) before")],
+  // a lock-in with the incumbent holds
+  ["timing", any(
+    "(just|recently) (renewed|signed|switched|moved|bought|migrated)", `(signed|locked in|committed|renewed) ([a-z]+ ){0,5}for (another )?(${NUMBER} )?(more )?(years?|months?)`
+  )],
+  // another product's terms, told ("the other app we looked at charged a flat fee")
+  ["competitor", any(OTHER_TERMS)],
+  // a cut budget stays cut
+  ["budget", any(
+    "budget ([a-z]+ ){0,5}(was|got|were|has been) (cut|reduced|slashed|frozen|halved|trimmed|capped)", "(cut|slashed|froze|halved) (our|the|my) ([a-z]+ )?budgets?"
+  )],
+  ["product_concern", any(
+    "(never|did not|barely|hardly ever) (matched|match|worked|work|synced|sync|loaded|load)", "went back to (their|our|his|her|the) (own |old )?(spreadsheets?|paper|whiteboards?|old [a-z]+|way)"
+  )]
+]
+
+/** Someone's concern reported ("our finance director asked why we pay for twelve licences"): the topic gives the category. */
+const REPORTED = any("(asked|asks|asking|wondered|wonders|questioned|questions|wants to know|wanted to know) (me )?(why|whether|if|how come) (we|i|they|it|this|that|you)")
 
 /**
  * The general shape of push-back when no phrase above matches: a constraint, a doubt, a demand, a
@@ -193,7 +242,7 @@ const TOPICS: ReadonlyArray<readonly [PushbackCategory, RegExp]> = [
 ]
 
 /** A request or a question for information: not push-back ("can you send me the security documentation?"). */
-const REQUEST = any("(can|could|would) you (also )?(send|share|forward|include)", "send (me|us|over)", "what would (this|it) cost")
+const REQUEST = any("(can|could|would) you (also )?(send|share|forward|include)", "send (me|us|over)", "(what|how much) (does|do|would|will|is) ([a-z]+ ){0,2}(cost|costs|run|charge)")
 
 /**
  * A point settled or agreed ("the price is what we agreed, so that part is settled", "that part
@@ -210,6 +259,8 @@ export const pushbackOf = (plainText: string): PushbackCategory | null => {
   if (REQUEST.test(plainText)) return null
   if (isSettled(plainText)) return null
   for (const [category, pattern] of PUSHBACK_PATTERNS) if (pattern.test(plainText)) return category
+  const told = experienceOf(plainText)
+  if (told !== null) return told
   const strong = CONSTRAINT.test(plainText)
   if (!strong && !OBLIGATION.test(plainText)) return null
   for (const [category, topic] of TOPICS) if ((strong || WEAK_TOPICS.has(category)) && topic.test(plainText)) return category
@@ -218,3 +269,37 @@ export const pushbackOf = (plainText: string): PushbackCategory | null => {
 
 /** A point settled or agreed, about any topic ("the price is in line with what we expected"). */
 export const isSettled = (plainText: string): boolean => SETTLED.test(plainText) && !NEGATED.test(plainText)
+
+/**
+ * Push-back that stands although it is told in the past (`objectionOf` in Content.ts asks it of a
+ * sentence whose verbs are all past): a bad experience, or a concern someone
+ * reported ("she asked why we pay for…"; the topic gives the category, else a risk).
+ */
+export const experienceOf = (plainText: string): PushbackCategory | null => {
+  if (REQUEST.test(plainText) || isSettled(plainText)) return null
+  for (const [category, pattern] of EXPERIENCE_PATTERNS) if (pattern.test(plainText)) return category
+  if (!REPORTED.test(plainText)) return null
+  for (const [category, topic] of TOPICS) if (topic.test(plainText)) return category
+  return "risk"
+}
+
+/** The rep offers something in a question: "do you want our security lead on a call?", "shall I send…". */
+const OFFER = any("(do|would) you (want|like|need)", "(should|shall|can|could) (i|we) (send|set up|bring|add|include|get|put|book|arrange)", "want (me|us) to")
+/** A plain no to it ("no, we don't need that"). */
+const DECLINE = /^(no|nope|no thanks|no thank you)(\s|$)/
+
+/** The rep asks how the decision is made: "who else would weigh in?", "what does the approval process look like?". */
+const PROCESS_QUESTION = any(
+  "who (else )?(would|will|is going to|has to|needs to|should) (be involved|weigh in|sign|decide|approve|have a say)", "who (signs|decides|approves)",
+  "(what|how) (does|would|will|do) (the|your) ([a-z]+ )?(decision|process|approval|sign off|buying)", "how (do|does|would|will) (you|your [a-z]+) (decide|buy|approve)",
+  "is there (an|a) (exemption|exception|shortcut)"
+)
+
+/**
+ * The buyer answers the rep rather than pushing back: a "no" to the rep's offer ("Do you want our
+ * security lead on a call?" "No, we don't need that.") declines a step, not the product; who signs
+ * and what needs approval, said in answer to the rep's question about the decision, is the process
+ * the rep asked for.
+ */
+export const answersRep = (repRun: string, buyerSentence: string, kind: ObjectionKind, category: string): boolean =>
+  (category === "need" && OFFER.test(repRun) && DECLINE.test(buyerSentence)) || (kind === "authority" && PROCESS_QUESTION.test(repRun))

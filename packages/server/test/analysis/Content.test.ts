@@ -388,7 +388,8 @@ describe("next steps", () => {
     const steps = analyze(script([
       ["rep", 0, 5, "I will send you the deck today."],
       ["prospect", 6, 8, "Thanks."],
-      ["rep", 9, 14, "Could we walk through it with your team today at four?"]
+      ["rep", 9, 14, "Could we walk through it with your team today at four?"],
+      ["prospect", 15, 17, "Yes, four works."]
     ]))
     expect(steps.next_steps.map((s) => [s.owner, s.due])).toEqual([[REP, "today"], [REP, "today 16:00"]])
   })

@@ -1,0 +1,106 @@
+/**
+ * Next steps that generalise (issue 14): proposals put as questions wait for an answer, declined and
+ * deferred days make no step, days offered as a choice take the one the other side picks, a day said
+ * again to close completes the step said before, and dates that are no due (a lower bound, a topic,
+ * what one has) make none.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { actsIn } from "../../src/analysis/Commitments.js"
+import { analyzeContent } from "../../src/analysis/Content.js"
+import { dueText, findDues } from "../../src/analysis/Dates.js"
+import { tokenize } from "../../src/analysis/Lexicon.js"
+import type { Turn } from "../../src/analysis/Types.js"
+import type { Word } from "../../src/analysis/Transcript.js"
+
+type Who = "rep" | "buyer" | "buyer2"
+
+/** A call from lines [speaker, text]: the rep is S1, the buyers S2 and S3; each line 4 s, words spread evenly. */
+const call = (lines: ReadonlyArray<readonly [Who, string]>) => {
+  const turns: Array<Turn> = []
+  const words: Array<Word> = []
+  lines.forEach(([who, text], i) => {
+    const start = i * 5
+    const speaker = who === "rep" ? "S1" : who === "buyer" ? "S2" : "S3"
+    turns.push({ speaker, role: who === "rep" ? "rep" : "buyer", start, end: start + 4 })
+    const ws = text.split(/\s+/)
+    ws.forEach((w, k) => words.push({ text: w, start: start + (4 * k) / ws.length, end: start + (4 * (k + 1)) / ws.length, confidence: 1 }))
+  })
+  return analyzeContent({ words, speaker_turns: turns, speakers: [], duration_s: lines.length * 5, framework: "MEDDPICC" })
+}
+const steps = (lines: ReadonlyArray<readonly [Who, string]>) => call(lines).next_steps.map((s) => [s.owner, s.due])
+const dues = (text: string) => findDues(tokenize(text)).map(dueText)
+
+describe("dates that are no due", () => {
+  it("a lower bound and a day as the topic of talk name no due; a clock time after 'about' stays", () => {
+    expect(dues("Ring me after the second of March.")).toEqual([])
+    expect(dues("I need to check with my director about Thursday.")).toEqual([])
+    expect(dues("We could start at about 3 pm.")).toEqual(["15:00"])
+    expect(dues("How about the fourth of May?")).toEqual(["May 4"])
+  })
+
+  it("reads a hyphenated spoken ordinal as a day of the month", () => {
+    expect(dues("Let's go over it on the twenty-fifth.")).toEqual(["the 25th"])
+    expect(dues("Thursday the thirty-first at two works.")).toEqual(["Thursday the 31st 14:00"])
+  })
+
+  it("days offered as alternatives are one choice, not two days", () => {
+    const [due] = findDues(tokenize("I could do Monday or Tuesday morning."))
+    expect(due?.choice).toBe(true)
+    expect(dueText(due ?? null)).toBe("Monday or Tuesday")
+    expect(findDues(tokenize("Send it Monday, and we meet Tuesday."))[0]?.choice).toBeUndefined()
+  })
+})
+
+describe("commitments: what one has is no act", () => {
+  it("a present 'have' without an auxiliary is inert; with one, or joined to a committing verb, it acts", () => {
+    expect(actsIn(tokenize("We have a board meeting on the ninth.")).every((a) => a.inert)).toBe(true)
+    expect(actsIn(tokenize("I'll have the numbers with you on the ninth.")).some((a) => !a.inert && a.actor === "self")).toBe(true)
+    expect(actsIn(tokenize("I'll sign it off and have the contract back to you on the ninth.")).filter((a) => !a.inert)).toHaveLength(2)
+  })
+})
+
+describe("next steps: proposals, replies and restatements", () => {
+  it("a proposal put as a question is a step once the other side agrees, and none when it defers or counters", () => {
+    expect(steps([["rep", "Can we meet on Thursday at eleven?"], ["buyer", "Yes, Thursday at eleven is fine."]])).toEqual([["S1", "Thursday 11:00"]])
+    expect(steps([["rep", "Can we meet on Thursday at eleven?"], ["buyer", "Let me check with my boss about Thursday and get back to you."]])).toEqual([])
+    expect(steps([["buyer", "Can you ring me in a few weeks?"], ["rep", "Sure, I'll ring you on Monday the sixth."], ["buyer", "Sounds good."]]))
+      .toEqual([["S1", "Monday the 6th"]])
+  })
+
+  it("a commitment the other side turns down makes no step; one it accepts stays", () => {
+    expect(steps([["rep", "I'll phone you on Friday the tenth in the afternoon."], ["buyer", "Afternoons are bad for me. Just email me."]])).toEqual([])
+    expect(steps([["rep", "I'll phone you on Friday the tenth."], ["buyer", "Friday the tenth does not work, I'm away."]])).toEqual([])
+    expect(steps([["rep", "I'll send the draft by Friday."], ["buyer", "No problem."]])).toEqual([["S1", "Friday"]])
+  })
+
+  it("a choice of days waits for the other side to pick one, and takes that one", () => {
+    expect(steps([["rep", "I could do Monday or Tuesday afternoon for the walkthrough."], ["buyer", "I'll see what the team says."]])).toEqual([])
+    expect(steps([["rep", "I could do Monday or Tuesday afternoon for the walkthrough."], ["buyer", "Tuesday suits us."]])).toEqual([["S1", "Tuesday"]])
+  })
+
+  it("a day said again to close, or a time added later, completes the step already agreed", () => {
+    expect(steps([
+      ["rep", "Let's review the figures together on Wednesday the fourth."],
+      ["buyer", "Wednesday the fourth is fine."],
+      ["rep", "Great, ten o'clock then."],
+      ["buyer", "Speak on Wednesday."]
+    ])).toEqual([["S1", "Wednesday the 4th 10:00"]])
+  })
+
+  it("a date stated with a verb of its own is no step; 'are we still on for' a day is scheduling", () => {
+    expect(steps([["buyer", "The week after next is tricky."], ["rep", "Understood."]])).toEqual([])
+    expect(steps([["rep", "The renewal is due on the thirtieth."], ["buyer", "Right."]])).toEqual([])
+    expect(steps([["rep", "Are we still on for Monday at nine?"], ["buyer", "Yes, Monday at nine."]])).toEqual([["S1", "Monday 09:00"]])
+  })
+
+  it("an offer that answers a request for the same day accepts it; a question to a colleague is answered by the colleague", () => {
+    expect(steps([["rep", "Could your engineer send me the log files by Thursday?"], ["buyer2", "I can get you the log files by Thursday."]]))
+      .toEqual([["S3", "Thursday"]])
+    expect(steps([["buyer", "Anna, can you get the form to legal this week?"], ["buyer2", "I'll get it to them on Wednesday."], ["rep", "Thanks."]]))
+      .toEqual([["S3", "Wednesday"]])
+  })
+
+  it("asking whether a day works commits to nothing on that day", () => {
+    expect(steps([["buyer", "I'll ask the director whether the twelfth works."], ["rep", "Thanks."]])).toEqual([])
+  })
+})

@@ -1,0 +1,135 @@
+/**
+ * Objections put indirectly (issue 14): a bad experience told as a story, a colleague's concern
+ * reported, a doubt hedged or asked as a question, a comparison with another product's terms; and
+ * what is not push-back although it sounds like it (a declined offer, the decision process the rep
+ * asked about, a proposed step, a fact about the buyer's setup or calendar, a question for information).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { analyzeContent } from "../../src/analysis/Content.js"
+import { plain } from "../../src/analysis/Lexicon.js"
+import { CATEGORY_KIND, pushbackOf } from "../../src/analysis/Pushback.js"
+import type { Word } from "../../src/analysis/Transcript.js"
+import type { Turn } from "../../src/analysis/Types.js"
+
+/** A call from lines [speaker, text]: the rep is S1, the buyer S2; each line 4 s, words spread evenly. */
+const call = (lines: ReadonlyArray<readonly ["rep" | "buyer", string]>) => {
+  const turns: Array<Turn> = []
+  const words: Array<Word> = []
+  lines.forEach(([who, text], i) => {
+    const start = i * 5
+    const speaker = who === "rep" ? "S1" : "S2"
+    turns.push({ speaker, role: who === "rep" ? "rep" : "buyer", start, end: start + 4 })
+    const ws = text.split(/\s+/)
+    ws.forEach((w, k) => words.push({ text: w, start: start + (4 * k) / ws.length, end: start + (4 * (k + 1)) / ws.length, confidence: 1 }))
+  })
+  return analyzeContent({ words, speaker_turns: turns, speakers: [], duration_s: lines.length * 5, framework: "MEDDPICC" })
+}
+
+/** The objections of one buyer line after a neutral rep line. */
+const objectionsOf = (buyer: string) => call([["rep", "Thanks for the time today."], ["buyer", buyer]]).objections
+
+const kindOf = (text: string) => {
+  const category = pushbackOf(plain(text))
+  return category === null ? null : CATEGORY_KIND[category]
+}
+
+describe("objections told in the past still stand", () => {
+  it.each([
+    "Our previous provider charged us for setup and then took eight months to get anything working.",
+    "The last time we trusted a scheduling system, it double-booked the whole theatre for a week.",
+    "A friend at another clinic bought one of these, and it took her staff the whole summer to load the records.",
+    "Our chairman signed off on a similar platform two years ago that nobody ever opened.",
+    "The figures never matched the bank statements, so the accountants went back to their spreadsheets."
+  ])("a bad experience with a vendor or a tool: %s", (line) => {
+    expect(objectionsOf(line)).toHaveLength(1)
+  })
+
+  it("a colleague's concern reported takes its topic's kind", () => {
+    const [o] = objectionsOf("Our new controller asked why we pay for fifty licences when thirty people log in.")
+    expect(o?.kind).toBe("price")
+  })
+
+  it("a lock-in with the incumbent is timing, told in the past or not", () => {
+    expect(objectionsOf("We just renewed with our current provider last month.")[0]?.kind).toBe("timing")
+    expect(objectionsOf("We signed with them for another three years in the spring.")[0]?.kind).toBe("timing")
+  })
+
+  it("another product's terms, told, are a comparison with a competitor", () => {
+    expect(objectionsOf("The other platform we spoke to included the training for free.")[0]?.kind).toBe("competitor")
+  })
+
+  it("a mere story with no bad outcome is no objection", () => {
+    expect(objectionsOf("We moved the warehouse to the new site in March and hired two planners.")).toHaveLength(0)
+  })
+})
+
+describe("doubts hedged, asked or conditional", () => {
+  it.each([
+    ["Is there any room on the onboarding fee?", "price"],
+    ["Ten percent on top of a year when the reporting barely worked?", "price"],
+    ["Forty thousand is a big number for a practice of our size.", "price"],
+    ["Our chief nurse will want to see it tested on the ward, not in a demo.", "need"],
+    ["I've heard promises like that before.", "need"],
+    ["If a reference from a firm our size said it worked, that would go a long way.", "need"],
+    ["I wonder whether the drivers would really use a second app on the road.", "need"],
+    ["My engineers wouldn't be happy about anything that tracks their screens.", "need"],
+    ["What happens to our data if your company goes under?", "need"],
+    ["Honestly, we couldn't take on anything new before the audit is done.", "timing"],
+    ["We only use about a third of the seats we pay for.", "need"],
+    ["Our partners think tools like this are for the big firms.", "need"]
+  ])("%s → %s", (line, kind) => {
+    expect(kindOf(line)).toBe(kind)
+  })
+})
+
+describe("not push-back", () => {
+  it.each([
+    "He checks the competitor prices by hand every Monday.",
+    "Our fiscal year closes at the end of September.",
+    "The committee meets on the fourth.",
+    "What does it cost for a team of twelve?",
+    "How much would that run for three sites?"
+  ])("a fact or a question for information: %s", (line) => {
+    expect(objectionsOf(line)).toHaveLength(0)
+  })
+
+  it("a no to the rep's offer declines a step, not the product", () => {
+    const { objections } = call([
+      ["rep", "Do you want me to set up a call with our integration team?"],
+      ["buyer", "No, we don't need that. Our developers already have the documentation."]
+    ])
+    expect(objections).toHaveLength(0)
+  })
+
+  it("who signs, in answer to the rep's question about the decision, is the process", () => {
+    const { objections } = call([
+      ["rep", "Who else would be involved in a decision like this?"],
+      ["buyer", "Anything over twenty thousand goes to the board, and they need two quotes."]
+    ])
+    expect(objections).toHaveLength(0)
+  })
+
+  it("the same limit raised unprompted is push-back", () => {
+    const { objections } = call([
+      ["rep", "So shall we go ahead with the annual plan?"],
+      ["buyer", "Anything over twenty thousand goes to the board, and they need two quotes."]
+    ])
+    expect(objections.map((o) => o.kind)).toEqual(["authority"])
+  })
+
+  it("a step the buyer proposes puts nothing off", () => {
+    expect(objectionsOf("Let's go through the numbers together after the quarter closes, on the third.")).toHaveLength(0)
+  })
+})
+
+describe("a run with several objections is named by the most substantive", () => {
+  it("the price over a hedge raised before it", () => {
+    const [o] = objectionsOf("That sounds good in theory. But forty thousand is above what we had in mind.")
+    expect(o?.kind).toBe("price")
+  })
+
+  it("the price over who decides", () => {
+    const [o] = objectionsOf("I would have to ask my director. And the price is above what I had in mind.")
+    expect(o?.kind).toBe("price")
+  })
+})
