@@ -1,29 +1,15 @@
 /** The rules of issue 14: dues read by chrono, commitments by compromise, push-back beyond the early-stage lexicon. */
 import { describe, expect, it } from "@effect/vitest"
 import { actsIn } from "../../src/analysis/Commitments.js"
-import { analyzeContent } from "../../src/analysis/Content.js"
 import { dueText, findDues } from "../../src/analysis/Dates.js"
 import { tokenize } from "../../src/analysis/Lexicon.js"
 import { CATEGORY_KIND, pushbackOf } from "../../src/analysis/Pushback.js"
 import { plain } from "../../src/analysis/Lexicon.js"
-import type { Turn } from "../../src/analysis/Types.js"
-import type { Word } from "../../src/analysis/Transcript.js"
+import { scriptedCall } from "../utils/ScriptedCall.js"
 
 const dues = (text: string) => findDues(tokenize(text)).map(dueText)
 
-/** A call from lines [speaker, text]: the rep is S1, the buyer S2; each line 4 s, words spread evenly. */
-const call = (lines: ReadonlyArray<readonly ["rep" | "buyer", string]>) => {
-  const turns: Array<Turn> = []
-  const words: Array<Word> = []
-  lines.forEach(([who, text], i) => {
-    const start = i * 5
-    const speaker = who === "rep" ? "S1" : "S2"
-    turns.push({ speaker, role: who === "rep" ? "rep" : "buyer", start, end: start + 4 })
-    const ws = text.split(/\s+/)
-    ws.forEach((w, k) => words.push({ text: w, start: start + (4 * k) / ws.length, end: start + (4 * (k + 1)) / ws.length, confidence: 1 }))
-  })
-  return analyzeContent({ words, speaker_turns: turns, speakers: [], duration_s: lines.length * 5, framework: "MEDDPICC" })
-}
+const call = scriptedCall
 
 describe("dues (chrono-node, relative to a fixed reference: only the phrase is kept)", () => {
   it("reads ordinals, weekdays with a day of the month, spoken hours and relative periods", () => {

@@ -6,27 +6,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { actsIn } from "../../src/analysis/Commitments.js"
-import { analyzeContent } from "../../src/analysis/Content.js"
 import { dueText, findDues } from "../../src/analysis/Dates.js"
 import { tokenize } from "../../src/analysis/Lexicon.js"
-import type { Turn } from "../../src/analysis/Types.js"
-import type { Word } from "../../src/analysis/Transcript.js"
+import { scriptedCall, type Who } from "../utils/ScriptedCall.js"
 
-type Who = "rep" | "buyer" | "buyer2"
 
-/** A call from lines [speaker, text]: the rep is S1, the buyers S2 and S3; each line 4 s, words spread evenly. */
-const call = (lines: ReadonlyArray<readonly [Who, string]>) => {
-  const turns: Array<Turn> = []
-  const words: Array<Word> = []
-  lines.forEach(([who, text], i) => {
-    const start = i * 5
-    const speaker = who === "rep" ? "S1" : who === "buyer" ? "S2" : "S3"
-    turns.push({ speaker, role: who === "rep" ? "rep" : "buyer", start, end: start + 4 })
-    const ws = text.split(/\s+/)
-    ws.forEach((w, k) => words.push({ text: w, start: start + (4 * k) / ws.length, end: start + (4 * (k + 1)) / ws.length, confidence: 1 }))
-  })
-  return analyzeContent({ words, speaker_turns: turns, speakers: [], duration_s: lines.length * 5, framework: "MEDDPICC" })
-}
+const call = scriptedCall
 const steps = (lines: ReadonlyArray<readonly [Who, string]>) => call(lines).next_steps.map((s) => [s.owner, s.due])
 const dues = (text: string) => findDues(tokenize(text)).map(dueText)
 

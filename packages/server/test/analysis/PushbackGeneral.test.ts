@@ -1,24 +1,10 @@
 /** Push-back read by structure (issue 14): a constraint, doubt, demand, comparison or refusal about a topic of the deal. */
 import { describe, expect, it } from "@effect/vitest"
-import { analyzeContent } from "../../src/analysis/Content.js"
 import { plain } from "../../src/analysis/Lexicon.js"
 import { CATEGORY_KIND, isSettled, pushbackOf } from "../../src/analysis/Pushback.js"
-import type { Turn } from "../../src/analysis/Types.js"
-import type { Word } from "../../src/analysis/Transcript.js"
+import { scriptedCall } from "../utils/ScriptedCall.js"
 
-/** A call from lines [speaker, text]: the rep is S1, the buyer S2; each line 4 s, words spread evenly. */
-const call = (lines: ReadonlyArray<readonly ["rep" | "buyer", string]>) => {
-  const turns: Array<Turn> = []
-  const words: Array<Word> = []
-  lines.forEach(([who, text], i) => {
-    const start = i * 5
-    const speaker = who === "rep" ? "S1" : "S2"
-    turns.push({ speaker, role: who === "rep" ? "rep" : "buyer", start, end: start + 4 })
-    const ws = text.split(/\s+/)
-    ws.forEach((w, k) => words.push({ text: w, start: start + (4 * k) / ws.length, end: start + (4 * (k + 1)) / ws.length, confidence: 1 }))
-  })
-  return analyzeContent({ words, speaker_turns: turns, speakers: [], duration_s: lines.length * 5, framework: "MEDDPICC" })
-}
+const call = scriptedCall
 
 const kindOf = (text: string) => {
   const category = pushbackOf(plain(text))

@@ -1,0 +1,21 @@
+/** Content analysis of a call written as lines, for the rule tests. */
+import { analyzeContent } from "../../src/analysis/Content.js"
+import type { Word } from "../../src/analysis/Transcript.js"
+import type { Turn } from "../../src/analysis/Types.js"
+
+/** Who says a line: the rep (S1), the buyer (S2), a second buyer (S3). */
+export type Who = "rep" | "buyer" | "buyer2"
+
+/** A call from lines [speaker, text]; each line 4 s, words spread evenly. */
+export const scriptedCall = (lines: ReadonlyArray<readonly [Who, string]>) => {
+  const turns: Array<Turn> = []
+  const words: Array<Word> = []
+  lines.forEach(([who, text], i) => {
+    const start = i * 5
+    const speaker = who === "rep" ? "S1" : who === "buyer" ? "S2" : "S3"
+    turns.push({ speaker, role: who === "rep" ? "rep" : "buyer", start, end: start + 4 })
+    const ws = text.split(/\s+/)
+    ws.forEach((w, k) => words.push({ text: w, start: start + (4 * k) / ws.length, end: start + (4 * (k + 1)) / ws.length, confidence: 1 }))
+  })
+  return analyzeContent({ words, speaker_turns: turns, speakers: [], duration_s: lines.length * 5, framework: "MEDDPICC" })
+}
