@@ -9,26 +9,14 @@ import { applyAssist, assessmentRequest, assessmentSchema, type AssistInput, mer
 import { analyzeContent, type ContentAnalysis } from "../../src/analysis/Content.js"
 import { scoreCall } from "../../src/analysis/Scorecard.js"
 import type { Framework } from "../../src/analysis/Transcript.js"
-import type { Metrics, Turn } from "../../src/analysis/Types.js"
+import type { Turn } from "../../src/analysis/Types.js"
 import { truth, type Truth, type TruthTurn } from "../utils/Fixtures.js"
 import { truthWords } from "../utils/TruthWords.js"
+import { NO_METRICS } from "../utils/ScriptedCall.js"
 
 const REP = "S1"
 const BUYER = "S2"
 
-const METRICS: Metrics = {
-  talk_ratio: null,
-  longest_monologue_s: null,
-  longest_customer_story_s: null,
-  interactivity: null,
-  patience_s: null,
-  interruptions: null,
-  silence_ratio: null,
-  question_count: null,
-  question_rate: null,
-  words_per_minute: null,
-  filler_rate: null
-}
 
 const turnsOf = (t: Truth): Array<Turn> =>
   t.turns.map((x) => ({ speaker: x.speaker === "rep" ? REP : BUYER, role: x.speaker === "rep" ? "rep" : "buyer", start: x.start, end: x.end }))
@@ -49,7 +37,7 @@ const inputOf = (t: Truth, pinned: (c: ContentAnalysis) => ContentAnalysis = (c)
   const words = truthWords(t)
   const speaker_turns = turnsOf(t)
   const content = pinned(analyzeContent({ words, speaker_turns, speakers: [], duration_s: t.duration, framework }))
-  const metrics = { ...METRICS, ...content.metrics }
+  const metrics = { ...NO_METRICS, ...content.metrics }
   return {
     content,
     words,

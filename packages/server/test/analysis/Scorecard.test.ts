@@ -17,23 +17,11 @@ import {
 import type { Metrics, SpeakerSummary, Turn } from "../../src/analysis/Types.js"
 import { truth, type Truth } from "../utils/Fixtures.js"
 import { truthWords } from "../utils/TruthWords.js"
+import { NO_METRICS } from "../utils/ScriptedCall.js"
 
 const REP = "S1"
 const BUYER = "S2"
 
-const NO_METRICS: Metrics = {
-  talk_ratio: null,
-  longest_monologue_s: null,
-  longest_customer_story_s: null,
-  interactivity: null,
-  patience_s: null,
-  interruptions: null,
-  silence_ratio: null,
-  question_count: null,
-  question_rate: null,
-  words_per_minute: null,
-  filler_rate: null
-}
 
 /** Turns from [speaker, seconds] pairs, back to back with a fixed pause. */
 const sequence = (parts: ReadonlyArray<readonly [string, number]>, pause = 0.8, start = 1): Array<Turn> => {

@@ -1,7 +1,7 @@
-/** Content analysis of a call written as lines, for the rule tests. */
+/** Content analysis of a call written as lines, and a call with no metrics, for the rule tests. */
 import { analyzeContent } from "../../src/analysis/Content.js"
 import type { Word } from "../../src/analysis/Transcript.js"
-import type { Turn } from "../../src/analysis/Types.js"
+import type { Metrics, Turn } from "../../src/analysis/Types.js"
 
 /** Who says a line: the rep (S1), the buyer (S2), a second buyer (S3). */
 export type Who = "rep" | "buyer" | "buyer2"
@@ -18,4 +18,19 @@ export const scriptedCall = (lines: ReadonlyArray<readonly [Who, string]>) => {
     ws.forEach((w, k) => words.push({ text: w, start: start + (4 * k) / ws.length, end: start + (4 * (k + 1)) / ws.length, confidence: 1 }))
   })
   return analyzeContent({ words, speaker_turns: turns, speakers: [], duration_s: lines.length * 5, framework: "MEDDPICC" })
+}
+
+/** Every acoustic metric unknown: a call's metrics before anything was measured. */
+export const NO_METRICS: Metrics = {
+  talk_ratio: null,
+  longest_monologue_s: null,
+  longest_customer_story_s: null,
+  interactivity: null,
+  patience_s: null,
+  interruptions: null,
+  silence_ratio: null,
+  question_count: null,
+  question_rate: null,
+  words_per_minute: null,
+  filler_rate: null
 }
