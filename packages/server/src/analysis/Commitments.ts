@@ -48,6 +48,7 @@ const BETWEEN = new Set([
   "will", "shall", "can", "could", "would", "should", "might", "may", "must", "'ll", "not", "never", "go", "going", "to", "be", "am",
   "are", "is", "gonna", "try", "always", "first", "quickly", "already"
 ])
+const DETERMINERS = new Set(["the", "a", "an", "our", "your", "their", "his", "her", "its", "each", "every"])
 const CONJUNCTIONS = new Set(["and", "then", "or", "but", "plus"])
 const PAST_FORMS = new Set([
   "simple-past", "past-perfect", "past-progressive", "past-perfect-progressive", "past-conditional", "present-perfect", "present-perfect-progressive"
@@ -112,7 +113,12 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
     if (["will", "shall", "can", "could", "would", "should", "might", "may", "must"].includes(word) && v.verb.auxiliary === "") continue
     // "Does ten o'clock work?": a question's opening auxiliary is no act of its own
     if (["do", "does", "did"].includes(word) && (at === 0 || clauseEnd(tokens[at - 1]!.raw)) && at + 1 < tokens.length) continue
+    // "by the catch-up on Thursday": a word after an article or a possessive is a noun, whatever its tag
+    if (at > 0 && DETERMINERS.has(tokens[at - 1]!.word) && v.verb.auxiliary === "") continue
     const aux = v.verb.auxiliary.toLowerCase()
+    const previous = out[out.length - 1]
+    // "I'll aim to have it done", "we'll try to get it signed": the infinitive completes the act before it
+    if (previous !== undefined && tokens[at - 1]?.word === "to" && at - previous.at <= 3 && !previous.inert) continue
     // the subject: the word before the verb, skipping adverbs and auxiliaries; compromise starts
     // "I'll have" at "I'll", whose "'ll" is the auxiliary: then the subject is that word itself
     let k = at - 1
@@ -120,7 +126,6 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
     else while (k >= 0 && BETWEEN.has(tokens[k]!.word) && !clauseEnd(tokens[k]!.raw)) k--
     const before = k >= 0 ? tokens[k]!.word : ""
     const brokenBefore = k < 0 || (k < at && clauseEnd(tokens[k]!.raw))
-    const previous = out[out.length - 1]
     let actor: Actor
     let subject = k >= 0 ? k : at
     let request = false

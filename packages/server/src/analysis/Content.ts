@@ -83,7 +83,7 @@ import {
   VALUE_CUES
 } from "./Lexicon.js"
 import { type Act, actsIn } from "./Commitments.js"
-import { dueText, findDues, sameDay } from "./Dates.js"
+import { type Due, dueText, findDues, sameDay } from "./Dates.js"
 import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import type {
@@ -778,6 +778,26 @@ const DECLINES = /(?:^|\s)(?:no good|(?:does|do|will|would) not work|cannot (?:m
 /** A reply that puts the decision off: "I will ask him about Wednesday", "let me check", "I will get back to you". */
 const DEFERS = /(?:^|\s)(?:(?:i will|let me|i need to|i have to|i would have to|we will|we need to|i must) (?:first )?(?:ask|check|see|find out|run (?:it|this) by|confirm|think)|get back to you|let you know)(?=\s|$)/
 
+/** "by then", "before then", "ahead of then": the day named last, in this sentence's turn or the few sentences before it. */
+const THEN = /(?:^|\s)(?:by|before|ahead of) then(?=\s|$)/
+const THEN_LOOKBACK = 6
+
+const withThen = (
+  s: Sentence,
+  dues: ReadonlyArray<Due>,
+  sentences: ReadonlyArray<Sentence>,
+  duesOf: (s: Sentence) => ReadonlyArray<Due>
+): ReadonlyArray<Due> => {
+  if (dues.length > 0 || !THEN.test(s.plain)) return dues
+  const at = s.tokens.findIndex((t, i) => t.word === "then" && ["by", "before", "of"].includes(s.tokens[i - 1]?.word ?? ""))
+  if (at < 0) return dues
+  for (const b of sentences.slice(Math.max(0, s.index - THEN_LOOKBACK), s.index).reverse()) {
+    const named = [...duesOf(b)].reverse().find((d) => d.day !== null)
+    if (named !== undefined) return [{ day: named.day, time: null, from: at, to: at + 1 }]
+  }
+  return dues
+}
+
 /** Clause spans of a sentence (token ranges): cut after a comma or semicolon before an opener or a new subject. */
 const clauseSpans = (s: Sentence): Array<readonly [number, number]> => {
   const out: Array<readonly [number, number]> = []
@@ -849,7 +869,7 @@ const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFindin
     (sentences.slice(s.index + 1).find((x) => x.side !== s.side) ?? [...sentences.slice(0, s.index)].reverse().find((x) => x.side !== s.side))?.speaker ?? null
   for (const s of sentences) {
     if (absorbed.has(s.index)) continue
-    const dues = duesOf(s)
+    const dues = withThen(s, duesOf(s), sentences, duesOf)
     // a proposal by both sides without a day ("shall we book a call?") may take the day of an agreeing reply
     const proposal = dues.length === 0 && NEXT_STEP_CUES.test(s.plain) && /(?:^|\s)(?:let us|shall we|(?:could|can|should) we|how about we)(?=\s)/.test(s.plain)
     if (dues.length === 0 && !proposal) continue
@@ -874,9 +894,11 @@ const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFindin
         if (isAgendaToday(s.tokens.slice(span[0], span[1]), when)) continue
         used.add(act.at)
         const choice = due.choice === true
+        // the question mark belongs to the last clause: "I'll have the accounts set up by Wednesday, and we do the training on Thursday?"
+        const asked = s.question && span === spans[spans.length - 1]
         found.push({
           sentence: s, moment: clauseMoment(s, [Math.min(span[0], act.subject), span[1]]), owner: ownerOf(act), ...when,
-          offer: act.offer || s.question || choice, choice, restates: CLOSING.test(act.infinitive)
+          offer: act.offer || asked || choice, choice, restates: CLOSING.test(act.infinitive)
         })
       } else if (act === undefined || (act.actor === "third" && !act.inert) || (act.infinitive === "be" && !act.past)) {
         const clause = plain(s.tokens.slice(span[0], span[1]))

@@ -32,7 +32,9 @@ const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "frida
 const NOT_A_DAY_AFTER = new Set([
   "quarter", "time", "times", "call", "calls", "meeting", "one", "ones", "step", "steps", "thing", "things", "point", "points", "option",
   "rep", "year", "week", "month", "page", "day", "shift", "floor", "place", "row", "line", "item", "half", "person", "people", "round",
-  "version", "phase", "stage", "level", "tier", "party", "vendor", "tool", "biggest", "largest", "most", "last", "entity", "site", "team"
+  "version", "phase", "stage", "level", "tier", "party", "vendor", "tool", "biggest", "largest", "most", "last", "entity", "site", "team",
+  "session", "sessions", "workshop", "review", "draft", "module", "batch", "invoice", "payment", "instalment", "installment", "clause", "wave",
+  "cohort", "group", "training", "demo", "pilot", "trial", "release", "sprint", "hour", "minute", "minutes", "order", "shipment", "delivery"
 ])
 
 /** After "at two", words that keep it a clock time; "looking at one other vendor" is not one. */
@@ -129,7 +131,7 @@ export interface Due {
 }
 
 /** Relative days kept as said. */
-const RELATIVE = /^(?:today|tomorrow|tonight|this (?:morning|afternoon|evening|week)|next (?:week|month)|(?:by |at )?(?:the )?end of (?:the )?(?:day|week|month|quarter|year)|end of (?:january|february|march|april|may|june|july|august|september|october|november|december)|(?:in|within) (?:\d+|an?|one|two|three|four|five|six|a couple of|a few) (?:days?|weeks?|months?))$/
+const RELATIVE = /^(?:today|tomorrow(?: (?:morning|afternoon|evening|night))?|tonight|this (?:morning|afternoon|evening|week)|next (?:week|month)|(?:by |at )?(?:the )?end of (?:the )?(?:day|week|month|quarter|year)|end of (?:january|february|march|april|may|june|july|august|september|october|november|december)|(?:in|within) (?:\d+|an?|one|two|three|four|five|six|a couple of|a few) (?:days?|weeks?|months?))$/
 
 const SPELLED_COUNT: Readonly<Record<string, string>> = { a: "1", an: "1", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", "a couple of": "2", "a few": "3" }
 
@@ -145,6 +147,7 @@ const CLOCK = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.?|p\.m\.?|o'?clock)?\b/
 const relativePhrase = (text: string): string | null => {
   const t = text.toLowerCase().replace(/^(?:on|by|for|until|till|before)\s+/, "").replace(/[,;:.?!]+$/, "").trim()
   if (!RELATIVE.test(t)) return null
+  if (t.startsWith("tomorrow")) return "tomorrow"
   const end = /end of (?:the )?(day|week|month|quarter|year)$/.exec(t)
   if (end !== null) return `end of the ${end[1]}`
   const endMonth = /end of ([a-z]+)$/.exec(t)
@@ -184,7 +187,9 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
     // the word before the phrase, past an article chrono leaves out ("after the 1st of November")
     const before = (tokens[from - 1]?.word === "the" ? tokens[from - 2]?.word : tokens[from - 1]?.word) ?? ""
     const first = tokens[from]?.word ?? ""
-    if (NOT_DUE_BEFORE.has(before) || NOT_DUE_BEFORE.has(first) || tokens[to]?.word === "ago") continue
+    // "ahead of Tuesday", "in advance of the 9th": a deadline, not a period ("the summary of today")
+    const deadline = before === "of" && ["ahead", "advance"].includes(tokens[tokens[from - 1]?.word === "the" ? from - 3 : from - 2]?.word ?? "")
+    if ((NOT_DUE_BEFORE.has(before) && !deadline) || NOT_DUE_BEFORE.has(first) || tokens[to]?.word === "ago") continue
     const said = r.text.toLowerCase()
     const known = (c: chrono.Component) => r.start.isCertain(c)
     let day: string | null = null

@@ -795,7 +795,9 @@ export const commitmentOf = (text: string | ReadonlyArray<Token>): Commitment | 
 /** The other side agrees to a proposal ("Tuesday at two works", "Friday at ten is fine", "will do"). */
 export const AGREEMENT_CUES: RegExp = phrases(
   "^(yes|yeah|yep|sure|ok|okay|great|perfect|deal|absolutely|definitely|of course|will do|sounds good)", "works( for me| for us)?",
-  "is fine", "(that|this) (is )?fine", "sounds (good|great)", "see you (then|there)", "send (me |us )?the invite", "i will be there", "looking forward"
+  "is fine", "(that|this) (is )?fine", "sounds (good|great)", "see you (then|there)", "send (me |us )?the invite", "i will be there", "looking forward",
+  // accepting an offer: "please do", "that would be great", "lovely"
+  "^(please do|yes please|lovely|brilliant|good stuff|cool|fine)", "(that|it|which) would be (really |very |so |super )?(great|helpful|useful|perfect|lovely|good)"
 )
 const DISAGREEMENT = phrases("(does|do|will|would) not work", "not (fine|good)", "cannot (make|do)", "^no\\b")
 

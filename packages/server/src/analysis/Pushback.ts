@@ -72,14 +72,16 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     `(pitched|approached|quoted|offered) by`, `[a-z]+'s own ([a-z]+ ){0,2}${OTHER_PRODUCT}`, `(has|have|comes with|come with|includes?) ([a-z]+ ){0,3}built in`,
     "why (we|i|they) (would )?need both", "(also|already) (looking at|talking to|evaluating|trialling|trialing) [a-z]+",
     "already (has|have|includes?|offers?) (a|an) ([a-z]+ ){0,2}(module|tool|feature|system|platform|version|product) that", "(has|have) (its|their) own (version|module|tool|feature|[a-z]+ module)",
-    "(just )?use what comes with", "comes with [a-z]+ (already|anyway)", OTHER_TERMS
+    "(just )?use what comes with", "comes with [a-z]+ (already|anyway)", OTHER_TERMS,
+    // a tool of their own already in place ("we've got a system for that already")
+    `(we|i) (have got|have|use|run|are on) (a|an|our own|one) ([a-z]+ ){0,2}${OTHER_PRODUCT} ([a-z]+ ){0,3}already`
   )],
   ["discount", any(
     `${NUMBER}( [a-z]+)? (percent|%) off`, "(a |any |the )?discount", "not a discount", "(above|over|higher than) the benchmark", "benchmark",
     "(better|lower|best) price", "(a |much |far )?(better|lower) (rate|deal|number|offer)", "(meet|match|beat) (that|their|the) (price|quote|number)", "sharpen (your|the) pencil", "free (extension|month|months|period)",
     "list (minus|less)", `(need|want|expect|expecting) (at least|closer to|something like) ${NUMBER}`, `at least ${NUMBER} to`,
     "(any|some|more) flexibility (on|in|with|around)", "(is there|any|some|much) (wiggle )?(room|give|movement|leeway)( there| on| in| with|$)", "(can|could) you do (anything|something|better|more) (on|with|about)", "best you can do",
-    "(for|at) (free|no (extra |additional )?(cost|charge))", "(free|no cost) (of charge|extension)"
+    "(for|at) (free|no (extra |additional )?(cost|charge))", "(can|could) (it|that|this|the [a-z]+) be free", "(free|no cost) (of charge|extension)"
   )],
   ["budget", any(
     "budget ([a-z]+ ){0,5}(was|got|is|has been|were|are|is being|will be) (cut|reduced|slashed|frozen|halved|trimmed|capped|spent|gone|tight)",
@@ -95,7 +97,8 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     `${NUMBER} (percent|%) (more|increase|higher|up|on top)`, "(more|higher) than last year", "(price )?(increase|uplift|hike)",
     "(cannot|can not) walk into ([a-z]+ ){0,4}with", "why (would|should) (i|we|anyone) pay",
     "(price|cost|costs|pricing|fees?|number) ([a-z]+ ){0,3}(worries|worry|concerns|scares|bothers)", "(worried|concerned|nervous) about (the )?(cost|price|pricing|fees?|spend)",
-    "(a lot of|too much) money", "(a )?(big|large|huge|serious) (number|figure|amount|sum|price|spend)", "(is|sounds|seems|feels|looks) (steep|pricey|expensive|a lot)", "big ask"
+    "(a lot of|too much) money", "(a )?(big|large|huge|serious) (number|figure|amount|sum|price|spend)", "(is|sounds|seems|feels|looks) (steep|pricey|expensive|a lot)", "big ask",
+    "not (a|an) (small|insignificant|trivial) (number|amount|sum|figure|spend|cost|price)", "on top of what (we|i) (already )?(pay|spend|have)"
   )],
   ["contract_terms", any(
     "(will not|would not|cannot|can not|not) let (me|us) sign", "sign (it|this|that)? ?as written", "(liability|indemnit[a-z]*|auto renewal|automatic renewal|renew themselves|termination|exit clause|payment terms|in arrears|upfront|up front|annually in advance|redlines?|net (30|60|90|thirty|sixty|ninety))",
@@ -117,6 +120,7 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
   )],
   ["proof", any(
     "(until|unless|before) (i|we|they|he|she) (see|have seen|can see|test|try|prove|get)", "see (it|that|this|them) (work|working|in action|tested|proven|run|running|live)", "not (just )?in a demo",
+    "see (it|that|this|them) (in|on) (numbers|writing|paper|practice|real life|our (own )?(data|numbers))", "not (just )?on a slide", "before (anyone|anybody|we|i|they) (decides?|signs?|commits?|agrees?)",
     "wants? to see ([a-z]+ ){0,6}working", "(heard|seen) ([a-z]+ ){0,2}like (that|this) before",
     "something (i|we) can show", "(need|want|needs|wants) proof", "prove (it|that|this)", "(from|on|with) (our|their) own (system|data|numbers|statements|files|reports)",
     "not going to commit", "not (committing|commit) to anything", "looked great in a demo",
@@ -125,7 +129,7 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "(want|need|like|see|get|speak to|talk to|any|some) references?", "who else (has|have|is|are|uses|runs|did)", "anyone (in|like us|else)( [a-z]+){0,3} (running|using|doing)", "case stud(y|ies)",
     "before (i|we) (take|scale|roll|commit|sign|go|expand|put)", "(will not|would not|does not|do not|cannot) (show|prove|tell) (you|us|anything)",
     "(sounds|looks) good (in theory|on paper)", "(would|could|might) go a long way", "(a|one) [a-z]+ (our|my|their) size",
-    "before (anything|it|this|that) (goes|rolls|gets|is rolled|is signed)",
+    "before (anything|it|this|that) (goes (live|ahead|out)|rolls out|gets (signed|approved|rolled out)|is rolled out|is signed)",
     "(want|need|like|have) (a|to run a|to do a|to see a) (pilot|trial|proof)", "before (committing|signing|rolling|buying|going|anyone signs)"
   )],
   ["security", any(
@@ -141,14 +145,16 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "(next|new) (fiscal|financial|budget) year", "fiscal year(?! (closes|ends|starts|begins|runs))", "hold off", "too soon", "(before|after) (the|our) (audit|launch|migration|freeze|merger|year end)",
     "not sure (we|i) (are|am) ready", "(we|i) (are|am) not ready", "priorities (have |had )?(shifted|changed|moved)", "(pulled|brought) forward",
     "(push|move|delay|postpone|defer) (it|this|that|the start|things|the kick off) (to|until|back|out|after|into)", "(fully|completely) (on|tied up|booked|committed)",
-    "not a good time", "heads down", "revisit (this|it) (in|next|after|later)", "(revisit|look at|come back to|pick (this|it) up) ([a-z]+ ){0,2}in the new year",
+    "not a good time", "heads down", "(do not|does not) think (this|it|that|now) is (the right|a good) (time|moment)",
+    "not (sure|convinced) ([a-z]+ ){0,3}(a |the )?priority", "no new (systems?|tools?|software|vendors?|suppliers?|projects?|platforms?)", "until (that|this|it) is (done|over|finished|sorted|settled|complete|behind us)",
+    "(a )?hard sell", "change fatigue", "revisit (this|it) (in|next|after|later)", "(revisit|look at|come back to|pick (this|it) up) ([a-z]+ ){0,2}in the new year",
     "(not|nothing|no|wait|hold|heads down) ([a-z]+ ){0,6}until (the )?(summer|spring|autumn|fall|winter|new year|end of|january|february|march|april|may|june|july|august|september|october|november|december)"
   )],
   ["status_quo", any(
     "works (fine|well|ok|okay)", "(do not|did not) have (a|any) problem", "no problem to solve", "(happy|fine|good) with (what|how|our|the current)",
     "(do not|cannot) see (why|the need|a need)", "(current|existing) (setup|system|tool|process|provider) (works|is fine|does the job)",
     "does the job", "(put together|built|made|wrote|set up|rigged up) ([a-z]+ ){0,6}(ourselves|herself|himself|themselves|in house)", "(not|do not know that it is) worth (it|the)",
-    "(in house|home grown|homegrown) (tool|system|solution|build|version)", "(could|can) build (this|it|that|one|our own)",
+    "(in house|home grown|homegrown) (tool|system|solution|build|version)", "(could|can) build (this|it|that|one|our own)", "(could|can|would) build ([a-z]+ ){0,6}(themselves|ourselves|in house|internally)",
     "managed (fine|ok|okay|well) without", "(is|are) (only |really |just )?(for|meant for|built for|made for) (the )?(big|bigger|large|larger|enterprise|enterprises)", "(do not|does not) think ([a-z]+ ){0,4}(would|will) (actually |really )?use", "not (convinced|sure) (the |there is )?(roi|value|return|a need)"
   )],
   ["unused", any(
@@ -157,7 +163,8 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
   )],
   ["risk", any(
     "what (could|can|might) go wrong", "(takes?|took|bring|brings|knocks?) ([a-z]+ ){0,3}down for", "(nobody|no one) (wants?|is going) to",
-    "not (keen|comfortable|convinced)", "(reluctant|hesitant|wary)", "(my|our|the) (main |biggest |real |only )?(worry|fear|hesitation|sticking point)",
+    "not (keen|comfortable|convinced)", "(reluctant|hesitant|wary)", "(i am|we are|i was) ([a-z]+ ){0,3}(nervous|uneasy|anxious|apprehensive)", "i ([a-z]+ )?doubt", "too good to be true",
+    "(they will|they would|people will|people would|staff will|staff would) ([a-z]+ ){0,2}go back to", "(my|our|the) (main |biggest |real |only )?(worry|fear|hesitation|sticking point)",
     "(is|are) (my|our) (main |biggest |real |only )?(worry|concern|fear)",
     "(a lot of|too much) work for", "(do not|does not) have the (people|staff|capacity|resources|bandwidth|time)",
     "not sure (we|i) have the (people|staff|capacity|resources|bandwidth|time)",
@@ -168,7 +175,9 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
   ["product_concern", any(
     "(found|finds|find) (it|them|the [a-z]+) (noisy|confusing|slow|clunky|hard|difficult|complicated|buggy|annoying)",
     "(turned|switched) (the [a-z]+|them|it) off", "too many (for|alerts|notifications|emails|steps)",
-    "(worried|concerned) (about|that)", "(my|the|our|his|her) (worry|concern|fear) is"
+    "(worried|concerned) (about|that)", "(my|the|our|his|her) (worry|concern|fear) is",
+    // a requirement stated as a condition or a line not to cross
+    "(a |the )?hard line", "forget it", "if (it|this|that|the [a-z]+|you) (can not|cannot|does not|do not|will not|is not able to|means) ([a-z]+ ){0,8}(we|i) (can not|cannot|will not|would not|are not|am not)"
   )]
 ]
 

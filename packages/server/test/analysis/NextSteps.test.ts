@@ -89,3 +89,27 @@ describe("next steps: proposals, replies and restatements", () => {
     expect(steps([["buyer", "I'll ask the director whether the twelfth works."], ["rep", "Thanks."]])).toEqual([])
   })
 })
+
+describe("next steps: deadlines told by reference, offers accepted, questions that end a sentence", () => {
+  it("'by then' and 'before then' take the day named last; 'ahead of' a day is a deadline", () => {
+    expect(steps([["buyer", "Let's meet again on Monday the twelfth."], ["rep", "Monday the twelfth works. I'll have the revised plan over to you before then."]]))
+      .toEqual([["S2", "Monday the 12th"], ["S1", "Monday the 12th"]])
+    expect(dues("I'll circulate the agenda ahead of Friday.")).toEqual(["Friday"])
+    expect(dues("We went through the summary of Friday.")).toEqual([])
+  })
+
+  it("an offer accepted with 'please do' or 'that would be great' is a step", () => {
+    expect(steps([["rep", "I can send the rollout checklist over tomorrow morning."], ["buyer", "Please do."]])).toEqual([["S1", "tomorrow"]])
+    expect(steps([["rep", "I could get the template to you on Tuesday."], ["buyer", "That would be really helpful."]])).toEqual([["S1", "Tuesday"]])
+  })
+
+  it("a question mark holds only the last clause: an earlier commitment in the sentence stands", () => {
+    expect(steps([["rep", "I'll have the sandbox ready by Monday, and we run the first session on Wednesday the 9th?"], ["buyer", "Wednesday the 9th is good."]]))
+      .toEqual([["S1", "Monday"], ["S1", "Wednesday the 9th"]])
+  })
+
+  it("a noun after an article is no verb; an infinitive completes the act before it", () => {
+    expect(steps([["rep", "I'll get the pricing options to you by the review on Thursday."], ["buyer", "Great."]])).toEqual([["S1", "Thursday"]])
+    expect(steps([["rep", "I'll try to have the draft contract done before the 20th."], ["buyer", "Okay."]])).toEqual([["S1", "the 20th"]])
+  })
+})

@@ -37,7 +37,18 @@ describe("push-back by structure, across industries and deal stages", () => {
     ["Nothing gets on the plant network without their review.", "need"],
     ["We'd want a pilot before committing to the whole team.", "need"],
     ["Nobody wants to spend two days in training in the middle of a project.", "need"],
-    ["That might be a stretch for us.", "need"]
+    ["That might be a stretch for us.", "need"],
+    // issue 14, second round: conditions, doubts and lock-ins told in other words
+    ["If the tool can't export to our ledger, we can't go ahead.", "need"],
+    ["Honestly I doubt the numbers hold up at our scale.", "need"],
+    ["I'm a little uneasy about moving the whole depot at once.", "need"],
+    ["We've got a platform for that already.", "competitor"],
+    ["Our engineers reckon they could build the reporting layer themselves.", "need"],
+    ["It's not a trivial amount for a team our size.", "price"],
+    ["Could the setup be free if we sign for two years?", "price"],
+    ["I'd need to see it in our own data first.", "need"],
+    ["I don't think now is the right time for another project.", "timing"],
+    ["We agreed no new software until the merger is done.", "timing"]
   ]
   it.each(cases)("%s → %s", (text, kind) => {
     expect(kindOf(text)).toBe(kind)
