@@ -66,12 +66,31 @@ const expand = (word: string): string =>
     .replace(/'ve$/, " have")
     .replace(/'d$/, " would")
 
+/** After a noun's "'s", words that make it "has": "the budget's been cut", "the data's left the UK". */
+const HAS_AFTER = new Set(["been", "got", "gotten", "gone", "had", "left", "taken", "come", "grown", "doubled", "halved"])
+/** After a noun's "'s", words that make it "is": "nobody's using it", "the number's right"; else it stays a possessive. */
+const IS_AFTER = new Set([
+  "not", "going", "just", "still", "already", "always", "never", "too", "very", "really", "quite", "pretty", "a", "an", "the", "on", "in",
+  "at", "up", "out", "off", "over", "done", "fine", "right", "wrong", "tight", "gone", "frozen", "cut", "capped", "fixed", "set", "locked", "due", "about"
+])
+
+/** "nobody's" → "nobody is", "budget's been" → "budget has been"; a possessive ("the board's decision") is kept. */
+const expandS = (word: string, next: string | undefined): string => {
+  if (!word.endsWith("'s") || CONTRACTIONS[word] !== undefined || next === undefined) return expand(word)
+  const stem = word.slice(0, -2)
+  if (HAS_AFTER.has(next)) return `${stem} has`
+  if (IS_AFTER.has(next) || (next.endsWith("ing") && next.length > 4)) return `${stem} is`
+  return word
+}
+
 /** The plain text phrase patterns are matched against: bare words, contractions expanded, hyphens as spaces. */
-export const plain = (tokens: ReadonlyArray<Token> | string): string =>
-  (typeof tokens === "string" ? tokenize(tokens) : tokens)
-    .map((t) => expand(t.word).replace(/(\p{L})-(?=\p{L})/gu, "$1 "))
+export const plain = (tokens: ReadonlyArray<Token> | string): string => {
+  const list = typeof tokens === "string" ? tokenize(tokens) : tokens
+  return list
+    .map((t, i) => expandS(t.word, list[i + 1]?.word).replace(/(\p{L})-(?=\p{L})/gu, "$1 "))
     .filter((w) => w.length > 0)
     .join(" ")
+}
 
 /** A pattern matching any of the phrases as whole words (each phrase may use regex syntax). */
 const phrases = (...list: ReadonlyArray<string>): RegExp => new RegExp(`(?:^|\\s)(?:${list.join("|")})(?=\\s|$)`)

@@ -57,6 +57,8 @@ const OTHER_PRODUCT = "(vendor|vendors|provider|supplier|tool|platform|system|mo
 
 /** Another product's terms: "the other app we looked at charged a flat fee". */
 const OTHER_TERMS = `(the|an|one) other ${OTHER_PRODUCT} ([a-z]+ ){0,4}(charged|charges|offered|offers|gave|gives|included|includes|quoted)`
+/** Another product the buyer has looked at: "the app we looked at last week was a hundred a month". */
+const LOOKED_AT = `(the|an|one|a) ${OTHER_PRODUCT} (we|i|they) (looked at|saw|trialled|trialed|tried|demoed|were shown|got a quote from)`
 
 /** In the order tried: the first category that matches a sentence is its category. */
 export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp]> = [
@@ -74,7 +76,8 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "already (has|have|includes?|offers?) (a|an) ([a-z]+ ){0,2}(module|tool|feature|system|platform|version|product) that", "(has|have) (its|their) own (version|module|tool|feature|[a-z]+ module)",
     "(just )?use what comes with", "comes with [a-z]+ (already|anyway)", OTHER_TERMS,
     // a tool of their own already in place ("we've got a system for that already")
-    `(we|i) (have got|have|use|run|are on) (a|an|our own|one) ([a-z]+ ){0,2}${OTHER_PRODUCT} ([a-z]+ ){0,3}already`
+    `(we|i) (have got|have|use|run|are on) (a|an|our own|one) ([a-z]+ ){0,2}${OTHER_PRODUCT} ([a-z]+ ){0,3}already`,
+    LOOKED_AT, "(something|one|what|a [a-z]+) (we|i) (have )?already (paid for|pay for|own|bought)"
   )],
   ["discount", any(
     `${NUMBER}( [a-z]+)? (percent|%) off`, "(a |any |the )?discount", "not a discount", "(above|over|higher than) the benchmark", "benchmark",
@@ -88,7 +91,9 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "(cut|cuts|cutting|slashed|froze|frozen) (our|the|my) ([a-z]+ )?budgets?", "(has|have|needs?) to be (justified|re justified|defended)", "justif(y|ied) (it )?again",
     "(spending|spend) (freeze|cap|cuts?)", "(cannot|can not|could not) afford",
     "more than (we|i) (would |had |have )?(budgeted|set aside|planned for)", "(money|funds|funding) ([a-z]+ ){0,3}(is not|not) there",
-    "(will not|do not|did not|does not) have ([a-z]+ )?(budget|money|funds|funding)", "justify (that|this|the) (spend|cost|expense)"
+    "(will not|do not|did not|does not) have ([a-z]+ )?(budget|money|funds|funding)", "justify (that|this|the) (spend|cost|expense)",
+    "(told|asked) to (cut|reduce|trim|save|find savings)", "(seats|licences|licenses|users|sites) instead of", "(drop|cut|remove|lose) the [a-z]+ (module|add on|tier|package)",
+    "(hard|difficult|tough|impossible) to (defend|justify)"
   )],
   ["price", any(
     "(price|cost|quote|number|proposal|figure|bill|invoice) ([a-z]+ ){0,4}(is|was|seems|feels|came in|comes in|came out|looks) (above|over|more than|higher|too|a lot|steep|high)",
@@ -97,7 +102,8 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     `${NUMBER} (percent|%) (more|increase|higher|up|on top)`, "(more|higher) than last year", "(price )?(increase|uplift|hike)",
     "(cannot|can not) walk into ([a-z]+ ){0,4}with", "why (would|should) (i|we|anyone) pay",
     "(price|cost|costs|pricing|fees?|number) ([a-z]+ ){0,3}(worries|worry|concerns|scares|bothers)", "(worried|concerned|nervous) about (the )?(cost|price|pricing|fees?|spend)",
-    "(a lot of|too much) money", "(a )?(big|large|huge|serious) (number|figure|amount|sum|price|spend)", "(is|sounds|seems|feels|looks) (steep|pricey|expensive|a lot)", "big ask",
+    "(a lot of|too much) money", "(a )?(big|large|huge|serious) (number|figure|amount|sum|price|spend)", "(is|sounds|seems|feels|looks) (steep|pricey|expensive|a lot(?! of))", "big ask",
+    "(want|need|have|like) to (talk|speak) about (the )?(price|pricing|cost|number|fee|fees|rate)",
     "not (a|an) (small|insignificant|trivial) (number|amount|sum|figure|spend|cost|price)", "on top of what (we|i) (already )?(pay|spend|have)"
   )],
   ["contract_terms", any(
@@ -116,11 +122,11 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "(cannot|can not|not allowed to|not able to) sign", "(has|have) to sign (it|this|off)", "(single|sole) source", "bounce (straight )?back", "(over|above) (my|our) (limit|threshold|approval)",
     "(needs?|requires?|without) (their|his|her|its|the [a-z]+'s|[a-z]+'s) (agreement|approval|sign off|consent|blessing|ok)", "(works|workers) council",
     "(needs?|requires?|without) the [a-z']+ (agreement|approval|sign off|consent|blessing)", "decision (sits|rests|lies) with",
-    "not the (one|person) who (signs|decides|approves)", "(committee|board|council) (only meets|meets (only|once|twice|monthly|quarterly|every))"
+    "not the (one|person) who (signs|decides|approves)", "if ([a-z]+ ){1,2}(says|said) no", "(committee|board|council) (only meets|meets (only|once|twice|monthly|quarterly|every))"
   )],
   ["proof", any(
     "(until|unless|before) (i|we|they|he|she) (see|have seen|can see|test|try|prove|get)", "see (it|that|this|them) (work|working|in action|tested|proven|run|running|live)", "not (just )?in a demo",
-    "see (it|that|this|them) (in|on) (numbers|writing|paper|practice|real life|our (own )?(data|numbers))", "not (just )?on a slide", "before (anyone|anybody|we|i|they) (decides?|signs?|commits?|agrees?)",
+    "see (it|that|this|them) (in|on) (numbers|writing|paper|practice|real life|our (own )?(data|numbers))", "before (anyone|anybody|we|i|they) (decides?|signs?|commits?|agrees?)",
     "wants? to see ([a-z]+ ){0,6}working", "(heard|seen) ([a-z]+ ){0,2}like (that|this) before",
     "something (i|we) can show", "(need|want|needs|wants) proof", "prove (it|that|this)", "(from|on|with) (our|their) own (system|data|numbers|statements|files|reports)",
     "not going to commit", "not (committing|commit) to anything", "looked great in a demo",
@@ -130,13 +136,16 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "before (i|we) (take|scale|roll|commit|sign|go|expand|put)", "(will not|would not|does not|do not|cannot) (show|prove|tell) (you|us|anything)",
     "(sounds|looks) good (in theory|on paper)", "(would|could|might) go a long way", "(a|one) [a-z]+ (our|my|their) size",
     "before (anything|it|this|that) (goes (live|ahead|out)|rolls out|gets (signed|approved|rolled out)|is rolled out|is signed)",
-    "(want|need|like|have) (a|to run a|to do a|to see a) (pilot|trial|proof)", "before (committing|signing|rolling|buying|going|anyone signs)"
+    "(want|need|like|have) (a|to run a|to do a|to see a) (pilot|trial|proof)", "before (committing|signing|rolling|buying|going|anyone signs)",
+    "(want|need|like) to (see|know|understand) (how|why) ([a-z]+ ){0,4}(got|get|would|will|be|is|are|differ|different|work|works|worked|came)"
   )],
   ["security", any(
     "security (people|team|review|questionnaire|policy|blocked)", "it (team|department|people)? ?(will|would) (want|need) to (know|see|check|review|approve)", "access points?",
     "(customer |our |patient |employee )?(data|records) (stays|must stay|has to stay|needs to stay|residency|lives|leaves)", "gdpr", "hipaa", "soc 2", "iso 27001",
     "(host|hosted|hosting) (in|outside)", "not negotiable", "blocked (the|it|them|us)", "on (our|the) ([a-z]+ )?network", "compliance (team|review|requirement)",
-    "(has|have|must|needs?) to (stay|remain|be (stored|hosted|kept)) (in|inside|within)", "(corporate|central|group) it", "([a-z]+ )?network without"
+    "(has|have|must|needs?) to (stay|remain|be (stored|hosted|kept)) (in|inside|within)", "(corporate|central|group) it", "([a-z]+ )?network without",
+    "(data|records|information|it) ([a-z]+ ){0,2}(has left|leaves|(does not|must not|cannot|can not|will not|may not) leave) (the|our|this) [a-z]+", "pen(etration)? test",
+    "(our|their|the) (security |it |data |procurement )?policy (is|says|requires|needs|states)"
   )],
   ["timing", any(
     "(not|never) (switching|changing|moving|buying|doing (this|anything|another)|going through another)", "freeze", "(just|recently) (moved|switched|signed|changed|bought|renewed|migrated)",
@@ -148,18 +157,19 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "not a good time", "heads down", "(do not|does not) think (this|it|that|now) is (the right|a good) (time|moment)",
     "not (sure|convinced) ([a-z]+ ){0,3}(a |the )?priority", "no new (systems?|tools?|software|vendors?|suppliers?|projects?|platforms?)", "until (that|this|it) is (done|over|finished|sorted|settled|complete|behind us)",
     "(a )?hard sell", "change fatigue", "revisit (this|it) (in|next|after|later)", "(revisit|look at|come back to|pick (this|it) up) ([a-z]+ ){0,2}in the new year",
-    "(not|nothing|no|wait|hold|heads down) ([a-z]+ ){0,6}until (the )?(summer|spring|autumn|fall|winter|new year|end of|january|february|march|april|may|june|july|august|september|october|november|december)"
+    "(not|nothing|no|nobody|no one|wait|hold|heads down) ([a-z]+ ){0,6}until (the )?(summer|spring|autumn|fall|winter|new year|end of|january|february|march|april|may|june|july|august|september|october|november|december)"
   )],
   ["status_quo", any(
     "works (fine|well|ok|okay)", "(do not|did not) have (a|any) problem", "no problem to solve", "(happy|fine|good) with (what|how|our|the current)",
     "(do not|cannot) see (why|the need|a need)", "(current|existing) (setup|system|tool|process|provider) (works|is fine|does the job)",
     "does the job", "(put together|built|made|wrote|set up|rigged up) ([a-z]+ ){0,6}(ourselves|herself|himself|themselves|in house)", "(not|do not know that it is) worth (it|the)",
     "(in house|home grown|homegrown) (tool|system|solution|build|version)", "(could|can) build (this|it|that|one|our own)", "(could|can|would) build ([a-z]+ ){0,6}(themselves|ourselves|in house|internally)",
-    "managed (fine|ok|okay|well) without", "(is|are) (only |really |just )?(for|meant for|built for|made for) (the )?(big|bigger|large|larger|enterprise|enterprises)", "(do not|does not) think ([a-z]+ ){0,4}(would|will) (actually |really )?use", "not (convinced|sure) (the |there is )?(roi|value|return|a need)"
+    "managed (fine|ok|okay|well) without", "(is|are) (only |really |just )?(for|meant for|built for|made for) (the )?(big|bigger|large|larger|enterprise|enterprises)", "(do not|does not) think ([a-z]+ ){0,4}(would|will) (actually |really )?use", "not (convinced|sure) (the |there is )?(roi|value|return|a need)",
+    "not (a lot|much|anything|enough) (to|for us to) (optimise|optimize|improve|fix|gain|save|change)", "(have|would have|will have) gained nothing", "(gain|save|win) (us )?nothing", "better things to do"
   )],
   ["unused", any(
     `only (use|using|need|log in)( [a-z]+){0,2} (half|${NUMBER}|a (third|quarter|fraction))( of)?( the| our)? (seats|licences|licenses|users|logins)`,
-    "(seats|licences|licenses) ([a-z]+ ){0,3}(nobody|no one) (uses|logs into|touches)"
+    "(seats|licences|licenses) ([a-z]+ ){0,3}(nobody|no one) (uses|is using|logs into|touches|needs)"
   )],
   ["risk", any(
     "what (could|can|might) go wrong", "(takes?|took|bring|brings|knocks?) ([a-z]+ ){0,3}down for", "(nobody|no one) (wants?|is going) to",
@@ -170,10 +180,12 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "not sure (we|i) have the (people|staff|capacity|resources|bandwidth|time)",
     "(do not|does not|would not|will not) (love|like|enjoy) [a-z]+ing", "(would not|will not|are not going to|is not going to) be (happy|thrilled|pleased|keen) (about|with)",
     "(if|what if|what happens (if|when)) ([a-z]+ ){0,4}(go|goes) (down|offline|out of business|bust|under)", "(get|gets|got) (acquired|bought)",
-    "(wondering|wonder|doubt|not sure|unsure) (whether|if) ([a-z]+ ){0,4}(really|actually|ever)", "(a|another) (second|third|fourth|new) (system|tool|platform|login|app) (to|in|on)"
+    "(wondering|wonder|doubt|not sure|unsure) (whether|if) ([a-z]+ ){0,4}(really|actually|ever)",
+    "if (anything|something) (goes|went) wrong", "^(and |but )?(which|that|this) (is|would be|will be) (a|the) (real )?(problem|issue|concern|challenge)", "(i am|we are) not having",
+    "(the bit|the part|the thing|what) (i|we) (do not|really do not) (like|love)", "(i|we) (do not|really do not) (love|like) (those|that|this|it|the idea)", "(a|another) (second|third|fourth|new) (system|tool|platform|login|app) (to|in|on)"
   )],
   ["product_concern", any(
-    "(found|finds|find) (it|them|the [a-z]+) (noisy|confusing|slow|clunky|hard|difficult|complicated|buggy|annoying)",
+    "(found|finds|find) (it|them|the [a-z]+) (noisy|confusing|slow|clunky|hard|difficult|complicated|buggy|annoying)", "(times|timed|timing) out", "(keeps|kept) (crashing|freezing|dropping|logging)",
     "(turned|switched) (the [a-z]+|them|it) off", "too many (for|alerts|notifications|emails|steps)",
     "(worried|concerned) (about|that)", "(my|the|our|his|her) (worry|concern|fear) is",
     // a requirement stated as a condition or a line not to cross
@@ -193,7 +205,7 @@ export const EXPERIENCE_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegE
   ["risk", any(
     `took (us|them|her|him|me|it|(her|his|their|our) [a-z]+ )?(${NUMBER}|all|the whole|a whole|most of (the|a)) ([a-z]+ )?(days?|weeks?|months?|years?|winter|summer|spring|autumn|quarter) to`,
     `(last|previous|old|former) ${OTHER_PRODUCT} ([a-z]+ ){0,6}(took|charged|dropped|broke|lost|failed|never|went down|crashed)`,
-    "(the )?last time (we|i|they) (let|tried|bought|used|went with|trusted)", "(nobody|no one) (ever )?(used|touched|opened|logged into)",
+    "(the )?last time (we|i|they) (let|tried|bought|used|went with|trusted|signed|agreed|did|ran)", "(nobody|no one) (ever )?(used|touched|opened|logged into)", "(nobody|no one) ([a-z]+ ){0,2}(uses|touches|opens|logs into) (it|them)",
     "after the (breach|outage|incident|failure|data leak)"
   )],
   // claims heard before and not believed
@@ -203,7 +215,7 @@ export const EXPERIENCE_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegE
     "(just|recently) (renewed|signed|switched|moved|bought|migrated)", `(signed|locked in|committed|renewed) ([a-z]+ ){0,5}for (another )?(${NUMBER} )?(more )?(years?|months?)`
   )],
   // another product's terms, told ("the other app we looked at charged a flat fee")
-  ["competitor", any(OTHER_TERMS)],
+  ["competitor", any(OTHER_TERMS, LOOKED_AT)],
   // a cut budget stays cut
   ["budget", any(
     "budget ([a-z]+ ){0,5}(was|got|were|has been) (cut|reduced|slashed|frozen|halved|trimmed|capped)", "(cut|slashed|froze|halved) (our|the|my) ([a-z]+ )?budgets?"
@@ -214,7 +226,10 @@ export const EXPERIENCE_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegE
 ]
 
 /** Someone's concern reported ("our finance director asked why we pay for twelve licences"): the topic gives the category. */
-const REPORTED = any("(asked|asks|asking|wondered|wonders|questioned|questions|wants to know|wanted to know) (me )?(why|whether|if|how come) (we|i|they|it|this|that|you)")
+const REPORTED = any(
+  "(asked|asks|asking|questioned|questions|wants to know|wanted to know) (me )?(why|whether|how come) (we|i|they|it|this|that|you)", "(wondered|wonders) (whether|if|why) (we|i|they|it|this|that|you)",
+  "(will|would|is going to|are going to) (ask|want to know|question) (me |us )?(why|whether|how come)"
+)
 
 /**
  * The general shape of push-back when no phrase above matches: a constraint, a doubt, a demand, a
@@ -236,7 +251,8 @@ const CONSTRAINT = any(
   // demands and preferences
   "(i|we) would rather", "(i|we) would prefer", "at least", "if you (gave|give|could|can|would|drop|include|waive|throw)",
   // refusals
-  "(nothing|nobody|no one) ([a-z]+ ){0,3}without", `${REFUSE} (move|budge|bend|pay|accept|allow|sign|approve|do)`, "not something (i|we) can"
+  "(nothing|nobody|no one) ([a-z]+ ){0,3}without", `${REFUSE} (move|budge|bend|pay|accept|allow|sign|approve|do)`, "not something (i|we) can",
+  "(that is|that would be) the end of (it|that|the conversation|the discussion)", "end of story", "full stop", "non starter", "(i am|we are) not having"
 )
 const TOPICS: ReadonlyArray<readonly [PushbackCategory, RegExp]> = [
   ["discount", any("discount", "percent off", "better (deal|price|rate)")],
@@ -251,12 +267,14 @@ const TOPICS: ReadonlyArray<readonly [PushbackCategory, RegExp]> = [
 ]
 
 /** A request or a question for information: not push-back ("can you send me the security documentation?"). */
-const REQUEST = any("(can|could|would) you (also )?(send|share|forward|include)", "send (me|us|over)", "(what|how much) (does|do|would|will|is) ([a-z]+ ){0,2}(cost|costs|run|charge)")
+const REQUEST = any("(can|could|would) you (also )?(send|share|forward|include)", "send (me|us|over)", "(i|we) would (rather|like to|prefer to) (know|see|hear)", "(what|how much) (does|do|would|will|is) ([a-z]+ ){0,2}(cost|costs|run|charge)")
 
 /**
  * A point settled or agreed ("the price is what we agreed, so that part is settled", "that part
  * should be quick"): no push-back, whatever the topic.
  */
+/** A worry set aside ("I'm not worried about that one"): no push-back. */
+const RELIEVED = any("(not|never) (too |that |really |at all )?(worried|concerned|bothered|fussed) (about|by)", "(i will|i would|happy to) recommend")
 const SETTLED = any("(is|was|are) settled", "in line with", "(happy|fine|ok|okay|comfortable) with (the|your) (price|pricing|terms|contract)", "what we agreed", "(should|will) be (quick|easy|simple|fine|straightforward)", "no (problem|issue|concern) (there|with that)", "knows the drill")
 const NEGATED = any("not", "no", "never", "nothing", "nobody", "cannot")
 
@@ -277,7 +295,7 @@ export const pushbackOf = (plainText: string): PushbackCategory | null => {
 }
 
 /** A point settled or agreed, about any topic ("the price is in line with what we expected"). */
-export const isSettled = (plainText: string): boolean => SETTLED.test(plainText) && !NEGATED.test(plainText)
+export const isSettled = (plainText: string): boolean => RELIEVED.test(plainText) || (SETTLED.test(plainText) && !NEGATED.test(plainText))
 
 /**
  * Push-back that stands although it is told in the past (`objectionOf` in Content.ts asks it of a

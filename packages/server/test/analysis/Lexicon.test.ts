@@ -246,3 +246,12 @@ describe("pains, metrics, value", () => {
     expect(cue("economic_buyer", "Thanks for making time today.")).toBe(false)
   })
 })
+
+describe("plain text: a noun's 's", () => {
+  it("reads 'has' before a participle, 'is' before a verb in -ing or a state, and keeps a possessive", () => {
+    expect(plain("The budget's been cut.")).toBe("the budget has been cut")
+    expect(plain("Nobody's using it.")).toBe("nobody is using it")
+    expect(plain("The number's right.")).toBe("the number is right")
+    expect(plain("The board's decision stands.")).toBe("the board's decision stands")
+  })
+})

@@ -48,7 +48,18 @@ describe("push-back by structure, across industries and deal stages", () => {
     ["Could the setup be free if we sign for two years?", "price"],
     ["I'd need to see it in our own data first.", "need"],
     ["I don't think now is the right time for another project.", "timing"],
-    ["We agreed no new software until the merger is done.", "timing"]
+    ["We agreed no new software until the merger is done.", "timing"],
+    // third round: contractions of nouns, refusals, rhetorical and reported doubts, downgrades
+    ["The training budget's been halved this year.", "budget"],
+    ["Nobody's signing anything until after the audit.", "timing"],
+    ["If it can't match what we already pay for, that's the end of it.", "competitor"],
+    ["The tool we trialled in spring was half the price.", "competitor"],
+    ["I'd need to understand how you got to that saving.", "need"],
+    ["Twenty thousand for something we open once a week is hard to defend.", "budget"],
+    ["Ten seats instead of twenty-five, please.", "budget"],
+    ["Our CEO will ask why we can't just use the spreadsheet.", "authority"],
+    ["And she'll want to know why we need another login.", "need"],
+    ["I'm not having the launch put at risk by a pilot.", "need"]
   ]
   it.each(cases)("%s → %s", (text, kind) => {
     expect(kindOf(text)).toBe(kind)
@@ -63,7 +74,11 @@ describe("push-back by structure, across industries and deal stages", () => {
       "We need to hire ten reps this year.",
       "Who else on your side will be on the call?",
       "Where are you hosted?",
-      "The contract runs until March."
+      "The contract runs until March.",
+      "That's a lot of forms to fill in by hand.",
+      "Honestly, I'm not worried about the migration.",
+      "I'd rather know the price before we go on.",
+      "Our head of ops asked whether she could join the next call."
     ]) expect(pushbackOf(plain(text))).toBeNull()
     expect(isSettled(plain("The price is in line with what we expected."))).toBe(true)
     expect(isSettled(plain("The price is not in line with what we expected."))).toBe(false)
