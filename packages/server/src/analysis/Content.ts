@@ -772,11 +772,14 @@ const SCHEDULING = /(?:^|\s)(?:(?:does|would|will|could|should|can) [a-z0-9 ]{0,
 const CLOSING = /(?:^|\s)(?:talk|speak|see you|catch up)(?=\s|$)/
 /** "ask her whether the fourteenth works": a day inside a question put to someone else is no due of the asking. */
 const WHETHER = new Set(["whether", "if"])
-const DISAGREES = /(?:^|\s)(?:no good|(?:does|do|will|would) not work|cannot (?:make|do)|not (?:free|available|possible)|^no)(?=\s|$)/
+const DISAGREES = /(?:^|\s)(?:^not (?:this|that|next|on|before|until)|no good|(?:does|do|will|would) not work|cannot (?:make|do)|not (?:free|available|possible)|^no)(?=\s|$)/
 /** A reply that turns a day down: "mornings are bad for me", "Friday does not work", "I am away that week". */
 const DECLINES = /(?:^|\s)(?:no good|(?:does|do|will|would) not work|cannot (?:make|do)|not (?:free|available|possible|great|ideal)|(?:is|are) (?:bad|tricky|difficult|hard|out)|(?:i am|i will be|we are|we will be) (?:away|travelling|traveling|out|off)|rather not|^no(?! problem| worries| rush)|^(?:sorry|unfortunately))(?=\s|$)/
 /** A reply that puts the decision off: "I will ask him about Wednesday", "let me check", "I will get back to you". */
 const DEFERS = /(?:^|\s)(?:(?:i will|let me|i need to|i have to|i would have to|we will|we need to|i must) (?:first )?(?:ask|check|see|find out|run (?:it|this) by|confirm|think)|get back to you|let you know)(?=\s|$)/
+
+/** Words opening a clause that is only a time, fronted before the clause that acts ("after the board on the 19th, …"). */
+const FRONTED = new Set(["after", "on", "by", "before", "from", "once"])
 
 /** "by then", "before then", "ahead of then": the day named last, in this sentence's turn or the few sentences before it. */
 const THEN = /(?:^|\s)(?:by|before|ahead of) then(?=\s|$)/
@@ -884,7 +887,11 @@ const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFindin
     for (const due of dues) {
       const span = spanOf(due.from)
       const inSpan = acts.filter((a) => a.at >= span[0] && a.at < span[1])
-      const act = [...inSpan].reverse().find((a) => a.at < due.from) ?? inSpan.find((a) => a.at >= due.to)
+      // a fronted time ("After the board on the 19th, I'll take it to the VC") belongs to the next clause's act
+      const fronted = inSpan.length === 0 && FRONTED.has(s.tokens[span[0]]?.word === "and" ? s.tokens[span[0] + 1]?.word ?? "" : s.tokens[span[0]]!.word)
+      const nextSpan = spans[spans.indexOf(span) + 1]
+      const act = [...inSpan].reverse().find((a) => a.at < due.from) ?? inSpan.find((a) => a.at >= due.to) ??
+        (fronted && nextSpan !== undefined ? acts.find((a) => a.at >= nextSpan[0] && a.at < nextSpan[1]) : undefined)
       const when = { day: due.day, time: due.time }
       if (act !== undefined && act.at < due.from && s.tokens.slice(act.at + 1, due.from).some((t) => WHETHER.has(t.word))) continue
       // in a question, the other side acts only when asked ("can you…"), not in "how are you doing today?"

@@ -131,9 +131,12 @@ export interface Due {
 }
 
 /** Relative days kept as said. */
-const RELATIVE = /^(?:today|tomorrow(?: (?:morning|afternoon|evening|night))?|tonight|this (?:morning|afternoon|evening|week)|next (?:week|month)|(?:by |at )?(?:the )?end of (?:the )?(?:day|week|month|quarter|year)|end of (?:january|february|march|april|may|june|july|august|september|october|november|december)|(?:in|within) (?:\d+|an?|one|two|three|four|five|six|a couple of|a few) (?:days?|weeks?|months?))$/
+const RELATIVE = /^(?:today|tomorrow(?: (?:morning|afternoon|evening|night))?|tonight|this (?:morning|afternoon|evening|week)|next (?:week|month)|(?:by |at )?(?:the )?end of (?:the )?(?:day|week|month|quarter|year)|end of (?:january|february|march|april|may|june|july|august|september|october|november|december)|(?:in|within) (?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|a couple of|a few) (?:days?|weeks?|months?))$/
 
-const SPELLED_COUNT: Readonly<Record<string, string>> = { a: "1", an: "1", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", "a couple of": "2", "a few": "3" }
+const SPELLED_COUNT: Readonly<Record<string, string>> = {
+  a: "1", an: "1", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9", ten: "10", eleven: "11",
+  twelve: "12", fourteen: "14", fifteen: "15", twenty: "20", thirty: "30", "a couple of": "2", "a few": "3"
+}
 
 /**
  * Words before a date that make it no due: a period gone by, a habit, a hedge ("sometime next month"), a label ("the summary of
@@ -152,7 +155,7 @@ const relativePhrase = (text: string): string | null => {
   if (end !== null) return `end of the ${end[1]}`
   const endMonth = /end of ([a-z]+)$/.exec(t)
   if (endMonth !== null) return `end of ${capital(endMonth[1]!)}`
-  const within = /^(?:in|within) (\d+|an?|one|two|three|four|five|six|a couple of|a few) (day|week|month)s?$/.exec(t)
+  const within = /^(?:in|within) (\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|a couple of|a few) (day|week|month)s?$/.exec(t)
   if (within !== null) {
     const n = SPELLED_COUNT[within[1]!] ?? within[1]!
     return `in ${n} ${within[2]}${n === "1" ? "" : "s"}`

@@ -113,3 +113,17 @@ describe("next steps: deadlines told by reference, offers accepted, questions th
     expect(steps([["rep", "I'll try to have the draft contract done before the 20th."], ["buyer", "Okay."]])).toEqual([["S1", "the 20th"]])
   })
 })
+
+describe("next steps: fronted times, spelled counts, a 'not' that turns a day down", () => {
+  it("a time fronted before the clause that acts is that act's due", () => {
+    expect(steps([["buyer", "After the steering group on the 21st, I'll take it to our CFO."], ["rep", "Great."]])).toEqual([["S2", "the 21st"]])
+  })
+
+  it("spelled counts past six are relative days", () => {
+    expect(dues("Let me get the draft over to you in ten days.")).toEqual(["in 10 days"])
+  })
+
+  it("a reply that opens with 'not this week' names no step of its own", () => {
+    expect(steps([["rep", "Could we meet again soon?"], ["buyer", "Not this week, though."]])).toEqual([])
+  })
+})
