@@ -12,8 +12,9 @@
  *   punctuation at all, a pause of 0.8 s ends one too.
  * - **Sides.** The rep is the speaker whose role is `rep`; everyone else is the buyer side (as in
  *   the scorecard).
- * - **Objections** (one per buyer run, i.e. consecutive buyer sentences: its first sentence that
- *   matches; a run raising two kinds gets one response, so it counts once). The response is the
+ * - **Objections** (one per buyer voice in a buyer run, i.e. consecutive buyer sentences of one
+ *   speaker: the most substantive that matches; a voice raising two kinds gets one response, so it
+ *   counts once; two buyers speaking in turn may each raise one, and share the rep's response). The response is the
  *   rep's next run: `question_back` when it asks a question within its first 30 s and 80 words;
  *   otherwise `long_pitch` when it runs past 30 s or 80 words; otherwise `pause` when the rep
  *   waited 1 s or more; otherwise `other`. `response_pause_s` is always the wait (end of the buyer's
@@ -653,17 +654,22 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
     // what the rep just said: an offer declined or a question about the decision answered is no push-back
     const before = runs[r - 1]
     const asked = before?.[0]?.side === "rep" ? before.map((s) => s.plain).join(" ") : undefined
-    const raised = run
-      .map((s) => ({ s, o: objectionOf(s) }))
-      .filter((x) => x.o !== null && (asked === undefined || !answersRep(asked, x.s.plain, x.o.kind, x.o.category)))
-    const fresh = raised.filter((x) => !RESTATED.test(x.s.plain))
-    const found = fresh.reduce<typeof fresh[number] | undefined>(
-      (best, x) => best === undefined || KIND_RANK[x.o!.kind] < KIND_RANK[best.o!.kind] ? x : best,
-      undefined
-    ) ?? raised[0]
-    if (found === undefined || found.o === null) return
-    const { s: said } = found
-    const { kind, category } = found.o
+    // in a multi-party call, each buyer who speaks in the run may raise one ("What I can't move on is the audit." "Which is a problem for me…")
+    for (const voice of bySpeaker(run)) {
+      const raised = voice
+        .map((s) => ({ s, o: objectionOf(s) }))
+        .filter((x) => x.o !== null && (asked === undefined || !answersRep(asked, x.s.plain, x.o.kind, x.o.category)))
+      const fresh = raised.filter((x) => !RESTATED.test(x.s.plain))
+      const found = fresh.reduce<typeof fresh[number] | undefined>(
+        (best, x) => best === undefined || KIND_RANK[x.o!.kind] < KIND_RANK[best.o!.kind] ? x : best,
+        undefined
+      ) ?? raised[0]
+      if (found !== undefined && found.o !== null) out.push(answered(run, r, found.s, found.o.kind, found.o.category))
+    }
+  })
+  return out
+
+  function answered(run: ReadonlyArray<Sentence>, r: number, said: Sentence, kind: ObjectionItem["kind"], category: string): ObjectionFinding {
     const answer = runs[r + 1]
     let response: ObjectionItem["response"] = "other"
     let pause: number | null = null
@@ -692,15 +698,25 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
         pitch = runMoment(answer)
       } else if (pause !== null && pause >= OBJECTION_PAUSE_S) response = "pause"
     }
-    out.push({
+    return {
       objection: { kind, at: round(said.start, 3), quote: said.quote, response, response_pause_s: pause },
       category,
       said: momentOfSentence(said),
       reply,
       question,
       pitch
-    })
-  })
+    }
+  }
+}
+
+/** A run's sentences grouped by consecutive speaker. */
+const bySpeaker = (run: ReadonlyArray<Sentence>): Array<ReadonlyArray<Sentence>> => {
+  const out: Array<Array<Sentence>> = []
+  for (const s of run) {
+    const last = out[out.length - 1]
+    if (last !== undefined && last[0]!.speaker === s.speaker) last.push(s)
+    else out.push([s])
+  }
   return out
 }
 

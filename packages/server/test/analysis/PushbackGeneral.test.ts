@@ -104,3 +104,24 @@ describe("push-back by structure, across industries and deal stages", () => {
     expect(c.findings.objections.map((o) => o.objection.kind)).toEqual(["competitor"])
   })
 })
+
+describe("objections in a multi-party call", () => {
+  it("two buyers speaking in turn may each raise one, and share the rep's response", () => {
+    const c = call([
+      ["rep", "So that's the proposal."],
+      ["buyer", "Our security policy says customer data can't leave the country."],
+      ["buyer2", "And honestly, the price is above what we budgeted."],
+      ["rep", "Understood. Which of those matters most to you?"]
+    ])
+    expect(c.objections.map((o) => [o.kind, o.response])).toEqual([["need", "question_back"], ["price", "question_back"]])
+  })
+
+  it("one buyer raising two kinds in a turn counts once", () => {
+    const c = call([
+      ["rep", "So that's the proposal."],
+      ["buyer", "Our security policy says customer data can't leave the country. And the price is above what we budgeted."],
+      ["rep", "Understood."]
+    ])
+    expect(c.objections).toHaveLength(1)
+  })
+})
