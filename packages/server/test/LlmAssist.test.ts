@@ -189,7 +189,7 @@ describe("LLM-assisted assessments", () => {
         const { callId, status, analysis } = yield* analyse(tenant.apiKey, CALL)
         expect(status).toMatchObject({ status: "completed", credits_charged: 1 })
         expect(yield* balanceOf(tenant.clientId)).toBe(2)
-        expect(analysis.method_version).toBe("callsight-1.2")
+        expect(analysis.method_version).toBe("callsight-1.3")
 
         // one request: the model, the schema in strict mode, the transcript, the key as a bearer token
         const sent = llm.requests.slice(before).filter((r) => r.path === "/v1/chat/completions")

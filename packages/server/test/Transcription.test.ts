@@ -100,7 +100,7 @@ describe("transcripts", () => {
         expect(call.transcript.every((s: any) => ours.has(s.speaker) && s.end > s.start)).toBe(true)
         expect(call.transcription).toEqual({ provider: "deepgram", model: "nova-3", language: "en", diarization_agreement: expect.any(Number) })
         expect(call.transcription.diarization_agreement).toBeGreaterThanOrEqual(0.95)
-        expect(call.method_version).toBe("callsight-1.2")
+        expect(call.method_version).toBe("callsight-1.3")
 
         // content metrics: the rep's five questions over 75 s, words per minute on both sides
         expect(call.metrics.question_count).toBe(5)

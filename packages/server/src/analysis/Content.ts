@@ -85,7 +85,8 @@ import {
 } from "./Lexicon.js"
 import { type Act, actsIn } from "./Commitments.js"
 import { type Due, dueText, findDues, sameDay } from "./Dates.js"
-import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED } from "./Pushback.js"
+import { OBJECTION_MODEL, objectionFeatures, pushbackProbability } from "./ObjectionModel.js"
+import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED, topicOf } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import type {
   EvidenceItem,
@@ -665,6 +666,13 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
         undefined
       ) ?? raised[0]
       if (found !== undefined && found.o !== null) out.push(answered(run, r, found.s, found.o.kind, found.o.category))
+      else {
+        // what the patterns miss, the learned model may hear (`ObjectionModel.ts`): said where it is most likely, of the kind its topic names
+        const learned = learnedObjection(voice, before?.[0]?.side === "rep" ? before : [])
+        if (learned !== null && (asked === undefined || !answersRep(asked, learned.s.plain, learned.kind, learned.category))) {
+          out.push(answered(run, r, learned.s, learned.kind, learned.category))
+        }
+      }
     }
   })
   return out
@@ -707,6 +715,21 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
       pitch
     }
   }
+}
+
+/** A buyer's turn the learned model takes for push-back: its most likely sentence, and the kind its topic names ("need" without one). */
+const learnedObjection = (
+  voice: ReadonlyArray<Sentence>,
+  repBefore: ReadonlyArray<Sentence>
+): { s: Sentence; kind: ObjectionItem["kind"]; category: string } | null => {
+  // a pain told is the buyer's problem, not push-back against the deal: the model reads only what is not one
+  const heard = voice.filter((s) => !statesPain(s))
+  if (heard.length === 0 || isSettled(heard.map((s) => s.plain).join(" "))) return null
+  if (pushbackProbability(objectionFeatures(heard, repBefore)) <= OBJECTION_MODEL.threshold) return null
+  const scored = heard.map((s) => ({ s, p: pushbackProbability(objectionFeatures([s], repBefore)) }))
+  const { s } = scored.reduce((best, x) => (x.p > best.p ? x : best))
+  const topic = topicOf(s.plain)
+  return { s, kind: topic === null ? "need" : CATEGORY_KIND[topic], category: topic ?? "learned" }
 }
 
 /** A run's sentences grouped by consecutive speaker. */

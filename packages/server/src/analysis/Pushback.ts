@@ -294,6 +294,9 @@ export const pushbackOf = (plainText: string): PushbackCategory | null => {
   return strong && HEDGE.test(plainText) ? "risk" : null
 }
 
+/** The topic of a sentence the patterns did not take for push-back (the kind of a learned objection, `ObjectionModel.ts`). */
+export const topicOf = (plainText: string): PushbackCategory | null => TOPICS.find(([, topic]) => topic.test(plainText))?.[0] ?? null
+
 /** A point settled or agreed, about any topic ("the price is in line with what we expected"). */
 export const isSettled = (plainText: string): boolean => RELIEVED.test(plainText) || (SETTLED.test(plainText) && !NEGATED.test(plainText))
 
@@ -329,4 +332,4 @@ const PROCESS_QUESTION = any(
  * the rep asked for.
  */
 export const answersRep = (repRun: string, buyerSentence: string, kind: ObjectionKind, category: string): boolean =>
-  (category === "need" && OFFER.test(repRun) && DECLINE.test(buyerSentence)) || (kind === "authority" && PROCESS_QUESTION.test(repRun))
+  (kind === "need" && OFFER.test(repRun) && DECLINE.test(buyerSentence)) || (kind === "authority" && PROCESS_QUESTION.test(repRun))
