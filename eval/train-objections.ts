@@ -12,7 +12,7 @@
  * dropped. These settings and the threshold 0.3 were chosen on the 14 `dev3-*` calls while they
  * were held out (written blind, never read for a rule), and the rep's turn as context and the
  * threshold checked on the 12 `dev4-*` calls while they were (0.3 against 0.4 and 0.5), before each
- * batch joined the train part.
+ * batch joined the train part (`dev5-*` too, after measuring it fresh).
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"

@@ -665,10 +665,11 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
         (best, x) => best === undefined || KIND_RANK[x.o!.kind] < KIND_RANK[best.o!.kind] ? x : best,
         undefined
       ) ?? raised[0]
+      const repBefore = before?.[0]?.side === "rep" ? before : []
       if (found !== undefined && found.o !== null) out.push(answered(run, r, found.s, found.o.kind, found.o.category))
       else {
         // what the patterns miss, the learned model may hear (`ObjectionModel.ts`): said where it is most likely, of the kind its topic names
-        const learned = learnedObjection(voice, before?.[0]?.side === "rep" ? before : [])
+        const learned = learnedObjection(voice, repBefore)
         if (learned !== null && (asked === undefined || !answersRep(asked, learned.s.plain, learned.kind, learned.category))) {
           out.push(answered(run, r, learned.s, learned.kind, learned.category))
         }
