@@ -6,7 +6,20 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { CallId, ClientId, CloserId, OptionalClientId, Payload, Plan, queryInt, Text, Timestamp, strictBody } from "./Common.js"
+import {
+  CallId,
+  ClientId,
+  CloserId,
+  EmailAddress,
+  OptionalClientId,
+  Payload,
+  Plan,
+  queryInt,
+  strictBody,
+  Text,
+  Timestamp,
+  UserId
+} from "./Common.js"
 import { Conflict, NotFound } from "./Errors.js"
 import { YearMonth, PlanUsage } from "./PlanUsage.js"
 import { AdminAuth, ApiKeyHeaders } from "./Security.js"
@@ -33,24 +46,31 @@ export const CheckSeverity = Schema.Literal("info", "warning", "critical")
 // Companion
 // ---------------------------------------------------------------------------------------------
 
-export const CompanionChannel = Schema.Literal("messenger-a", "messenger-b")
+export const CompanionChannel = Schema.Literal("messenger-a", "messenger-b").annotations({
+  description: "`messenger-a`: the Telegram Bot API; `messenger-b`: the WhatsApp Cloud API"
+})
 
 export class CompanionConnectCodeRequest extends Schema.Class<CompanionConnectCodeRequest>(
   "CompanionConnectCodeRequest"
 )({
   channel: CompanionChannel,
   ttl_minutes: Schema.optional(
-    Schema.Int.pipe(Schema.between(1, 10_080)).annotations({ description: "Lifetime of the code; default 30 minutes, at most 7 days" })
-  )
+    Schema.Int.pipe(Schema.between(1, 10_080)).annotations({ description: "Lifetime of the code; default 15 minutes, at most 7 days" })
+  ),
+  user_email: Schema.optional(EmailAddress.annotations({
+    description: "A user of the tenant the chat is linked for (recorded on the link and in the audit log); absent: the tenant alone"
+  }))
 }) {}
 
 export const CompanionConnectCode = Schema.Struct({
-  code: Text.annotations({ description: "Short one-time code" }),
-  channel: CompanionChannel,
-  client_id: Schema.NullOr(ClientId).annotations({
-    description: "The tenant the chat will be linked to; null links it to staff notifications"
+  code: Text.annotations({
+    description: "Short one-time code: 8 characters without 0, O, 1 or I; stored only as its hash, shown once",
+    examples: ["7KQ2XWHM"]
   }),
-  start_command: Text.annotations({ description: "What to send the bot, e.g. `/start 7KQ2XW`" }),
+  channel: CompanionChannel,
+  client_id: ClientId.annotations({ description: "The tenant the chat will be linked to" }),
+  user_id: Schema.NullOr(UserId),
+  start_command: Text.annotations({ description: "What to send the bot, e.g. `/start 7KQ2XWHM`" }),
   created_at: Timestamp,
   expires_at: Timestamp
 }).annotations({ identifier: "CompanionConnectCode" })
@@ -70,10 +90,12 @@ export class CompanionPushRequest extends Schema.Class<CompanionPushRequest>("Co
 ) {}
 
 export const CompanionDelivery = Schema.Struct({
-  client_id: Schema.NullOr(ClientId),
+  client_id: ClientId,
   channel: CompanionChannel,
   chat_id: Text,
-  status: Schema.Literal("sent", "failed", "skipped"),
+  status: Schema.Literal("sent", "failed", "skipped").annotations({
+    description: "`skipped`: not attempted (the channel is not configured, or the tenant's `companion.enabled` is false)"
+  }),
   error: Schema.NullOr(Text),
   sent_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "CompanionDelivery" })
@@ -81,7 +103,7 @@ export const CompanionDelivery = Schema.Struct({
 export const CompanionPushResult = Schema.Struct({
   kind: CompanionPushKind,
   channel: Schema.NullOr(CompanionChannel),
-  client_id: Schema.NullOr(ClientId),
+  client_id: Schema.NullOr(ClientId).annotations({ description: "The tenant given; null: every tenant with a linked chat" }),
   sent: Schema.Number,
   failed: Schema.Number,
   skipped: Schema.Number,
@@ -90,27 +112,35 @@ export const CompanionPushResult = Schema.Struct({
 
 export const CompanionLink = Schema.Struct({
   link_id: Text,
-  client_id: Schema.NullOr(ClientId),
-  company_name: Schema.NullOr(Text),
+  client_id: ClientId,
+  company_name: Text,
+  user_id: Schema.NullOr(UserId).annotations({ description: "The user the connect code named, if any" }),
   channel: CompanionChannel,
   chat_id: Text,
   linked_at: Timestamp,
   last_message_at: Schema.NullOr(Timestamp),
   last_push_at: Schema.NullOr(Timestamp),
-  active: Schema.Boolean
+  active: Schema.Boolean.annotations({ description: "False once the chat was unlinked (`/stop`) or linked to another code's tenant" }),
+  unlinked_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "CompanionLink" })
 
 export const CompanionChannelStatus = Schema.Struct({
   channel: CompanionChannel,
   configured: Schema.Boolean.annotations({ description: "Secrets and send endpoint present in configuration" }),
-  linked_chats: Schema.Number,
-  last_update_at: Schema.NullOr(Timestamp)
+  missing: Schema.Array(Text).annotations({ description: "The variables still to set for the channel to work" }),
+  linked_chats: Schema.Number.annotations({ description: "Active links (of the tenant given)" }),
+  last_update_at: Schema.NullOr(Timestamp).annotations({
+    description: "The last inbound update of the channel (of the tenant's chats when `client_id` is given)"
+  })
 }).annotations({ identifier: "CompanionChannelStatus" })
 
 export const CompanionStatus = Schema.Struct({
   client_id: Schema.NullOr(ClientId).annotations({ description: "The filter given, if any" }),
+  enabled: Schema.NullOr(Schema.Boolean).annotations({
+    description: "The tenant's `companion.enabled` runtime flag (default true) when `client_id` is given; null otherwise"
+  }),
   channels: Schema.Array(CompanionChannelStatus),
-  links: Schema.Array(CompanionLink),
+  links: Schema.Array(CompanionLink).annotations({ description: "Active links first, then by the latest linked" }),
   pending_codes: Schema.Number.annotations({ description: "Connect codes issued, not used and not expired" })
 }).annotations({ identifier: "CompanionStatus" })
 
@@ -121,10 +151,13 @@ export const CompanionStatus = Schema.Struct({
 export const WorkerInfo = Schema.Struct({
   worker_id: Text,
   host: Text,
+  pid: Schema.Number,
+  concurrency: Schema.Number.annotations({ description: "Worker loops in the process (`WORKER_CONCURRENCY`)" }),
   started_at: Timestamp,
   last_heartbeat_at: Timestamp,
-  jobs_in_flight: Schema.Number
-}).annotations({ identifier: "WorkerInfo" })
+  alive: Schema.Boolean.annotations({ description: "Its last heartbeat is younger than its lease (`WORKER_LEASE_SECONDS`)" }),
+  jobs_in_flight: Schema.Number.annotations({ description: "Jobs it holds under a lease now" })
+}).annotations({ identifier: "WorkerInfo", description: "One worker process (`callsight serve` or `callsight worker`)" })
 
 export const AdminStatus = Schema.Struct({
   version: Text,
@@ -142,8 +175,10 @@ export const AdminStatus = Schema.Struct({
     oldest_queued_age_s: Schema.NullOr(Schema.Number)
   }),
   workers: Schema.Struct({
-    alive: Schema.Number.annotations({ description: "Workers with a heartbeat within their lease" }),
-    workers: Schema.Array(WorkerInfo)
+    alive: Schema.Number.annotations({ description: "Worker processes with a heartbeat within their lease" }),
+    workers: Schema.Array(WorkerInfo).annotations({
+      description: "Processes seen in the last 24 hours, alive first; a process that stops cleanly removes its row"
+    })
   })
 }).annotations({ identifier: "AdminStatus" })
 
@@ -230,9 +265,16 @@ export const PipelineHealth = Schema.Struct({
       sample_size: Schema.Number
     }),
     oldest_queued_age_s: Schema.NullOr(Schema.Number),
-    past_lease: Schema.Number.annotations({ description: "Jobs processing past their lease expiry" }),
+    queue_depth: Schema.Number.annotations({ description: "Jobs waiting for a worker now" }),
+    workers_alive: Schema.Number,
+    past_lease: Schema.Number.annotations({ description: "Jobs processing past their lease expiry (their worker stopped renewing)" }),
     past_lease_jobs: Schema.Array(StuckJob),
-    recent_failures: Schema.Array(JobFailure)
+    failure_codes: Schema.Array(Schema.Struct({
+      error_code: Text,
+      count: Schema.Number,
+      share: Schema.Number.annotations({ description: "Of the window's failures, 0 to 1" })
+    })).annotations({ description: "The window's failures by error code, most frequent first" }),
+    recent_failures: Schema.Array(JobFailure).annotations({ description: "The 10 latest" })
   }).annotations({ description: "Call jobs created in the last 7 days: the view for alerts" }),
   all_time: Schema.Struct({
     jobs_by_status: JobCountsByStatus,
@@ -307,6 +349,11 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .addSuccess(CompanionStatus)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Companion channels: configuration and the linked chats per tenant")
+      .annotate(
+        OpenApi.Description,
+        "Each channel (configured, the variables missing, active links, last inbound update) and the links, " +
+          "of the tenant given (404 when unknown) or of every tenant, with their last activity."
+      )
   )
   .add(
     HttpApiEndpoint.post("createCompanionConnectCode", "/companion/connect-code")
@@ -315,7 +362,14 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPayload(strictBody(CompanionConnectCodeRequest))
       .addSuccess(CompanionConnectCode)
       .addError(NotFound)
+      .addError(Conflict)
       .annotate(OpenApi.Summary, "Issue a short one-time code that links a messaging chat to the tenant (`/start CODE`)")
+      .annotate(
+        OpenApi.Description,
+        "`client_id` is required here (422 without it: a chat belongs to one tenant); 404 for an unknown tenant or " +
+          "`user_email`; 409 when the channel is not configured or the tenant's `companion.enabled` is false. " +
+          "The code is shown once and kept only as its hash; it works once, until `expires_at`."
+      )
   )
   .add(
     HttpApiEndpoint.post("pushCompanionMessage", "/companion/push")
@@ -326,6 +380,13 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .addError(NotFound)
       .addError(Conflict)
       .annotate(OpenApi.Summary, "Send the daily brief or a text to the linked chats; 409 when the channel is not configured")
+      .annotate(
+        OpenApi.Description,
+        "To every active linked chat of the tenant (`client_id`), or of every tenant when it is absent, on `channel` " +
+          "or on every channel. `daily_brief` sends each tenant its own brief. 409 when the channel named is not " +
+          "configured or the tenant named has `companion.enabled` false; without `client_id`, such tenants' chats " +
+          "are `skipped`. Answers how many were sent, failed and skipped, chat by chat."
+      )
   )
   .add(
     HttpApiEndpoint.get("getStatus", "/status")

@@ -414,7 +414,11 @@ export class OutcomeTruthRequest extends Schema.Class<OutcomeTruthRequest>("Outc
   stage: Schema.optional(ShortText),
   reason: Schema.optional(Text.pipe(Schema.maxLength(1000))),
   notes: Schema.optional(LongText),
-  is_test_data: Schema.optionalWith(Schema.Boolean, { default: () => false })
+  is_test_data: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  lead_source: Schema.optional(ShortText.annotations({
+    description: "Where the lead came from: one of the labels of the lead-context profile (market intelligence files the call under it)"
+  })),
+  icp_label: Schema.optional(ShortText.annotations({ description: "The ICP of the market profile the buyer fits" }))
 }, namedBody("OutcomeTruthRequest")) {}
 
 export const OutcomeTruth = Schema.Struct({
@@ -427,6 +431,8 @@ export const OutcomeTruth = Schema.Struct({
   reason: Schema.NullOr(Text),
   notes: Schema.NullOr(Text),
   is_test_data: Schema.Boolean,
+  lead_source: Schema.NullOr(Text),
+  icp_label: Schema.NullOr(Text),
   recorded_by: Schema.NullOr(Text).annotations({ description: "user_id of the last writer" }),
   created_at: Timestamp,
   updated_at: Timestamp

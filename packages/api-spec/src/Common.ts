@@ -131,11 +131,34 @@ export type Plan = typeof Plan.Type
 export const Role = Schema.Literal("owner", "admin", "member")
 
 export const PeriodType = Schema.Literal("day", "week", "month", "quarter")
+export type PeriodType = typeof PeriodType.Type
+
+/** Whether `YYYY-MM-DD` names a day of the calendar (not 2026-02-30). */
+const isCalendarDay = (day: string): boolean => {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number]
+  const date = new Date(Date.UTC(y, m - 1, d))
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
+}
+
+/**
+ * `period_start`: any day inside the period, `YYYY-MM-DD` (UTC), or an ISO-8601 date-time with a
+ * zone (its UTC day); the service normalises it to the period's first day. Empty (the spec makes
+ * it nullable) or absent: the current period.
+ */
+export const PeriodStart = Text.pipe(
+  Schema.pattern(/^(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?)?$/, {
+    message: () => "must be a day as YYYY-MM-DD (any day inside the period), or an ISO-8601 date-time with a time zone"
+  }),
+  Schema.filter((s) => s === "" || (isCalendarDay(s.slice(0, 10)) && !Number.isNaN(Date.parse(s))) || "must be a real calendar day")
+).annotations({
+  description: "Any day inside the period (YYYY-MM-DD, UTC); normalised to the period's first day. Absent or empty: the current period",
+  examples: ["2026-11-21"]
+})
 
 /** Period query set A of the spec, alone. */
 export const PeriodParams = Schema.Struct({
   period_type: Schema.optionalWith(PeriodType.annotations({ default: "week" }), { default: () => "week" as const }),
-  period_start: Schema.optional(Text.annotations({ description: "Start of the period; the current one when absent" }))
+  period_start: Schema.optional(PeriodStart)
 })
 
 /** `periods`: 1–26, default 8. */

@@ -4,7 +4,7 @@
  * (Node's in production, the test server in tests) and the database.
  */
 import { CallsightApi } from "@callsight/api-spec"
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Headers, HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { AdminHttpLive } from "./admin/Http.js"
 import { AssistantHttpLive } from "./assistant/Http.js"
@@ -74,10 +74,21 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(RequestMetrics.Default)
 )
 
-/** A request span (URL, headers, status) only when spans go somewhere (Observability.ts). */
+/** Headers carrying a messaging platform's secret or signature (companion/): never on a span. */
+const SECRET_HEADERS = ["x-messenger-a-bot-api-secret-token", "x-telegram-bot-api-secret-token", "x-hub-signature-256"]
+
+/**
+ * A request span (URL, headers, status) only when spans go somewhere (Observability.ts); the
+ * messaging platforms' secret headers redacted, and no span for messenger-b's subscription check,
+ * whose URL carries the verify token.
+ */
 const ServeWithTracingLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
-    tracingEnabled(config) ? ServeLive : HttpMiddleware.withTracerDisabledWhen(ServeLive, () => true))
+    tracingEnabled(config)
+      ? HttpMiddleware.withTracerDisabledWhen(ServeLive, (request) => request.url.includes("hub.verify_token=")).pipe(
+        Layer.locallyWith(Headers.currentRedactedNames, (names) => [...names, ...SECRET_HEADERS])
+      )
+      : HttpMiddleware.withTracerDisabledWhen(ServeLive, () => true))
 )
 
 /**

@@ -59,6 +59,25 @@ const webhookSecretConfig = (name: string) =>
     })
   )
 
+/** A secret that may be left out; set but blank counts as left out (an empty secret would match an empty header). */
+const optionalSecret = (name: string) =>
+  Config.option(Config.redacted(name)).pipe(
+    Config.map(Option.filter((secret) => Redacted.value(secret).trim() !== ""))
+  )
+
+/**
+ * messenger-a's webhook secret, as the Telegram Bot API takes it in `setWebhook`'s `secret_token`:
+ * 1 to 256 characters of A-Z, a-z, 0-9, `_` and `-`.
+ */
+const botApiSecretConfig = (name: string) =>
+  optionalSecret(name).pipe(
+    Config.mapOrFail((secret) =>
+      Option.isNone(secret) || /^[A-Za-z0-9_-]{1,256}$/.test(Redacted.value(secret.value))
+        ? Either.right(secret)
+        : Either.left(ConfigError.InvalidData([name], "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and - (the platform's secret_token)"))
+    )
+  )
+
 /**
  * The variable missing for the server-wide TRANSCRIBER, if any: each provider needs its key, except
  * an OpenAI-compatible self-hosted server (OPENAI_BASE_URL set), which may take none.
@@ -134,6 +153,20 @@ export const appConfig = Config.all({
   recorderApiUrl: baseUrl("RECORDER_API_URL", "https://us-east-1.recall.ai"),
   recorderApiKey: Config.option(Config.redacted("RECORDER_API_KEY")),
   recorderWebhookSecret: Config.option(webhookSecretConfig("RECORDER_WEBHOOK_SECRET")),
+  // The companion channels (companion/): messenger-a speaks the Telegram Bot API, messenger-b the
+  // WhatsApp Cloud API (Graph API). A channel works once all its variables are set.
+  messengerABotToken: optionalSecret("MESSENGER_A_BOT_TOKEN"),
+  messengerASecretToken: botApiSecretConfig("MESSENGER_A_SECRET_TOKEN"),
+  messengerAApiUrl: baseUrl("MESSENGER_A_API_URL", "https://api.telegram.org"),
+  messengerBVerifyToken: optionalSecret("MESSENGER_B_VERIFY_TOKEN"),
+  messengerBAppSecret: optionalSecret("MESSENGER_B_APP_SECRET"),
+  messengerBAccessToken: optionalSecret("MESSENGER_B_ACCESS_TOKEN"),
+  messengerBPhoneNumberId: Config.option(
+    Config.string("MESSENGER_B_PHONE_NUMBER_ID").pipe(
+      Config.validate({ message: "must be the phone number's id (digits)", validation: (id) => /^\d{1,32}$/.test(id) })
+    )
+  ),
+  messengerBApiUrl: baseUrl("MESSENGER_B_API_URL", "https://graph.facebook.com/v21.0"),
   // How often the calendars are read for the next 24 hours, and bots past their meeting polled.
   recorderScheduleIntervalSeconds: positiveInt("RECORDER_SCHEDULE_INTERVAL_SECONDS").pipe(Config.withDefault(300)),
   // How often closed deals are read back from crm-a and recorded outcomes written to it.

@@ -11,6 +11,8 @@ import { AppConfig } from "./config.js"
 import { layerPglite, layerPostgres } from "./db/Database.js"
 import { MigrationsLive } from "./db/Migrations.js"
 import { WorkersLive } from "./audio/Worker.js"
+import { RateLimiterLive } from "./auth/RateLimitStore.js"
+import { CompanionChannelsLive } from "./companion/Companion.js"
 import { CrmSyncLive } from "./integrations/CrmSync.js"
 import { MeetingCalendarsLive } from "./integrations/MeetingCalendars.js"
 import { MeetingTokensRefresherLive } from "./integrations/MeetingConnections.js"
@@ -38,6 +40,12 @@ const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide([QualificationFramewo
 
 /** The recorder's scheduling and polling passes, with the closers' calendars (integrations). */
 const RecorderPassesLive = RecorderSchedulerLive.pipe(Layer.provide(MeetingCalendarsLive))
+
+/**
+ * The companion channels as the admin's operations see them (the companion implements them); the
+ * same `Companion` and rate limiter the companion's webhooks use (layers are built once).
+ */
+const CompanionForAdminLive = CompanionChannelsLive.pipe(Layer.provide(RateLimiterLive))
 
 /**
  * What runs beside the HTTP service (and in `callsight worker`): the analysis workers, the
@@ -75,7 +83,7 @@ export const makeServerLayer = <S, E1, R1, D, E2, R2>(
   options: { readonly workers?: boolean } = {}
 ) =>
   Layer.merge(
-    makeHttpLayer(server),
+    makeHttpLayer(server).pipe(Layer.provide(CompanionForAdminLive)),
     options.workers === true ? BackgroundLive : Layer.empty
   ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 

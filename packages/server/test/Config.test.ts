@@ -62,6 +62,31 @@ describe("configuration", () => {
       expect(Either.isLeft(interval) && interval.left.message).toMatch(/RECORDER_SCHEDULE_INTERVAL_SECONDS/)
     }))
 
+  it.effect("the companion channels: the platforms' own API URLs by default; a secret token as the Bot API takes it; blank secrets unset", () =>
+    Effect.gen(function* () {
+      const config = yield* Effect.flatten(load({}))
+      expect(config.messengerAApiUrl).toBe("https://api.telegram.org")
+      expect(config.messengerBApiUrl).toBe("https://graph.facebook.com/v21.0")
+      for (const key of ["messengerABotToken", "messengerASecretToken", "messengerBVerifyToken", "messengerBAppSecret", "messengerBAccessToken", "messengerBPhoneNumberId"] as const) {
+        expect(Option.isNone(config[key] as Option.Option<unknown>), key).toBe(true)
+      }
+      const set = yield* Effect.flatten(load({
+        MESSENGER_A_BOT_TOKEN: "123:abc",
+        MESSENGER_A_SECRET_TOKEN: "s3cret_-token",
+        MESSENGER_A_API_URL: "http://127.0.0.1:8081/",
+        MESSENGER_B_PHONE_NUMBER_ID: "106540352242922",
+        MESSENGER_B_APP_SECRET: "   "
+      }))
+      expect(Option.map(set.messengerASecretToken, Redacted.value)).toEqual(Option.some("s3cret_-token"))
+      expect(set.messengerAApiUrl).toBe("http://127.0.0.1:8081")
+      expect(set.messengerBPhoneNumberId).toEqual(Option.some("106540352242922"))
+      expect(Option.isNone(set.messengerBAppSecret)).toBe(true)
+      const badSecret = yield* load({ MESSENGER_A_SECRET_TOKEN: "has spaces!" })
+      expect(Either.isLeft(badSecret) && badSecret.left.message).toMatch(/MESSENGER_A_SECRET_TOKEN: must be 1 to 256 characters/)
+      const badPhone = yield* load({ MESSENGER_B_PHONE_NUMBER_ID: "+1 555 0100" })
+      expect(Either.isLeft(badPhone) && badPhone.left.message).toMatch(/MESSENGER_B_PHONE_NUMBER_ID/)
+    }))
+
   it.effect("a bad value fails with a message naming the variable", () =>
     Effect.gen(function* () {
       const port = yield* load({ PORT: "eighty" })

@@ -327,11 +327,10 @@ it.layer(testServerLayer())("the HTTP service", (it) => {
         const assistant = yield* getJson("/v1/internal/assistant/team-health?client_id=cli_x", { "x-api-key": ASSISTANT_KEY })
         expect(assistant.status).toBe(501)
         expect(assistant.body._tag).toBe("NotImplemented")
-        const staff = yield* getJson("/v1/internal/admin/pipeline-health", admin)
+        // the admin key is accepted on the assistant interface too
+        const staff = yield* getJson("/v1/internal/assistant/review-pack?client_id=cli_x", admin)
         expect(staff.status).toBe(501)
-        expect(staff.body).toMatchObject({ _tag: "NotImplemented", operation: "GET /v1/internal/admin/pipeline-health" })
-        const webhook = yield* postJson("/v1/companion/messenger-a/webhook", { update_id: 1 })
-        expect(webhook.status).toBe(501)
+        expect(staff.body).toMatchObject({ _tag: "NotImplemented", operation: "GET /v1/internal/assistant/review-pack" })
       }))
   })
 

@@ -399,7 +399,17 @@ describe("client portal", () => {
 
           const won = yield* call("PUT", path, {
             session,
-            body: { outcome: "won", deal_value: 48000, currency: "EUR", closed_at: "2026-11-20T15:00:00Z", stage: "closed", reason: "ROI case", notes: "CFO signed" }
+            body: {
+              outcome: "won",
+              deal_value: 48000,
+              currency: "EUR",
+              closed_at: "2026-11-20T15:00:00Z",
+              stage: "closed",
+              reason: "ROI case",
+              notes: "CFO signed",
+              lead_source: "Webinar",
+              icp_label: "Mid-market"
+            }
           })
           expect(won.status).toBe(200)
           expect(won.body).toEqual({
@@ -412,13 +422,15 @@ describe("client portal", () => {
             reason: "ROI case",
             notes: "CFO signed",
             is_test_data: false,
+            lead_source: "Webinar",
+            icp_label: "Mid-market",
             recorded_by: userId,
             created_at: expect.any(String),
             updated_at: expect.any(String)
           })
           expect((yield* call("GET", path, { session })).body).toEqual(won.body)
           const lost = yield* call("PUT", path, { session, body: { outcome: "lost" } })
-          expect(lost.body).toMatchObject({ outcome: "lost", deal_value: null, currency: null, notes: null, created_at: won.body.created_at })
+          expect(lost.body).toMatchObject({ outcome: "lost", deal_value: null, currency: null, notes: null, lead_source: null, icp_label: null, created_at: won.body.created_at })
 
           const other = yield* newTenant()
           for (const method of ["GET", "PUT"] as const) {

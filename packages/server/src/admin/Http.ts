@@ -1,7 +1,9 @@
 /**
  * Handlers of the `admin` group (spec 4.7, the staff's internal administration): runtime flags, a
  * tenant's plan usage and its monthly bonus, the recording bot's alerts (written by the recorder,
- * read from the shared floor) are built; the rest answer 501 (`Pending.admin`).
+ * read from the shared floor), the companion channels (`CompanionChannels`, which the companion
+ * implements), and the service's status, pipeline health and doctor (`AdminOps`) are built; the rest
+ * answer 501 (`Pending.admin`).
  */
 import { CallsightApi, NotFound, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
@@ -9,9 +11,11 @@ import { Effect, Layer } from "effect"
 import { RecallAlertsRepo } from "../events/RecallAlertsRepo.js"
 import { handlePending } from "../http/Pending.js"
 import { Callers } from "../tenancy/Caller.js"
+import { CompanionChannels } from "../tenancy/CompanionChannels.js"
 import { PlanUsage } from "../tenancy/PlanUsage.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
+import { AdminOps } from "./AdminOps.js"
 
 export const AdminHttpLive = HttpApiBuilder.group(CallsightApi, "admin", (handlers) =>
   Effect.gen(function* () {
@@ -20,7 +24,17 @@ export const AdminHttpLive = HttpApiBuilder.group(CallsightApi, "admin", (handle
     const callers = yield* Callers
     const recallAlerts = yield* RecallAlertsRepo
     const tenants = yield* TenantsRepo
+    const companion = yield* CompanionChannels
+    const ops = yield* AdminOps
     return handlePending(handlers, Pending.admin)
+      .handle("getCompanionStatus", ({ urlParams }) => companion.status(urlParams.client_id))
+      .handle("createCompanionConnectCode", ({ payload, urlParams }) =>
+        Effect.flatMap(callers.staff, (actor) => companion.connectCode(urlParams.client_id, payload, actor)))
+      .handle("pushCompanionMessage", ({ payload, urlParams }) =>
+        Effect.flatMap(callers.staff, (actor) => companion.push(urlParams.client_id, payload, actor)))
+      .handle("getStatus", ({ urlParams }) => ops.status(urlParams.client_id))
+      .handle("getPipelineHealth", () => ops.pipelineHealth())
+      .handle("runDoctor", ({ urlParams }) => ops.doctor(urlParams.client_id))
       .handle("getRuntimeFlags", ({ urlParams }) => flags.list(urlParams.client_id))
       .handle("setRuntimeFlags", ({ path, payload }) => flags.replace(path.client_id, payload))
       .handle("getClientPlanUsage", ({ path }) => usage.usage(path.client_id))
@@ -34,4 +48,11 @@ export const AdminHttpLive = HttpApiBuilder.group(CallsightApi, "admin", (handle
           return { alerts: yield* recallAlerts.list(client_id, limit), limit }
         }).pipe(Effect.catchTag("SqlError", Effect.die)))
   })
-).pipe(Layer.provide([RuntimeFlags.Default, PlanUsage.Default, Callers.Default, RecallAlertsRepo.Default, TenantsRepo.Default]))
+).pipe(Layer.provide([
+  RuntimeFlags.Default,
+  PlanUsage.Default,
+  Callers.Default,
+  RecallAlertsRepo.Default,
+  TenantsRepo.Default,
+  AdminOps.Default
+]))

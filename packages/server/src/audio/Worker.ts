@@ -17,6 +17,7 @@ import type { AnalysisStage } from "../analysis/Types.js"
 import { BlobStore } from "../calls/BlobStore.js"
 import { CallsRepo, type JobCall } from "../calls/CallsRepo.js"
 import { type ClaimedJob, JobsRepo } from "../calls/JobsRepo.js"
+import { WorkersRepo } from "../calls/WorkersRepo.js"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
 import { EventsRepo } from "../events/EventsRepo.js"
@@ -193,8 +194,13 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
   ]
 }) {}
 
+/** How often a worker process beats its heartbeat row: four times per lease, at least every 10 s. */
+export const heartbeatSeconds = (leaseSeconds: number) => Math.max(1, Math.min(10, leaseSeconds / 4))
+
 /**
- * `WORKER_CONCURRENCY` worker loops for the life of the layer. It needs the tenants'
+ * `WORKER_CONCURRENCY` worker loops for the life of the layer, and the process's heartbeat (the
+ * admin's `status` counts the processes alive): beaten at once and then every `heartbeatSeconds`,
+ * removed when the layer closes. It needs the tenants'
  * `QualificationFrameworks`, which the portal implements, and their `SpeechIntegrations` and
  * `LlmAssistants`, which the integrations feature implements (`main.ts` provides them).
  */
@@ -202,9 +208,24 @@ export const WorkersLive = Layer.scopedDiscard(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const worker = yield* AnalysisWorker
+    const heartbeats = yield* WorkersRepo
+    const beat = heartbeats.beat({
+      workerId: worker.workerId,
+      host: hostname(),
+      pid: process.pid,
+      concurrency: config.workerConcurrency,
+      leaseSeconds: config.workerLeaseSeconds
+    })
+    yield* Effect.addFinalizer(() => Effect.ignore(heartbeats.remove(worker.workerId)))
+    yield* Effect.forkScoped(
+      Effect.zipRight(beat, heartbeats.prune).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("worker heartbeat failed", cause)),
+        Effect.repeat(Schedule.spaced(Duration.seconds(heartbeatSeconds(config.workerLeaseSeconds))))
+      )
+    )
     yield* Effect.logInfo(`analysis workers started: ${config.workerConcurrency}`).pipe(
       Effect.annotateLogs("worker_id", worker.workerId)
     )
     for (let i = 0; i < config.workerConcurrency; i++) yield* Effect.forkScoped(worker.loop)
   })
-).pipe(Layer.provide(AnalysisWorker.Default))
+).pipe(Layer.provide([AnalysisWorker.Default, WorkersRepo.Default]))

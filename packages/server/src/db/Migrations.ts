@@ -13,6 +13,8 @@ import meetingIntegrations from "./migrations/0006_meeting_integrations.js"
 import crm from "./migrations/0007_crm.js"
 import recorder from "./migrations/0008_recorder.js"
 import coaching from "./migrations/0009_coaching.js"
+import companion from "./migrations/0010_companion.js"
+import marketIntel from "./migrations/0011_market_intel.js"
 
 export const migrations = {
   "0001_core": core,
@@ -23,7 +25,9 @@ export const migrations = {
   "0006_meeting_integrations": meetingIntegrations,
   "0007_crm": crm,
   "0008_recorder": recorder,
-  "0009_coaching": coaching
+  "0009_coaching": coaching,
+  "0010_companion": companion,
+  "0011_market_intel": marketIntel
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

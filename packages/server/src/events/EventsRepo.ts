@@ -33,7 +33,11 @@ export const NewEvent = Schema.Struct({
     "recording_received",
     "bot_join_failed",
     "recording_missing",
-    "recording_refused"
+    "recording_refused",
+    // the companion channels (platform `messenger-a` / `messenger-b`): a chat linked or unlinked, a push not delivered
+    "companion_linked",
+    "companion_unlinked",
+    "companion_delivery_failed"
   ),
   platform: Schema.String,
   status: Schema.Literal("ok", "error"),

@@ -65,7 +65,8 @@ export const errorDetail = (text: string, apiKey?: Redacted.Redacted<string> | u
     const body: unknown = JSON.parse(text)
     const field = (o: unknown, key: string): unknown =>
       typeof o === "object" && o !== null ? (o as Record<string, unknown>)[key] : undefined
-    const candidates = ["err_msg", "error", "message", "detail", "reason"].map((key) => field(body, key))
+    // `description`: the Telegram Bot API's word for it
+    const candidates = ["err_msg", "error", "message", "detail", "reason", "description"].map((key) => field(body, key))
     candidates.splice(1, 0, field(field(body, "error"), "message"))
     const found = candidates.find((c): c is string => typeof c === "string" && c.length > 0)
     if (found !== undefined) detail = found
@@ -117,14 +118,27 @@ export const requestJson = <A, I, E>(options: {
   readonly apiKey?: Redacted.Redacted<string> | undefined
   /** Log annotations of a retry. */
   readonly annotations?: Readonly<Record<string, unknown>>
+  /**
+   * How long the provider asks to wait, read from its answer's body (the Telegram Bot API puts it in
+   * `parameters.retry_after`); the longer of it and `Retry-After` is honoured.
+   */
+  readonly retryAfterFromBody?: ((text: string) => Duration.Duration | undefined) | undefined
+  /**
+   * Whether 401 and 403 mean the key was refused (the default). A messaging platform answers 403 for
+   * a chat that blocked the bot: with false, they are told as any other refusal.
+   */
+  readonly keyStatuses?: boolean | undefined
 }): Effect.Effect<A, ProviderFailure | E> => {
   const { client, name, policy, what } = options
   const decode = Schema.decodeUnknown(options.schema)
+  const key = options.apiKey === undefined ? "" : Redacted.value(options.apiKey)
+  /** The key blanked out of a message (a transport error may carry the URL, where some providers put it). */
+  const blank = (text: string) => (key.length > 0 ? text.split(key).join("[the key]") : text)
 
   const readAnswer = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<A, Retryable | Fatal> => {
     if (response.status >= 200 && response.status < 300) {
       return response.text.pipe(
-        Effect.mapError((e) => new Retryable({ detail: `the answer was cut off: ${describeCause(e.cause ?? e)}` })),
+        Effect.mapError((e) => new Retryable({ detail: blank(`the answer was cut off: ${describeCause(e.cause ?? e)}`) })),
         Effect.flatMap((text) =>
           Effect.try({
             try: () => JSON.parse(text) as unknown,
@@ -152,7 +166,13 @@ export const requestJson = <A, I, E>(options: {
         const detail = errorDetail(text, options.apiKey)
         const suffix = detail === "" ? "" : `: ${detail}`
         if (status === 429 || status >= 500) {
-          return Effect.fail(new Retryable({ status, detail, retryAfter: retryAfter(response.headers["retry-after"]) }))
+          const header = retryAfter(response.headers["retry-after"])
+          const body = options.retryAfterFromBody?.(text)
+          const wait = header === undefined ? body : body === undefined ? header : Duration.max(header, body)
+          return Effect.fail(new Retryable({ status, detail, retryAfter: wait }))
+        }
+        if (options.keyStatuses === false) {
+          return Effect.fail(new Fatal({ status, message: `${name} rejected the ${what} (HTTP ${status})${suffix}` }))
         }
         if (status === 401) return Effect.fail(new Fatal({ status, message: `${name} refused the API key (HTTP 401)${suffix}` }))
         if (status === 403) {
@@ -165,7 +185,9 @@ export const requestJson = <A, I, E>(options: {
 
   const attempt: Effect.Effect<A, Retryable | Fatal | E> = Effect.gen(function* () {
     const request = yield* options.build
-    const response = yield* client.execute(request).pipe(Effect.mapError((e) => new Retryable({ detail: describeCause(e.cause ?? e) })))
+    const response = yield* client.execute(request).pipe(
+      Effect.mapError((e) => new Retryable({ detail: blank(describeCause(e.cause ?? e)) }))
+    )
     return yield* readAnswer(response)
   }).pipe(Effect.scoped)
 

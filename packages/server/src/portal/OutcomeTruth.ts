@@ -45,13 +45,22 @@ export class OutcomeTruth extends Effect.Service<OutcomeTruth>()("OutcomeTruth",
             reason: req.reason ?? null,
             notes: req.notes ?? null,
             isTestData: req.is_test_data,
+            leadSource: req.lead_source ?? null,
+            icpLabel: req.icp_label ?? null,
             recordedBy: caller.user.userId
           })
           yield* audit.record(clientId, caller.actor, {
             action: "outcome_truth.recorded",
             targetType: "call",
             targetId: callId,
-            metadata: { outcome: req.outcome, deal_value: req.deal_value ?? null, currency: req.currency ?? null, is_test_data: req.is_test_data }
+            metadata: {
+              outcome: req.outcome,
+              deal_value: req.deal_value ?? null,
+              currency: req.currency ?? null,
+              is_test_data: req.is_test_data,
+              lead_source: req.lead_source ?? null,
+              icp_label: req.icp_label ?? null
+            }
           })
           return row
         })

@@ -30,6 +30,8 @@ export const NewOutcome = Schema.Struct({
   reason: Schema.NullOr(Schema.String),
   notes: Schema.NullOr(Schema.String),
   isTestData: Schema.Boolean,
+  leadSource: Schema.NullOr(Schema.String),
+  icpLabel: Schema.NullOr(Schema.String),
   recordedBy: UserId
 })
 
@@ -38,7 +40,8 @@ const Backlog = Schema.Struct({ tenantId: ClientId, limit: Schema.Number, includ
 export class OutcomeTruthRepo extends Effect.Service<OutcomeTruthRepo>()("OutcomeTruthRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const columns = sql`call_id, outcome, deal_value, currency, closed_at, stage, reason, notes, is_test_data, recorded_by, created_at, updated_at`
+    const columns = sql`call_id, outcome, deal_value, currency, closed_at, stage, reason, notes, is_test_data, lead_source, icp_label,
+                           recorded_by, created_at, updated_at`
 
     const find = Rows.findOne({
       Request: Schema.Struct({ tenantId: ClientId, callId: CallId }),
@@ -52,13 +55,15 @@ export class OutcomeTruthRepo extends Effect.Service<OutcomeTruthRepo>()("Outcom
       Request: NewOutcome,
       Result: OutcomeRow,
       execute: (o) =>
-        sql`INSERT INTO outcome_truth (call_id, client_id, outcome, deal_value, currency, closed_at, stage, reason, notes, is_test_data, recorded_by)
+        sql`INSERT INTO outcome_truth (call_id, client_id, outcome, deal_value, currency, closed_at, stage, reason, notes, is_test_data,
+                                       lead_source, icp_label, recorded_by)
             VALUES (${o.callId}, ${o.clientId}, ${o.outcome}, ${o.dealValue}, ${o.currency}, ${o.closedAt},
-                    ${o.stage}, ${o.reason}, ${o.notes}, ${o.isTestData}, ${o.recordedBy})
+                    ${o.stage}, ${o.reason}, ${o.notes}, ${o.isTestData}, ${o.leadSource}, ${o.icpLabel}, ${o.recordedBy})
             ON CONFLICT (call_id) DO UPDATE SET
               outcome = EXCLUDED.outcome, deal_value = EXCLUDED.deal_value, currency = EXCLUDED.currency,
               closed_at = EXCLUDED.closed_at, stage = EXCLUDED.stage, reason = EXCLUDED.reason, notes = EXCLUDED.notes,
-              is_test_data = EXCLUDED.is_test_data, recorded_by = EXCLUDED.recorded_by, updated_at = now()
+              is_test_data = EXCLUDED.is_test_data, lead_source = EXCLUDED.lead_source, icp_label = EXCLUDED.icp_label,
+              recorded_by = EXCLUDED.recorded_by, updated_at = now()
             RETURNING ${columns}`
     })
 

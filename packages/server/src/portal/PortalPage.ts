@@ -20,7 +20,7 @@ import { escapeHtml as e } from "../lib/Html.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
 import { CoachingDashboard } from "../views/CoachingDashboard.js"
 import { ValueViews } from "../views/ValueViews.js"
-import { AccountViews } from "./AccountViews.js"
+import { AccountViews } from "../views/AccountViews.js"
 
 type Cockpit = typeof AccountCockpit.Type
 type Brief = typeof DailyBrief.Type

@@ -1,7 +1,8 @@
 /**
  * The account's read-only views: the cockpit, onboarding and activation, operational trust (the
- * tenant's analysis pipeline over 7 days) and integration health. One implementation: the
- * assistant interface serves the same views (spec 4.9) from here.
+ * tenant's analysis pipeline over 7 days) and integration health. One implementation, on the
+ * shared floor: the portal answers them, the assistant interface serves the same views (spec 4.9),
+ * market intelligence's radar reads the onboarding, and the admin's doctor uses the same thresholds.
  *
  * They answer from what the service has: the recording bot from its setting and its events; the
  * closers' calendar and video connections, crm-a and the LLM providers from their tables (a
