@@ -60,7 +60,6 @@ export const Pending = {
   workspace: [
     "createSession",
     "getState",
-    "search",
     "chat",
     "runAction",
     "sendToChannel",

@@ -6,7 +6,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CallAnalysis, ScorecardDimensionName } from "./CallAnalysis.js"
-import { CallId, ClientId, CloserId, NonEmptyTrimmedText, Payload, Text, Timestamp, UserId, strictBody } from "./Common.js"
+import { CallId, ClientId, CloserId, NonEmptyTrimmedText, Payload, Text, Timestamp, UserId, queryInt, strictBody } from "./Common.js"
 import { AccountAlert, AnswerSource, DealOutcome, SuggestedAction } from "./ClientPortal.js"
 import { Conflict, NotFound, PaymentRequired } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
@@ -45,27 +45,45 @@ export const WorkspaceState = Schema.Struct({
 // ---------------------------------------------------------------------------------------------
 // Search
 
+/** The search text's bounds: at least 2 characters besides spaces, at most 200. */
+export const SEARCH_QUERY_MAX = 200
+
 export const SearchParams = Schema.Struct({
-  q: Text.pipe(Schema.minLength(2)).annotations({ description: "Search text, at least 2 characters" })
+  q: Text.pipe(
+    Schema.minLength(2),
+    Schema.maxLength(SEARCH_QUERY_MAX),
+    Schema.filter((q) => q.trim().length >= 2 || "must hold at least 2 characters besides spaces")
+  ).annotations({
+    description:
+      "Search text, 2 to 200 characters, in web-search syntax: words (all must match), `\"quoted phrases\"`, " +
+      "`-word` to exclude, `or` between alternatives. Words are matched by their English stem; stop words are ignored."
+  }),
+  limit: queryInt({ min: 1, max: 100, default: 20, description: "Hits returned: 1 to 100, default 20" })
 })
 
 export const SearchHitKind = Schema.Literal("call", "transcript", "closer", "note")
 
 export const SearchHit = Schema.Struct({
-  kind: SearchHitKind,
-  id: Text.annotations({ description: "call_id, closer_id or note id" }),
+  kind: SearchHitKind.annotations({
+    description:
+      "`transcript`: the call's transcript matched; `call`: its metadata (external id, closer, date as YYYY-MM-DD); " +
+      "`closer`: a closer (name, e-mail, team); `note`: an outcome note or a manual audit's notes"
+  }),
+  id: Text.annotations({ description: "call_id (kinds transcript, call; an outcome note), closer_id or audit_id" }),
   call_id: Schema.NullOr(CallId),
   title: Text,
-  snippet: Text.annotations({ description: "Matched text, the matches wrapped in `<b>…</b>`" }),
+  snippet: Text.annotations({ description: "Matched text, HTML-escaped, the matches wrapped in `<b>…</b>`" }),
   rank: Schema.Number,
   at: Schema.NullOr(Timestamp).annotations({ description: "When the call happened or the record changed" }),
-  start: Schema.NullOr(Schema.Number).annotations({ description: "Transcript hits: seconds into the call" })
+  start: Schema.NullOr(Schema.Number).annotations({
+    description: "Transcript hits: seconds into the call of the segment that matched best (the report's `transcript[].start`)"
+  })
 }).annotations({ identifier: "SearchHit" })
 
 export const SearchResults = Schema.Struct({
   q: Text,
-  results: Schema.Array(SearchHit).annotations({ description: "Best rank first" }),
-  total: Schema.Number
+  results: Schema.Array(SearchHit).annotations({ description: "Best rank first, then the newest" }),
+  total: Schema.Number.annotations({ description: "Hits in all, of which `limit` at most are returned" })
 }).annotations({ identifier: "SearchResults" })
 
 // ---------------------------------------------------------------------------------------------
@@ -217,7 +235,8 @@ export class WorkspaceApi extends HttpApiGroup.make("workspace")
       .addSuccess(SearchResults)
       .annotate(
         OpenApi.Summary,
-        "Full-text search over the tenant's calls, transcripts, closers and notes, with ranked snippets"
+        "Full-text search over the tenant's calls, transcripts, closers and notes, with ranked snippets; " +
+          "transcript hits give the second they are at"
       )
   )
   .add(

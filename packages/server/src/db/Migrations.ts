@@ -15,6 +15,7 @@ import recorder from "./migrations/0008_recorder.js"
 import coaching from "./migrations/0009_coaching.js"
 import companion from "./migrations/0010_companion.js"
 import marketIntel from "./migrations/0011_market_intel.js"
+import search from "./migrations/0012_search.js"
 
 export const migrations = {
   "0001_core": core,
@@ -27,7 +28,8 @@ export const migrations = {
   "0008_recorder": recorder,
   "0009_coaching": coaching,
   "0010_companion": companion,
-  "0011_market_intel": marketIntel
+  "0011_market_intel": marketIntel,
+  "0012_search": search
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

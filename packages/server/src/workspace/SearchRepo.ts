@@ -1,0 +1,120 @@
+/**
+ * The workspace search's one statement: the tenant's matching rows of every searchable table (the
+ * `tsvector` documents of migration 0012, each behind its GIN index), ranked together, the best
+ * `limit` kept, and only for those the costly parts: `ts_headline` snippets and, for transcript
+ * hits, the segment of the stored transcript that matches best (its `start` is the second the hit
+ * is at). Every branch filters on the tenant; the query is `websearch_to_tsquery('english', q)`.
+ */
+import { CallId, ClientId } from "@callsight/api-spec"
+import { SqlClient } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { IsoTimestamp } from "../db/Rows.js"
+import * as Rows from "../db/Rows.js"
+
+export const SearchRow = Schema.Struct({
+  kind: Schema.Literal("call", "transcript", "closer", "note"),
+  id: Schema.String,
+  call_id: Schema.NullOr(CallId),
+  title: Schema.String,
+  snippet: Schema.String,
+  rank: Schema.Number,
+  at: Schema.NullOr(IsoTimestamp),
+  start: Schema.NullOr(Schema.Number),
+  total: Schema.Number
+})
+export type SearchRow = typeof SearchRow.Type
+
+const SearchRequest = Schema.Struct({ tenantId: ClientId, q: Schema.String, limit: Schema.Number })
+
+/**
+ * `ts_headline` options: the matches in `<b>`, one passage of at most 35 words around them (a
+ * transcript segment or a note shorter than that whole, its punctuation kept: fragment mode would
+ * trim it at the first and last word).
+ */
+const HEADLINE = "StartSel=<b>, StopSel=</b>, MaxWords=35, MinWords=15, ShortWord=2"
+
+export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Text made safe to show as HTML before the `<b>` marks are added around its matches. */
+    const escaped = (text: string) => sql.literal(`replace(replace(replace(${text}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;')`)
+    const callTitle = (c: string) =>
+      sql.literal(
+        `'Call ' || coalesce(${c}.external_call_id, ${c}.call_id) || coalesce(' · ' || ${c}.closer_email, '') || ' · ' || ` +
+          `to_char(${c}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+      )
+
+    const search = Rows.findAll({
+      Request: SearchRequest,
+      Result: SearchRow,
+      execute: ({ limit, q, tenantId }) =>
+        sql`
+          WITH q AS (SELECT websearch_to_tsquery('english', ${q}) AS query),
+          hits AS (
+            SELECT 'transcript' AS kind, c.call_id AS id, c.call_id, ts_rank(c.search_transcript, q.query) AS rank, c.created_at AS at
+            FROM calls c, q WHERE c.client_id = ${tenantId} AND c.search_transcript @@ q.query
+            UNION ALL
+            SELECT 'call', c.call_id, c.call_id, ts_rank(c.search_meta, q.query), c.created_at
+            FROM calls c, q WHERE c.client_id = ${tenantId} AND c.search_meta @@ q.query
+            UNION ALL
+            SELECT 'closer', cl.closer_id, NULL, ts_rank(cl.search_doc, q.query), cl.updated_at
+            FROM closers cl, q WHERE cl.client_id = ${tenantId} AND cl.search_doc @@ q.query
+            UNION ALL
+            SELECT 'outcome', o.call_id, o.call_id, ts_rank(o.search_doc, q.query), o.updated_at
+            FROM outcome_truth o, q WHERE o.client_id = ${tenantId} AND o.search_doc @@ q.query
+            UNION ALL
+            SELECT 'audit', a.audit_id, a.call_id, ts_rank(a.search_doc, q.query), a.created_at
+            FROM manual_audits a, q WHERE a.client_id = ${tenantId} AND a.search_doc @@ q.query
+          ),
+          top AS (
+            SELECT hits.*, count(*) OVER () AS total FROM hits
+            ORDER BY rank DESC, at DESC, kind, id
+            LIMIT ${limit}
+          )
+          -- titles, texts and snippets of the kept hits only
+          SELECT CASE WHEN top.kind IN ('outcome', 'audit') THEN 'note' ELSE top.kind END AS kind,
+                 top.id, top.call_id, top.rank::float8 AS rank, top.at, top.total::int AS total, seg.start,
+                 CASE top.kind
+                   WHEN 'closer' THEN 'Closer ' || cl.full_name
+                   WHEN 'outcome' THEN 'Outcome note · ' || ${callTitle("c")}
+                   WHEN 'audit' THEN 'Manual audit · ' || ${callTitle("c")}
+                   ELSE ${callTitle("c")}
+                 END AS title,
+                 ts_headline('english', ${escaped("coalesce(seg.text, body.text, '')")}, q.query, ${HEADLINE}) AS snippet
+          FROM top CROSS JOIN q
+          LEFT JOIN calls c ON c.call_id = top.call_id AND c.client_id = ${tenantId}
+          LEFT JOIN closers cl ON top.kind = 'closer' AND cl.closer_id = top.id AND cl.client_id = ${tenantId}
+          LEFT JOIN outcome_truth o ON top.kind = 'outcome' AND o.call_id = top.id AND o.client_id = ${tenantId}
+          LEFT JOIN manual_audits a ON top.kind = 'audit' AND a.audit_id = top.id AND a.client_id = ${tenantId}
+          CROSS JOIN LATERAL (
+            SELECT CASE top.kind
+              WHEN 'call' THEN coalesce(c.external_call_id, '') || ' · ' || coalesce(c.closer_email, '') || ' · ' ||
+                               to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')
+              WHEN 'closer' THEN cl.full_name || ' · ' || cl.email || coalesce(' · ' || cl.team, '')
+              WHEN 'outcome' THEN concat_ws(' · ', o.notes, o.reason)
+              WHEN 'audit' THEN a.notes
+            END AS text
+          ) body
+          LEFT JOIN LATERAL (
+            -- the transcript segment that matches the whole query, else the one ranked best (the
+            -- query's words can be spread over several), the earliest of equals
+            SELECT s.start, s.text
+            FROM (
+              SELECT (e.seg ->> 'start')::float8 AS start, e.seg ->> 'text' AS text, e.n,
+                     to_tsvector('english', e.seg ->> 'text') AS doc
+              FROM jsonb_array_elements(CASE WHEN jsonb_typeof(c.result -> 'transcript') = 'array' THEN c.result -> 'transcript' END)
+                   WITH ORDINALITY AS e (seg, n)
+              WHERE top.kind = 'transcript'
+            ) s
+            ORDER BY s.doc @@ q.query DESC, ts_rank(s.doc, q.query) DESC, s.n
+            LIMIT 1
+          ) seg ON true
+          ORDER BY top.rank DESC, top.at DESC, top.kind, top.id`
+    })
+
+    return {
+      search: (tenantId: ClientId, q: string, limit: number) => search({ tenantId, q, limit }).pipe(Effect.orDie)
+    } as const
+  })
+}) {}
