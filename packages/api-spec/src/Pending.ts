@@ -58,11 +58,7 @@ export const Pending = {
   admin: [],
   marketIntel: [],
   workspace: [
-    "createSession",
-    "getState",
     "chat",
-    "runAction",
-    "sendToChannel",
     "getMeetingPrepBrief",
     "getDealIntelligence",
     "getTeamHealth",

@@ -17,6 +17,7 @@ import { CrmSyncLive } from "./integrations/CrmSync.js"
 import { MeetingCalendarsLive } from "./integrations/MeetingCalendars.js"
 import { MeetingTokensRefresherLive } from "./integrations/MeetingConnections.js"
 import { LlmAssistantsLive, SpeechIntegrationsLive } from "./integrations/TenantProviders.js"
+import { OutcomeRecordsLive } from "./portal/OutcomeTruth.js"
 import { QualificationFrameworksLive } from "./portal/Profiles.js"
 import { RecorderSchedulerLive } from "./recorder/Scheduler.js"
 import { makeHttpLayer } from "./HttpApp.js"
@@ -42,7 +43,7 @@ const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide([QualificationFramewo
 const RecorderPassesLive = RecorderSchedulerLive.pipe(Layer.provide(MeetingCalendarsLive))
 
 /**
- * The companion channels as the admin's operations see them (the companion implements them); the
+ * The companion channels as the admin's operations and the workspace see them (the companion implements them); the
  * same `Companion` and rate limiter the companion's webhooks use (layers are built once).
  */
 const CompanionForAdminLive = CompanionChannelsLive.pipe(Layer.provide(RateLimiterLive))
@@ -83,7 +84,7 @@ export const makeServerLayer = <S, E1, R1, D, E2, R2>(
   options: { readonly workers?: boolean } = {}
 ) =>
   Layer.merge(
-    makeHttpLayer(server).pipe(Layer.provide(CompanionForAdminLive)),
+    makeHttpLayer(server).pipe(Layer.provide([CompanionForAdminLive, OutcomeRecordsLive])),
     options.workers === true ? BackgroundLive : Layer.empty
   ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 

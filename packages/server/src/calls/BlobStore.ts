@@ -105,6 +105,9 @@ export class BlobStore extends Effect.Service<BlobStore>()("BlobStore", {
 
     const remove = (key: string) => Effect.promise(() => rm(pathOf(key), { force: true }))
 
-    return { stage, commit, discard, remove, pathOf } as const
+    /** Whether the file under `key` is still kept. */
+    const exists = (key: string) => Effect.promise(() => stat(pathOf(key)).then((info) => info.isFile(), () => false))
+
+    return { stage, commit, discard, remove, pathOf, exists } as const
   })
 }) {}

@@ -272,7 +272,20 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
             WHERE call_id = ${callId}`
     })
 
+    /**
+     * Back in the queue for a re-analysis: the status and progress start again, the previous
+     * analysis (`result`, `method_version`) stays readable until the new one replaces it.
+     */
+    const reopen = Rows.execute({
+      Request: CallId,
+      execute: (callId) =>
+        sql`UPDATE calls SET status = 'queued', stage = 'queued', progress = 0, started_at = NULL, completed_at = NULL,
+                             error_code = NULL, error_message = NULL
+            WHERE call_id = ${callId}`
+    })
+
     return {
+      reopen,
       insert: (c: typeof NewCall.Type) => Effect.map(insert(c), (row) => row.created_at),
       exists: (clientId: ClientId, callId: CallId) => Effect.map(exists({ tenantId: clientId, callId }), (row) => row.exists),
       find: (clientId: ClientId, callId: CallId) => find({ tenantId: clientId, callId }),

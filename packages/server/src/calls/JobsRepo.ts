@@ -84,8 +84,27 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("JobsRepo", {
             WHERE call_id = ${callId} AND lease_owner = ${workerId} AND state = 'running'`
     })
 
+    /**
+     * The call's job queued afresh for a re-analysis (workspace `reanalyze_call`): only a job that
+     * has ended (`done` or `failed`) is reopened, its attempts counted from zero; none when the job
+     * is still pending or running.
+     */
+    const reopen = Rows.findOne({
+      Request: CallId,
+      Result: Held,
+      execute: (callId) =>
+        sql`INSERT INTO analysis_jobs (call_id) VALUES (${callId})
+            ON CONFLICT (call_id) DO UPDATE
+              SET state = 'pending', attempts = 0, run_after = now(), lease_owner = NULL, lease_expires_at = NULL,
+                  last_error = NULL, created_at = now(), updated_at = now()
+              WHERE analysis_jobs.state IN ('done', 'failed')
+            RETURNING call_id`
+    })
+
     return {
       enqueue,
+      /** Queues an ended job again; false when it is still pending or running. */
+      reopen: (callId: CallId) => Effect.map(reopen(callId), Option.isSome),
       claim: (workerId: string, leaseSeconds: number) => claim({ workerId, leaseSeconds }),
       /** Extends the lease; false when the job is no longer this worker's. */
       renew: (callId: CallId, workerId: string, leaseSeconds: number) =>

@@ -16,6 +16,7 @@ import coaching from "./migrations/0009_coaching.js"
 import companion from "./migrations/0010_companion.js"
 import marketIntel from "./migrations/0011_market_intel.js"
 import search from "./migrations/0012_search.js"
+import workspace from "./migrations/0013_workspace.js"
 
 export const migrations = {
   "0001_core": core,
@@ -29,7 +30,8 @@ export const migrations = {
   "0009_coaching": coaching,
   "0010_companion": companion,
   "0011_market_intel": marketIntel,
-  "0012_search": search
+  "0012_search": search,
+  "0013_workspace": workspace
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -48,10 +48,14 @@ export class LedgerRepo extends Effect.Service<LedgerRepo>()("LedgerRepo", {
         sql`SELECT COALESCE(-SUM(delta), 0)::int AS n FROM credit_ledger WHERE call_id = ${callId} AND reason = 'analysis'`
     })
 
-    /** Calls that will each take a credit when they complete: those uploaded through the API (the recorder's take none). */
+    /**
+     * Calls that will each take a credit when they complete: those uploaded through the API (the
+     * recorder's take none) and not charged yet (a re-analysis of a charged call takes none).
+     */
     const reserved = countOf((clientId) =>
-      sql`SELECT count(*)::int AS n FROM calls
-          WHERE client_id = ${clientId} AND status IN ('queued', 'processing') AND source = 'api'`)
+      sql`SELECT count(*)::int AS n FROM calls c
+          WHERE c.client_id = ${clientId} AND c.status IN ('queued', 'processing') AND c.source = 'api'
+            AND NOT EXISTS (SELECT 1 FROM credit_ledger l WHERE l.call_id = c.call_id AND l.reason = 'analysis')`)
 
     /** Calls of the current month that count against the plan: all but failed ones. */
     const ingestsThisMonth = countOf((clientId) =>

@@ -229,7 +229,7 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
       } satisfies typeof HealthKpis.Type
     }, Effect.orDie)
 
-    return { cockpit, onboarding, operationalTrust, healthKpis } as const
+    return { cockpit, onboarding, operationalTrust, healthKpis, alerts } as const
   }),
   dependencies: [AccountQueries.Default, TenantsRepo.Default, LedgerRepo.Default, PlanUsage.Default]
 }) {}

@@ -1,19 +1,32 @@
 /**
  * Handlers of the `workspace` group (spec 4.8: session, state, search, chat, actions, briefs, call
- * details), every operation behind the portal session. Built: `search` (Search.ts). The others
- * answer 501 `NotImplemented` (`Pending.workspace`) until their issue takes them off the list.
+ * details), every operation behind the portal session. Built: `search` (Search.ts; each search is
+ * remembered for the user's state), `createSession`, `getState`, `runAction` and `sendToChannel`
+ * (Workspace.ts). The others answer 501 `NotImplemented` (`Pending.workspace`) until their issue
+ * takes them off the list.
  */
 import { CallsightApi, CurrentClient, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { handlePending } from "../http/Pending.js"
+import { Callers } from "../tenancy/Caller.js"
 import { Search } from "./Search.js"
+import { Workspace } from "./Workspace.js"
 
 export const WorkspaceHttpLive = HttpApiBuilder.group(CallsightApi, "workspace", (handlers) =>
   Effect.gen(function* () {
     const search = yield* Search
+    const workspace = yield* Workspace
+    const { user } = yield* Callers
 
     return handlePending(handlers, Pending.workspace)
-      .handle("search", ({ urlParams }) => Effect.flatMap(CurrentClient, (c) => search.search(c.clientId, urlParams)))
+      .handle("search", ({ urlParams }) =>
+        Effect.flatMap(CurrentClient, (c) => search.search(c.clientId, urlParams)).pipe(
+          Effect.tap((found) => Effect.flatMap(user, (caller) => workspace.recordSearch(caller, found.q, found.total)))
+        ))
+      .handle("createSession", () => Effect.flatMap(user, workspace.createSession))
+      .handle("getState", () => Effect.flatMap(user, workspace.state))
+      .handle("runAction", ({ payload }) => Effect.flatMap(user, (c) => workspace.runAction(c, payload)))
+      .handle("sendToChannel", ({ payload }) => Effect.flatMap(user, (c) => workspace.sendToChannel(c, payload)))
   })
-).pipe(Layer.provide(Search.Default))
+).pipe(Layer.provide([Search.Default, Workspace.Default, Callers.Default]))
