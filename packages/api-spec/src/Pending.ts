@@ -60,9 +60,7 @@ export const Pending = {
   workspace: [
     "chat",
     "getMeetingPrepBrief",
-    "getDealIntelligence",
-    "getTeamHealth",
-    "getCall"
+    "getDealIntelligence"
   ],
   assistant: [
     "getAccountOverview",

@@ -29,6 +29,13 @@ export const KNOWN_FLAGS = [
     default: true,
     description: "Whether the messaging companion answers this tenant's chats",
     schema: Schema.Boolean
+  },
+  {
+    key: "assistant.enabled",
+    type: "boolean" as const,
+    default: true,
+    description: "Whether the assistant component answers this tenant's workspace briefs (meeting prep, deal intelligence, team health); null when false",
+    schema: Schema.Boolean
   }
 ]
 

@@ -2,14 +2,15 @@
  * Handlers of the `workspace` group (spec 4.8: session, state, search, chat, actions, briefs, call
  * details), every operation behind the portal session. Built: `search` (Search.ts; each search is
  * remembered for the user's state), `createSession`, `getState`, `runAction` and `sendToChannel`
- * (Workspace.ts). The others answer 501 `NotImplemented` (`Pending.workspace`) until their issue
- * takes them off the list.
+ * (Workspace.ts), `getTeamHealth` and `getCall` (Briefs.ts). The others answer 501
+ * `NotImplemented` (`Pending.workspace`) until their issue takes them off the list.
  */
 import { CallsightApi, CurrentClient, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { handlePending } from "../http/Pending.js"
 import { Callers } from "../tenancy/Caller.js"
+import { Briefs } from "./Briefs.js"
 import { Search } from "./Search.js"
 import { Workspace } from "./Workspace.js"
 
@@ -17,6 +18,7 @@ export const WorkspaceHttpLive = HttpApiBuilder.group(CallsightApi, "workspace",
   Effect.gen(function* () {
     const search = yield* Search
     const workspace = yield* Workspace
+    const briefs = yield* Briefs
     const { user } = yield* Callers
 
     return handlePending(handlers, Pending.workspace)
@@ -28,5 +30,7 @@ export const WorkspaceHttpLive = HttpApiBuilder.group(CallsightApi, "workspace",
       .handle("getState", () => Effect.flatMap(user, workspace.state))
       .handle("runAction", ({ payload }) => Effect.flatMap(user, (c) => workspace.runAction(c, payload)))
       .handle("sendToChannel", ({ payload }) => Effect.flatMap(user, (c) => workspace.sendToChannel(c, payload)))
+      .handle("getTeamHealth", () => Effect.flatMap(CurrentClient, (c) => briefs.teamHealth(c.clientId)))
+      .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => briefs.call(c.clientId, path.call_id)))
   })
-).pipe(Layer.provide([Search.Default, Workspace.Default, Callers.Default]))
+).pipe(Layer.provide([Search.Default, Workspace.Default, Briefs.Default, Callers.Default]))

@@ -1,0 +1,180 @@
+/**
+ * The workspace's read-only views (spec 4.8): `calls/{call_id}` and `team-health`, end to end on
+ * the in-process server with its analysis workers, on PGlite or on PostgreSQL with
+ * TEST_DATABASE_URL. Checked: the call view is the body of `GET /v1/teams/calls/{call_id}` (one
+ * function), another tenant's call and an unknown one are 404, no session is 401; team-health's
+ * figures per closer and for the team from seeded calls (scores, change, talk ratio, weakest
+ * dimension, health), another tenant's calls left out, null (200) when `assistant.enabled` is
+ * false; the briefs not built yet answer 501.
+ */
+import { SqlClient } from "@effect/sql"
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { createTenant, get, setFlags, settle, upload } from "./utils/AudioRequests.js"
+import { fixture } from "./utils/Fixtures.js"
+import { call, freshEmail, memberSession } from "./utils/PortalRequests.js"
+import { startSmtpServer } from "./utils/SmtpServer.js"
+import { Smtp } from "./utils/SmtpServerLayer.js"
+import { testServerLayer } from "./utils/TestServer.js"
+
+const server = Layer.unwrapScoped(Effect.gen(function* () {
+  const smtp = yield* startSmtpServer
+  return Layer.mergeAll(
+    testServerLayer({ smtpUrl: Option.some(Redacted.make(smtp.url)), signInLimitPerAddress: 1000 }, { workers: true }),
+    Layer.succeed(Smtp, smtp)
+  )
+}))
+
+/** A tenant with credits and an API key, and a signed-in user of it. */
+const tenantWithUser = (credits: number) =>
+  Effect.gen(function* () {
+    const smtp = yield* Smtp
+    const tenant = yield* createTenant(credits)
+    const session = yield* memberSession(smtp, tenant.client_id, freshEmail("user"))
+    return { clientId: tenant.client_id as string, apiKey: tenant.api_key as string, session }
+  })
+
+let seq = 0
+
+/**
+ * A completed call of the tenant, completed on the Tuesday of the week `weeksAgo` Monday weeks
+ * ago (UTC), with that overall score, dimension scores and rep talk ratio.
+ */
+const seedCall = (clientId: string, options: {
+  readonly closerEmail: string
+  readonly weeksAgo: number
+  readonly overall: number | null
+  readonly dims?: Record<string, number>
+  readonly talk?: number
+}) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const callId = `call_views_${Date.now()}_${seq++}`
+    const dimensions = Object.entries(options.dims ?? {}).map(([dimension, score]) => ({ dimension, score, assessed: true, weight: 1, reason: null }))
+    const result = JSON.stringify({
+      scorecard: { overall: options.overall, dimensions },
+      metrics: options.talk === undefined ? {} : { talk_ratio: options.talk }
+    })
+    yield* sql`
+      INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
+                         created_at, completed_at, result)
+      SELECT ${callId}, ${clientId}, ${`ext-${callId}`}, ${options.closerEmail}, 'completed', 'wav', ${`blob/${callId}`}, 1, 'x',
+             t - interval '1 hour', t, ${result}::jsonb
+      FROM (SELECT (date_trunc('week', now() AT TIME ZONE 'UTC') - make_interval(weeks => ${options.weeksAgo})
+                    + interval '1 day') AT TIME ZONE 'UTC' AS t) w`
+    return callId
+  }).pipe(Effect.orDie)
+
+const seedCloser = (clientId: string, email: string, fullName: string, status = "active") =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`INSERT INTO closers (closer_id, client_id, email, full_name, status, email_verified_at)
+        VALUES (${`clo_views_${Date.now()}_${seq++}`}, ${clientId}, ${email}, ${fullName}, ${status}, now())
+        RETURNING closer_id`).pipe(Effect.map((rows) => rows[0]!.closer_id as string), Effect.orDie)
+
+/** Monday 00:00 UTC `weeksAgo` weeks before this one, as ISO-8601. */
+const mondayOf = (weeksAgo: number) => {
+  const now = new Date()
+  const day = (now.getUTCDay() + 6) % 7
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - day - 7 * weeksAgo)).toISOString()
+}
+
+describe("workspace views: call details and team health", () => {
+  layer(server, { excludeTestServices: true, timeout: 120_000 })("on the server with workers", (it) => {
+    it.effect("calls/{call_id} is the body of GET /v1/teams/calls/{call_id}; another tenant's call is 404", () =>
+      Effect.gen(function* () {
+        const acme = yield* tenantWithUser(3)
+        const other = yield* tenantWithUser(3)
+        const up = yield* upload(acme.apiKey, fixture("renewal-stereo.mp3"), { externalCallId: "crm-42", closerEmail: "ada@acme.test" })
+        expect(up.status, JSON.stringify(up.body)).toBe(202)
+        const callId = up.body.call_id as string
+        expect((yield* settle(acme.apiKey, callId)).status).toBe("completed")
+
+        const viaWorkspace = yield* call("GET", `/v1/workspace/calls/${callId}`, { session: acme.session })
+        const viaApi = yield* get(acme.apiKey, `/v1/teams/calls/${callId}`)
+        expect(viaWorkspace.status).toBe(200)
+        expect(viaWorkspace.body).toEqual(viaApi.body)
+        expect(viaWorkspace.body).toMatchObject({
+          call_id: callId,
+          external_call_id: "crm-42",
+          closer_email: "ada@acme.test",
+          status: "completed",
+          error: null
+        })
+        expect(viaWorkspace.body.scorecard.dimensions.length).toBeGreaterThan(0)
+        expect(viaWorkspace.body.speaker_turns.length).toBeGreaterThan(0)
+        expect(viaWorkspace.body.metrics).not.toBeNull()
+
+        const foreign = yield* call("GET", `/v1/workspace/calls/${callId}`, { session: other.session })
+        expect(foreign.status).toBe(404)
+        expect(foreign.body).toEqual({ _tag: "NotFound", message: `no call ${callId}` })
+        expect((yield* call("GET", "/v1/workspace/calls/call_nope", { session: acme.session })).status).toBe(404)
+        expect((yield* call("GET", `/v1/workspace/calls/${callId}`)).status).toBe(401)
+      }))
+
+    it.effect("team-health: per closer activity, scores, change, talk ratio, weakest dimension and health; the team; tenant isolation", () =>
+      Effect.gen(function* () {
+        const acme = yield* tenantWithUser(0)
+        const other = yield* tenantWithUser(0)
+        const adaId = yield* seedCloser(acme.clientId, "Ada@acme.test", "Ada Archer")
+        const boId = yield* seedCloser(acme.clientId, "bo@acme.test", "Bo Baker")
+        const cyId = yield* seedCloser(acme.clientId, "cy@acme.test", "Cy Cole")
+        yield* seedCloser(acme.clientId, "rex@acme.test", "Rex Removed", "removed")
+        // Ada: last 4 weeks 60 and 70, the 4 before 80: -15 points, at risk
+        yield* seedCall(acme.clientId, { closerEmail: "ada@acme.test", weeksAgo: 0, overall: 60, dims: { discovery: 40, listening: 80 }, talk: 0.5 })
+        yield* seedCall(acme.clientId, { closerEmail: "ADA@acme.test", weeksAgo: 1, overall: 70, dims: { discovery: 50 }, talk: 0.7 })
+        yield* seedCall(acme.clientId, { closerEmail: "ada@acme.test", weeksAgo: 5, overall: 80, dims: { listening: 10 } })
+        // outside the 8 weeks
+        yield* seedCall(acme.clientId, { closerEmail: "ada@acme.test", weeksAgo: 9, overall: 10, talk: 0.9 })
+        // Bo: 90 now, 80 six weeks ago: +10, healthy
+        yield* seedCall(acme.clientId, { closerEmail: "bo@acme.test", weeksAgo: 0, overall: 90, dims: { next_steps: 85, listening: 95 } })
+        yield* seedCall(acme.clientId, { closerEmail: "bo@acme.test", weeksAgo: 6, overall: 80 })
+        // not the team's: a removed closer, and another tenant's call of Ada's address
+        yield* seedCall(acme.clientId, { closerEmail: "rex@acme.test", weeksAgo: 0, overall: 5, talk: 0.1 })
+        yield* seedCloser(other.clientId, "ada@acme.test", "Ada Elsewhere")
+        yield* seedCall(other.clientId, { closerEmail: "ada@acme.test", weeksAgo: 0, overall: 1, talk: 0.99 })
+
+        const reply = yield* call("GET", "/v1/workspace/team-health", { session: acme.session })
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+        const h = reply.body
+        expect(h.client_id).toBe(acme.clientId)
+        expect(h.period_start).toBe(mondayOf(7))
+        expect(h.period_end).toBe(h.generated_at)
+        expect(h.team).toEqual({ closers: 3, calls_analysed: 5, average_score: 76, score_change: -6.7, talk_ratio: 0.6 })
+        expect(h.closers).toEqual([
+          {
+            closer_id: adaId, email: "Ada@acme.test", full_name: "Ada Archer", calls_analysed: 3, average_score: 70,
+            score_change: -15, talk_ratio: 0.6, weakest_dimension: "discovery", health: "at_risk"
+          },
+          {
+            closer_id: boId, email: "bo@acme.test", full_name: "Bo Baker", calls_analysed: 2, average_score: 85,
+            score_change: 10, talk_ratio: null, weakest_dimension: "next_steps", health: "healthy"
+          },
+          {
+            closer_id: cyId, email: "cy@acme.test", full_name: "Cy Cole", calls_analysed: 0, average_score: null,
+            score_change: null, talk_ratio: null, weakest_dimension: null, health: "watch"
+          }
+        ])
+
+        const theirs = yield* call("GET", "/v1/workspace/team-health", { session: other.session })
+        expect(theirs.body.team).toEqual({ closers: 1, calls_analysed: 1, average_score: 1, score_change: null, talk_ratio: 0.99 })
+        expect(theirs.body.closers.map((c: any) => [c.full_name, c.health])).toEqual([["Ada Elsewhere", "at_risk"]])
+
+        yield* setFlags(acme.clientId, { "assistant.enabled": false })
+        const off = yield* call("GET", "/v1/workspace/team-health", { session: acme.session })
+        expect(off.status).toBe(200)
+        expect(off.body).toBeNull()
+        yield* setFlags(acme.clientId, { "assistant.enabled": true })
+        expect((yield* call("GET", "/v1/workspace/team-health", { session: acme.session })).body.team.calls_analysed).toBe(5)
+
+        expect((yield* call("GET", "/v1/workspace/team-health")).status).toBe(401)
+      }))
+
+    it.effect("the briefs not built yet answer 501", () =>
+      Effect.gen(function* () {
+        const acme = yield* tenantWithUser(0)
+        for (const path of ["/v1/workspace/meeting-prep-brief", "/v1/workspace/deal-intelligence"]) {
+          expect((yield* call("GET", path, { session: acme.session })).status).toBe(501)
+        }
+      }))
+  })
+})
