@@ -655,6 +655,7 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
     // what the rep just said: an offer declined or a question about the decision answered is no push-back
     const before = runs[r - 1]
     const asked = before?.[0]?.side === "rep" ? before.map((s) => s.plain).join(" ") : undefined
+    const repBefore = before?.[0]?.side === "rep" ? before : []
     // in a multi-party call, each buyer who speaks in the run may raise one ("What I can't move on is the audit." "Which is a problem for me…")
     for (const voice of bySpeaker(run)) {
       const raised = voice
@@ -665,56 +666,64 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
         (best, x) => best === undefined || KIND_RANK[x.o!.kind] < KIND_RANK[best.o!.kind] ? x : best,
         undefined
       ) ?? raised[0]
-      const repBefore = before?.[0]?.side === "rep" ? before : []
-      if (found !== undefined && found.o !== null) out.push(answered(run, r, found.s, found.o.kind, found.o.category))
+      if (found !== undefined && found.o !== null) out.push(answered(runs, turns, r, found.s, found.o.kind, found.o.category))
       else {
         // what the patterns miss, the learned model may hear (`ObjectionModel.ts`): said where it is most likely, of the kind its topic names
         const learned = learnedObjection(voice, repBefore)
         if (learned !== null && (asked === undefined || !answersRep(asked, learned.s.plain, learned.kind, learned.category))) {
-          out.push(answered(run, r, learned.s, learned.kind, learned.category))
+          out.push(answered(runs, turns, r, learned.s, learned.kind, learned.category))
         }
       }
     }
   })
   return out
+}
 
-  function answered(run: ReadonlyArray<Sentence>, r: number, said: Sentence, kind: ObjectionItem["kind"], category: string): ObjectionFinding {
-    const answer = runs[r + 1]
-    let response: ObjectionItem["response"] = "other"
-    let pause: number | null = null
-    let reply: Moment | null = null
-    let question: Moment | null = null
-    let pitch: Moment | null = null
-    if (answer !== undefined) {
-      const lastBuyerTurn = turns[run[run.length - 1]!.words[run[run.length - 1]!.words.length - 1]!.turn]
-      const repTurn = turns[answer[0]!.words[0]!.turn]
-      pause = lastBuyerTurn !== undefined && repTurn !== undefined ? round(Math.max(0, repTurn.start - lastBuyerTurn.end), 2) : null
-      reply = momentOfSentence(answer[0]!)
-      const start = answer[0]!.start
-      let wordsBefore = 0
-      for (const s of answer) {
-        if (s.start - start > PITCH_S || wordsBefore > PITCH_WORDS) break
-        if (s.question) {
-          question = momentOfSentence(s)
-          break
-        }
-        wordsBefore += s.words.filter(isWord).length
+/** The finding of an objection said in the run `r`, with the rep's response read from the next run. */
+const answered = (
+  runs: ReadonlyArray<ReadonlyArray<Sentence>>,
+  turns: ReadonlyArray<Turn>,
+  r: number,
+  said: Sentence,
+  kind: ObjectionItem["kind"],
+  category: string
+): ObjectionFinding => {
+  const run = runs[r]!
+  const answer = runs[r + 1]
+  let response: ObjectionItem["response"] = "other"
+  let pause: number | null = null
+  let reply: Moment | null = null
+  let question: Moment | null = null
+  let pitch: Moment | null = null
+  if (answer !== undefined) {
+    const lastBuyerTurn = turns[run[run.length - 1]!.words[run[run.length - 1]!.words.length - 1]!.turn]
+    const repTurn = turns[answer[0]!.words[0]!.turn]
+    pause = lastBuyerTurn !== undefined && repTurn !== undefined ? round(Math.max(0, repTurn.start - lastBuyerTurn.end), 2) : null
+    reply = momentOfSentence(answer[0]!)
+    const start = answer[0]!.start
+    let wordsBefore = 0
+    for (const s of answer) {
+      if (s.start - start > PITCH_S || wordsBefore > PITCH_WORDS) break
+      if (s.question) {
+        question = momentOfSentence(s)
+        break
       }
-      const length = answer[answer.length - 1]!.end - start
-      if (question !== null) response = "question_back"
-      else if (length > PITCH_S || wordCount(answer) > PITCH_WORDS) {
-        response = "long_pitch"
-        pitch = runMoment(answer)
-      } else if (pause !== null && pause >= OBJECTION_PAUSE_S) response = "pause"
+      wordsBefore += s.words.filter(isWord).length
     }
-    return {
-      objection: { kind, at: round(said.start, 3), quote: said.quote, response, response_pause_s: pause },
-      category,
-      said: momentOfSentence(said),
-      reply,
-      question,
-      pitch
-    }
+    const length = answer[answer.length - 1]!.end - start
+    if (question !== null) response = "question_back"
+    else if (length > PITCH_S || wordCount(answer) > PITCH_WORDS) {
+      response = "long_pitch"
+      pitch = runMoment(answer)
+    } else if (pause !== null && pause >= OBJECTION_PAUSE_S) response = "pause"
+  }
+  return {
+    objection: { kind, at: round(said.start, 3), quote: said.quote, response, response_pause_s: pause },
+    category,
+    said: momentOfSentence(said),
+    reply,
+    question,
+    pitch
   }
 }
 
