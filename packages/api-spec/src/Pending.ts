@@ -59,8 +59,7 @@ export const Pending = {
   marketIntel: [],
   workspace: [
     "chat",
-    "getMeetingPrepBrief",
-    "getDealIntelligence"
+    "getMeetingPrepBrief"
   ],
   assistant: [
     "getAccountOverview",

@@ -5,7 +5,9 @@
  * function), another tenant's call and an unknown one are 404, no session is 401; team-health's
  * figures per closer and for the team from seeded calls (scores, change, talk ratio, weakest
  * dimension, health), another tenant's calls left out, null (200) when `assistant.enabled` is
- * false; the briefs not built yet answer 501.
+ * false; deal-intelligence's deals from seeded calls and outcome truth (which calls are open
+ * deals, stage, value, risk, signals, next step, order), another tenant's deals left out, null
+ * when `assistant.enabled` is false; the brief not built yet (meeting-prep-brief) answers 501.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
@@ -71,6 +73,41 @@ const seedCloser = (clientId: string, email: string, fullName: string, status = 
         VALUES (${`clo_views_${Date.now()}_${seq++}`}, ${clientId}, ${email}, ${fullName}, ${status}, now())
         RETURNING closer_id`).pipe(Effect.map((rows) => rows[0]!.closer_id as string), Effect.orDie)
 
+/**
+ * A completed call of the tenant `daysAgo` days ago with an analysis carrying these objections and
+ * next steps (and a transcript unless `transcript` is false), and its outcome truth when given.
+ */
+const seedDeal = (clientId: string, options: {
+  readonly daysAgo: number
+  readonly overall?: number
+  readonly objections?: ReadonlyArray<readonly [string, string]>
+  readonly nextSteps?: ReadonlyArray<readonly [string, string | null]>
+  readonly transcript?: boolean
+  readonly outcome?: { readonly outcome: string; readonly stage?: string; readonly value?: number; readonly currency?: string }
+}) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const callId = `call_deal_${Date.now()}_${seq++}`
+    const result = JSON.stringify({
+      scorecard: { overall: options.overall ?? null, dimensions: [] },
+      ...(options.transcript === false ? {} : { transcript: [] }),
+      objections: (options.objections ?? []).map(([kind, response], i) => ({ kind, at: i, quote: `${kind} ${i}`, response, response_pause_s: null })),
+      next_steps: (options.nextSteps ?? []).map(([quote, due], i) => ({ at: 100 + i, quote, owner: null, due }))
+    })
+    yield* sql`
+      INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
+                         created_at, completed_at, result)
+      VALUES (${callId}, ${clientId}, ${`ext-${callId}`}, 'ada@acme.test', 'completed', 'wav', ${`blob/${callId}`}, 1, 'x',
+              now() - make_interval(days => ${options.daysAgo}) - interval '1 hour', now() - make_interval(days => ${options.daysAgo}),
+              ${result}::jsonb)`
+    const o = options.outcome
+    if (o !== undefined) {
+      yield* sql`INSERT INTO outcome_truth (call_id, client_id, outcome, stage, deal_value, currency)
+                 VALUES (${callId}, ${clientId}, ${o.outcome}, ${o.stage ?? null}, ${o.value ?? null}, ${o.currency ?? null})`
+    }
+    return callId
+  }).pipe(Effect.orDie)
+
 /** Monday 00:00 UTC `weeksAgo` weeks before this one, as ISO-8601. */
 const mondayOf = (weeksAgo: number) => {
   const now = new Date()
@@ -78,7 +115,7 @@ const mondayOf = (weeksAgo: number) => {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - day - 7 * weeksAgo)).toISOString()
 }
 
-describe("workspace views: call details and team health", () => {
+describe("workspace views: call details, team health and deal intelligence", () => {
   layer(server, { excludeTestServices: true, timeout: 120_000 })("on the server with workers", (it) => {
     it.effect("calls/{call_id} is the body of GET /v1/teams/calls/{call_id}; another tenant's call is 404", () =>
       Effect.gen(function* () {
@@ -169,12 +206,74 @@ describe("workspace views: call details and team health", () => {
         expect((yield* call("GET", "/v1/workspace/team-health")).status).toBe(401)
       }))
 
-    it.effect("the briefs not built yet answer 501", () =>
+    it.effect("deal-intelligence: the open deals with stage, value, risk, signals and next step, riskiest first; tenant isolation", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const acme = yield* tenantWithUser(0)
+        const other = yield* tenantWithUser(0)
+        yield* sql`INSERT INTO market_profiles (client_id, profile) VALUES (${acme.clientId}, ${JSON.stringify({ sales_cycle_days: 14 })}::jsonb)`.pipe(Effect.orDie)
+        const pastCycle = yield* seedDeal(acme.clientId, {
+          daysAgo: 20, overall: 70, objections: [["price", "question_back"]], nextSteps: [["send the proposal", "Friday"]],
+          outcome: { outcome: "open", stage: "proposal", value: 5000, currency: "EUR" }
+        })
+        const noStep = yield* seedDeal(acme.clientId, {
+          daysAgo: 2, overall: 65, objections: [["price", "other"], ["timing", "pause"], ["price", "other"]]
+        })
+        const lowScore = yield* seedDeal(acme.clientId, {
+          daysAgo: 1, overall: 42, nextSteps: [["talk soon", null], ["demo for the CFO", "next Tuesday"]],
+          outcome: { outcome: "open", stage: "discovery", value: 12000, currency: "USD" }
+        })
+        const undated = yield* seedDeal(acme.clientId, { daysAgo: 3, overall: 80, nextSteps: [["call back", null]] })
+        // not open deals: decided, too old, no transcript; and another tenant's
+        yield* seedDeal(acme.clientId, { daysAgo: 2, outcome: { outcome: "won", value: 99999 } })
+        yield* seedDeal(acme.clientId, { daysAgo: 40 })
+        yield* seedDeal(acme.clientId, { daysAgo: 2, transcript: false })
+        const theirs = yield* seedDeal(other.clientId, { daysAgo: 2, overall: 90, nextSteps: [["sign", "Monday"]] })
+
+        const reply = yield* call("GET", "/v1/workspace/deal-intelligence", { session: acme.session })
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+        expect(reply.body.client_id).toBe(acme.clientId)
+        expect(Date.parse(reply.body.generated_at)).not.toBeNaN()
+        expect(reply.body.deals).toEqual([
+          {
+            call_id: pastCycle, closer_email: "ada@acme.test", stage: "proposal", outcome: "open", deal_value: 5000, currency: "EUR",
+            risk: "high",
+            signals: ["open for 20 days, longer than the sales cycle of 14 days", "price objection answered with a question back"],
+            next_step: "send the proposal (due Friday)"
+          },
+          {
+            call_id: noStep, closer_email: "ada@acme.test", stage: null, outcome: null, deal_value: null, currency: null,
+            risk: "high",
+            signals: ["no next step was agreed on the call", "price objection unanswered", "timing objection answered after a pause"],
+            next_step: null
+          },
+          {
+            call_id: lowScore, closer_email: "ada@acme.test", stage: "discovery", outcome: "open", deal_value: 12000, currency: "USD",
+            risk: "medium", signals: ["scored 42, below 50"], next_step: "demo for the CFO (due next Tuesday)"
+          },
+          {
+            call_id: undated, closer_email: "ada@acme.test", stage: null, outcome: null, deal_value: null, currency: null,
+            risk: "low", signals: ["no date on the next steps"], next_step: "call back"
+          }
+        ])
+
+        const mine = yield* call("GET", "/v1/workspace/deal-intelligence", { session: other.session })
+        expect(mine.body.deals.map((d: any) => [d.call_id, d.risk, d.signals, d.next_step])).toEqual([[theirs, "low", [], "sign (due Monday)"]])
+
+        yield* setFlags(acme.clientId, { "assistant.enabled": false })
+        const off = yield* call("GET", "/v1/workspace/deal-intelligence", { session: acme.session })
+        expect(off.status).toBe(200)
+        expect(off.body).toBeNull()
+        yield* setFlags(acme.clientId, { "assistant.enabled": true })
+        expect((yield* call("GET", "/v1/workspace/deal-intelligence", { session: acme.session })).body.deals).toHaveLength(4)
+
+        expect((yield* call("GET", "/v1/workspace/deal-intelligence")).status).toBe(401)
+      }))
+
+    it.effect("the brief not built yet (meeting-prep-brief) answers 501", () =>
       Effect.gen(function* () {
         const acme = yield* tenantWithUser(0)
-        for (const path of ["/v1/workspace/meeting-prep-brief", "/v1/workspace/deal-intelligence"]) {
-          expect((yield* call("GET", path, { session: acme.session })).status).toBe(501)
-        }
+        expect((yield* call("GET", "/v1/workspace/meeting-prep-brief", { session: acme.session })).status).toBe(501)
       }))
   })
 })

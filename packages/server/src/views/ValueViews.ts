@@ -59,6 +59,25 @@ const round = (x: number | null, digits = 1) => (x === null ? null : Math.round(
 const rate = (won: number, lost: number) => (won + lost === 0 ? null : won / (won + lost))
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
+/**
+ * The daily brief's risk rule for an open deal (a call of `openDeals`), shared with the
+ * workspace's deal intelligence: past the sales cycle (an `open` outcome older than the market
+ * profile's cycle), no next step agreed, objections left unexplored. `high` when past the cycle or
+ * with neither a next step nor every objection explored, `medium` without a next step, else `low`.
+ */
+export const openDealRisk = (
+  d: { readonly outcome: "open" | null; readonly age_days: number; readonly next_steps: number; readonly unexplored_objections: number },
+  salesCycleDays: number | null
+): { readonly risk: "high" | "medium" | "low"; readonly pastCycle: boolean; readonly reasons: ReadonlyArray<string> } => {
+  const reasons: Array<string> = []
+  const pastCycle = d.outcome === "open" && salesCycleDays !== null && d.age_days > salesCycleDays
+  if (pastCycle) reasons.push(`open for ${d.age_days} days, longer than the sales cycle of ${salesCycleDays} days`)
+  if (d.next_steps === 0) reasons.push("no next step was agreed on the call")
+  if (d.unexplored_objections > 0) reasons.push(`${plural(d.unexplored_objections, "objection")} not explored`)
+  const risk = pastCycle || (d.next_steps === 0 && d.unexplored_objections > 0) ? "high" : d.next_steps === 0 ? "medium" : "low"
+  return { risk, pastCycle, reasons }
+}
+
 export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
@@ -298,13 +317,8 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
 
       const risks: Array<typeof DealAtRisk.Type> = []
       for (const d of yield* queries.openDeals({ clientId, days: OPEN_DEAL_DAYS })) {
-        const reasons: Array<string> = []
-        const pastCycle = d.outcome === "open" && settings.sales_cycle_days !== null && d.age_days > settings.sales_cycle_days
-        if (pastCycle) reasons.push(`open for ${d.age_days} days, longer than the sales cycle of ${settings.sales_cycle_days} days`)
-        if (d.next_steps === 0) reasons.push("no next step was agreed on the call")
-        if (d.unexplored_objections > 0) reasons.push(`${plural(d.unexplored_objections, "objection")} not explored`)
+        const { reasons, risk } = openDealRisk(d, settings.sales_cycle_days)
         if (reasons.length === 0) continue
-        const risk = pastCycle || (d.next_steps === 0 && d.unexplored_objections > 0) ? "high" : d.next_steps === 0 ? "medium" : "low"
         risks.push({ call_id: d.call_id, closer_email: d.closer_email, risk, reasons })
       }
       const order = { high: 0, medium: 1, low: 2 } as const

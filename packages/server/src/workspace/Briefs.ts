@@ -19,18 +19,54 @@
  *     analysed call in the 8 weeks (nothing to judge is itself a sign); otherwise `healthy`.
  *   - The `team` block is the same figures over every closer listed (the dashboard's team).
  *   Closers are in the dashboard's order (by name).
+ * - `deal-intelligence` is the daily brief's open deals seen whole (a deal is a call, as the
+ *   outcome truth is per call): the `openDeals` view (completed calls of the last
+ *   `OPEN_DEAL_DAYS` days with a transcript whose outcome is none or `open`), every one of them,
+ *   not only those with a reason, with the outcome truth's stage, value and currency. Decisions
+ *   where the spec is silent:
+ *   - `risk` is the daily brief's rule (`openDealRisk`), raised from `low` to `medium` when the call
+ *     scored below `AT_RISK_SCORE` (50).
+ *   - `signals`, in this order: past the sales cycle, no next step agreed, each objection raised and
+ *     how it was answered (`<kind> objection answered after a pause | with a question back | with
+ *     a long pitch`, or `<kind> objection unanswered` for the analysis's `other`; the same text
+ *     once), `scored N, below 50`, `no date on the next steps` (steps agreed, none with a due).
+ *   - `next_step` is the first next step said with a due (else the first said): its quote, then
+ *     ` (due <due as said>)` when it has one.
+ *   - Order: risk (high first), then deal value (highest first, none last), then the most recent
+ *     call; at most `DEALS_LIMIT` deals.
  */
-import type { CallId, ClientId, CloserHealth, TeamHealth } from "@callsight/api-spec"
+import type { CallId, ClientId, CloserHealth, DealInsight, DealIntelligence, TeamHealth } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { CallViews } from "../calls/CallViews.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { CoachingDashboard, round1 } from "../views/CoachingDashboard.js"
-import { BriefsRepo, type CloserFigures } from "./BriefsRepo.js"
+import { ValueQueries } from "../views/ValueQueries.js"
+import { OPEN_DEAL_DAYS, openDealRisk } from "../views/ValueViews.js"
+import { BriefsRepo, type CloserFigures, type DealDetails } from "./BriefsRepo.js"
 
 export const AT_RISK_SCORE = 50
 export const WATCH_SCORE = 65
 export const AT_RISK_DROP = -10
 export const WATCH_DROP = -5
+
+/** The most deals deal intelligence lists. */
+export const DEALS_LIMIT = 50
+
+const ANSWERED: Record<string, string> = {
+  pause: "answered after a pause",
+  question_back: "answered with a question back",
+  long_pitch: "answered with a long pitch",
+  other: "unanswered"
+}
+
+const RISK_ORDER = { high: 0, medium: 1, low: 2 } as const
+
+/** The deal's next step: the first said with a due, else the first said. */
+const nextStepOf = (steps: DealDetails["next_steps"]): string | null => {
+  const step = steps.find((s) => s.due !== null && s.due.trim() !== "") ?? steps[0]
+  if (step === undefined) return null
+  return step.due === null || step.due.trim() === "" ? step.quote : `${step.quote} (due ${step.due.trim()})`
+}
 
 type Health = typeof CloserHealth.Type["health"]
 
@@ -63,6 +99,7 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
     const calls = yield* CallViews
     const dashboard = yield* CoachingDashboard
     const repo = yield* BriefsRepo
+    const values = yield* ValueQueries
     const runtimeFlags = yield* RuntimeFlags
 
     /** The tenant's `assistant.enabled` (true unless set false). */
@@ -114,7 +151,55 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
 
     const teamHealth = (clientId: ClientId) => gated(clientId, computeTeamHealth(clientId))
 
-    return { call, teamHealth, assistantEnabled } as const
+    const computeDealIntelligence = Effect.fn("Briefs.dealIntelligence")(function* (clientId: ClientId) {
+      const [settings, deals, details] = yield* Effect.all([
+        values.settings(clientId),
+        values.openDeals({ clientId, days: OPEN_DEAL_DAYS }),
+        repo.dealDetails(clientId, OPEN_DEAL_DAYS)
+      ]).pipe(Effect.orDie)
+      const byCall = new Map(details.map((d) => [d.call_id as string, d]))
+      const insights = deals.map((d): typeof DealInsight.Type => {
+        const more = byCall.get(d.call_id)
+        const { pastCycle, reasons, risk: briefRisk } = openDealRisk(d, settings.sales_cycle_days)
+        const score = more?.overall_score ?? null
+        const lowScore = score !== null && score < AT_RISK_SCORE
+        const steps = more?.next_steps ?? []
+        const signals: Array<string> = []
+        if (pastCycle) signals.push(reasons[0]!)
+        if (d.next_steps === 0) signals.push("no next step was agreed on the call")
+        for (const o of more?.objections ?? []) {
+          const text = `${o.kind} objection ${ANSWERED[o.response] ?? "unanswered"}`
+          if (!signals.includes(text)) signals.push(text)
+        }
+        if (lowScore) signals.push(`scored ${round1(score)}, below ${AT_RISK_SCORE}`)
+        if (steps.length > 0 && steps.every((s) => s.due === null || s.due.trim() === "")) signals.push("no date on the next steps")
+        return {
+          call_id: d.call_id,
+          closer_email: d.closer_email,
+          stage: more?.stage ?? null,
+          outcome: d.outcome,
+          deal_value: more?.deal_value ?? null,
+          currency: more?.currency ?? null,
+          risk: briefRisk === "low" && lowScore ? "medium" : briefRisk,
+          signals,
+          next_step: nextStepOf(steps)
+        }
+      })
+      const ordered = insights
+        .map((deal, i) => ({ deal, i }))
+        .sort((a, b) =>
+          RISK_ORDER[a.deal.risk] - RISK_ORDER[b.deal.risk] ||
+          (b.deal.deal_value ?? -Infinity) - (a.deal.deal_value ?? -Infinity) ||
+          a.i - b.i
+        )
+        .slice(0, DEALS_LIMIT)
+        .map(({ deal }) => deal)
+      return { client_id: clientId, deals: ordered, generated_at: new Date().toISOString() } satisfies typeof DealIntelligence.Type
+    })
+
+    const dealIntelligence = (clientId: ClientId) => gated(clientId, computeDealIntelligence(clientId))
+
+    return { call, teamHealth, dealIntelligence, assistantEnabled } as const
   }),
-  dependencies: [CallViews.Default, CoachingDashboard.Default, BriefsRepo.Default, RuntimeFlags.Default]
+  dependencies: [CallViews.Default, CoachingDashboard.Default, BriefsRepo.Default, RuntimeFlags.Default, ValueQueries.Default]
 }) {}

@@ -2,7 +2,7 @@
  * Handlers of the `workspace` group (spec 4.8: session, state, search, chat, actions, briefs, call
  * details), every operation behind the portal session. Built: `search` (Search.ts; each search is
  * remembered for the user's state), `createSession`, `getState`, `runAction` and `sendToChannel`
- * (Workspace.ts), `getTeamHealth` and `getCall` (Briefs.ts). The others answer 501
+ * (Workspace.ts), `getTeamHealth`, `getDealIntelligence` and `getCall` (Briefs.ts). The others answer 501
  * `NotImplemented` (`Pending.workspace`) until their issue takes them off the list.
  */
 import { CallsightApi, CurrentClient, Pending } from "@callsight/api-spec"
@@ -31,6 +31,7 @@ export const WorkspaceHttpLive = HttpApiBuilder.group(CallsightApi, "workspace",
       .handle("runAction", ({ payload }) => Effect.flatMap(user, (c) => workspace.runAction(c, payload)))
       .handle("sendToChannel", ({ payload }) => Effect.flatMap(user, (c) => workspace.sendToChannel(c, payload)))
       .handle("getTeamHealth", () => Effect.flatMap(CurrentClient, (c) => briefs.teamHealth(c.clientId)))
+      .handle("getDealIntelligence", () => Effect.flatMap(CurrentClient, (c) => briefs.dealIntelligence(c.clientId)))
       .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => briefs.call(c.clientId, path.call_id)))
   })
 ).pipe(Layer.provide([Search.Default, Workspace.Default, Briefs.Default, Callers.Default]))
