@@ -15,6 +15,7 @@ import { countWords, loadWiki, parseFrontMatter, readingMinutes } from "../src/v
 import { articleFiles, sectionsJson } from "../src/views/WikiFiles.generated.js"
 import { call, freshEmail, memberSession, newTenant } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
+import { seedCloser, seedWeekCall } from "./utils/SeedCalls.js"
 
 const WIKI_DIR = fileURLToPath(new URL("../src/views/wiki/", import.meta.url))
 
@@ -80,49 +81,12 @@ const minutesOf = (body: string) => {
 // Seeding
 // ---------------------------------------------------------------------------------------------
 
-let seq = 0
-
-type Dims = Partial<Record<string, number | null>>
-
 /**
  * A call of the tenant as the worker leaves it, completed on the Tuesday of the week `weeksAgo`
  * Monday weeks ago (UTC), with that overall score and those dimension scores (`null`: not
  * assessed). `status` other than completed leaves the result out.
  */
-const seedCall = (clientId: string, options: {
-  readonly closerEmail: string | null
-  readonly weeksAgo: number
-  readonly overall?: number | null
-  readonly dims?: Dims
-  readonly status?: "completed" | "queued"
-}) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const callId = `call_coach_${Date.now()}_${seq++}`
-    const status = options.status ?? "completed"
-    const dimensions = Object.entries(options.dims ?? {}).map(([dimension, score]) => ({
-      dimension,
-      score,
-      assessed: score !== null,
-      weight: 1,
-      reason: null
-    }))
-    const result = status === "completed" ? JSON.stringify({ scorecard: { overall: options.overall ?? null, dimensions } }) : null
-    yield* sql`
-      INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
-                         created_at, completed_at, result)
-      SELECT ${callId}, ${clientId}, ${`ext-${callId}`}, ${options.closerEmail}, ${status}, 'wav', ${`blob/${callId}`}, 1, 'x',
-             t - interval '1 hour', CASE WHEN ${status} = 'completed' THEN t END, ${result}::jsonb
-      FROM (SELECT (date_trunc('week', now() AT TIME ZONE 'UTC') - make_interval(weeks => ${options.weeksAgo})
-                    + interval '1 day') AT TIME ZONE 'UTC' AS t) w`
-    return callId
-  }).pipe(Effect.orDie)
-
-const seedCloser = (clientId: string, email: string, fullName: string, status = "active") =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`INSERT INTO closers (closer_id, client_id, email, full_name, status, email_verified_at)
-        VALUES (${`clo_${Date.now()}_${seq++}`}, ${clientId}, ${email}, ${fullName}, ${status}, now())
-        RETURNING closer_id`).pipe(Effect.map((rows) => rows[0]!.closer_id as string), Effect.orDie)
+const seedCall = seedWeekCall
 
 const auditActions = (clientId: string, prefixes: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>

@@ -18,6 +18,7 @@ import { call, freshEmail, memberSession } from "./utils/PortalRequests.js"
 import { startSmtpServer } from "./utils/SmtpServer.js"
 import { Smtp } from "./utils/SmtpServerLayer.js"
 import { testServerLayer } from "./utils/TestServer.js"
+import { seedCloser, seedWeekCall } from "./utils/SeedCalls.js"
 
 const server = Layer.unwrapScoped(Effect.gen(function* () {
   const smtp = yield* startSmtpServer
@@ -42,36 +43,7 @@ let seq = 0
  * A completed call of the tenant, completed on the Tuesday of the week `weeksAgo` Monday weeks
  * ago (UTC), with that overall score, dimension scores and rep talk ratio.
  */
-const seedCall = (clientId: string, options: {
-  readonly closerEmail: string
-  readonly weeksAgo: number
-  readonly overall: number | null
-  readonly dims?: Record<string, number>
-  readonly talk?: number
-}) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const callId = `call_views_${Date.now()}_${seq++}`
-    const dimensions = Object.entries(options.dims ?? {}).map(([dimension, score]) => ({ dimension, score, assessed: true, weight: 1, reason: null }))
-    const result = JSON.stringify({
-      scorecard: { overall: options.overall, dimensions },
-      metrics: options.talk === undefined ? {} : { talk_ratio: options.talk }
-    })
-    yield* sql`
-      INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
-                         created_at, completed_at, result)
-      SELECT ${callId}, ${clientId}, ${`ext-${callId}`}, ${options.closerEmail}, 'completed', 'wav', ${`blob/${callId}`}, 1, 'x',
-             t - interval '1 hour', t, ${result}::jsonb
-      FROM (SELECT (date_trunc('week', now() AT TIME ZONE 'UTC') - make_interval(weeks => ${options.weeksAgo})
-                    + interval '1 day') AT TIME ZONE 'UTC' AS t) w`
-    return callId
-  }).pipe(Effect.orDie)
-
-const seedCloser = (clientId: string, email: string, fullName: string, status = "active") =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`INSERT INTO closers (closer_id, client_id, email, full_name, status, email_verified_at)
-        VALUES (${`clo_views_${Date.now()}_${seq++}`}, ${clientId}, ${email}, ${fullName}, ${status}, now())
-        RETURNING closer_id`).pipe(Effect.map((rows) => rows[0]!.closer_id as string), Effect.orDie)
+const seedCall = seedWeekCall
 
 /**
  * A completed call of the tenant `daysAgo` days ago with an analysis carrying these objections and

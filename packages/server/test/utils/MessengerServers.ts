@@ -51,6 +51,23 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body))
 }
 
+/** A request as a platform server sees it: its path, its body (JSON when it parses), and an answer that records it. */
+const received = async (req: IncomingMessage, res: ServerResponse, requests: Array<PlatformRequest>) => {
+  const path = new URL(req.url ?? "/", "http://localhost").pathname
+  const text = await readBody(req)
+  let body: any = undefined
+  try {
+    body = text === "" ? undefined : JSON.parse(text)
+  } catch {
+    body = text
+  }
+  const answer = (status: number, payload: unknown) => {
+    requests.push({ method: req.method ?? "", path, headers: req.headers, body, status, at: Date.now() })
+    json(res, status, payload)
+  }
+  return { answer, body, path }
+}
+
 // ---------------------------------------------------------------------------------------------
 // messenger-a: the Telegram Bot API
 
@@ -81,18 +98,7 @@ export const startTelegramServer: Effect.Effect<TelegramServer, never, Scope.Sco
     let flood = { times: 0, retryAfter: 0 }
     let messageId = 1
     const server = createServer(async (req, res) => {
-      const path = new URL(req.url ?? "/", "http://localhost").pathname
-      const text = await readBody(req)
-      let body: any = undefined
-      try {
-        body = text === "" ? undefined : JSON.parse(text)
-      } catch {
-        body = text
-      }
-      const answer = (status: number, payload: unknown) => {
-        requests.push({ method: req.method ?? "", path, headers: req.headers, body, status, at: Date.now() })
-        json(res, status, payload)
-      }
+      const { answer, body, path } = await received(req, res, requests)
       const match = /^\/bot([^/]+)\/(\w+)$/.exec(path)
       if (match === null) return answer(404, { ok: false, error_code: 404, description: "Not Found" })
       if (match[1] !== botToken) return answer(401, { ok: false, error_code: 401, description: "Unauthorized" })
@@ -201,18 +207,7 @@ export const startWhatsAppServer: Effect.Effect<WhatsAppServer, never, Scope.Sco
     const sent: Array<SentMessage & { readonly messageId: string }> = []
     const requests: Array<PlatformRequest> = []
     const server = createServer(async (req, res) => {
-      const path = new URL(req.url ?? "/", "http://localhost").pathname
-      const text = await readBody(req)
-      let body: any = undefined
-      try {
-        body = text === "" ? undefined : JSON.parse(text)
-      } catch {
-        body = text
-      }
-      const answer = (status: number, payload: unknown) => {
-        requests.push({ method: req.method ?? "", path, headers: req.headers, body, status, at: Date.now() })
-        json(res, status, payload)
-      }
+      const { answer, body, path } = await received(req, res, requests)
       const oauthError = (message: string, code: number, status = 400) =>
         answer(status, { error: { message, type: "OAuthException", code, fbtrace_id: randomBytes(8).toString("base64url") } })
       if (req.headers.authorization !== `Bearer ${accessToken}`) return oauthError("Invalid OAuth access token - Cannot parse access token", 190, 401)

@@ -1,0 +1,51 @@
+/**
+ * Rows written straight into the database for the views' tests (coaching, workspace briefs): a
+ * scored call in a given week, and a closer. The week is counted back from the current Monday in
+ * UTC; the call is on that week's Tuesday 00:00 UTC, created an hour before.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+let seq = 0
+
+export const seedWeekCall = (clientId: string, options: {
+  readonly closerEmail: string | null
+  readonly weeksAgo: number
+  readonly overall?: number | null
+  readonly dims?: Readonly<Record<string, number | null>>
+  readonly status?: "completed" | "queued"
+  /** The rep's talk ratio in the stored metrics. */
+  readonly talk?: number
+}) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const callId = `call_seed_${Date.now()}_${seq++}`
+    const status = options.status ?? "completed"
+    const dimensions = Object.entries(options.dims ?? {}).map(([dimension, score]) => ({
+      dimension,
+      score,
+      assessed: score !== null,
+      weight: 1,
+      reason: null
+    }))
+    const result = status === "completed"
+      ? JSON.stringify({
+        scorecard: { overall: options.overall ?? null, dimensions },
+        ...(options.talk === undefined ? {} : { metrics: { talk_ratio: options.talk } })
+      })
+      : null
+    yield* sql`
+      INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
+                         created_at, completed_at, result)
+      SELECT ${callId}, ${clientId}, ${`ext-${callId}`}, ${options.closerEmail}, ${status}, 'wav', ${`blob/${callId}`}, 1, 'x',
+             t - interval '1 hour', CASE WHEN ${status} = 'completed' THEN t END, ${result}::jsonb
+      FROM (SELECT (date_trunc('week', now() AT TIME ZONE 'UTC') - make_interval(weeks => ${options.weeksAgo})
+                    + interval '1 day') AT TIME ZONE 'UTC' AS t) w`
+    return callId
+  }).pipe(Effect.orDie)
+
+export const seedCloser = (clientId: string, email: string, fullName: string, status = "active") =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`INSERT INTO closers (closer_id, client_id, email, full_name, status, email_verified_at)
+        VALUES (${`clo_seed_${Date.now()}_${seq++}`}, ${clientId}, ${email}, ${fullName}, ${status}, now())
+        RETURNING closer_id`).pipe(Effect.map((rows) => rows[0]!.closer_id as string), Effect.orDie)
