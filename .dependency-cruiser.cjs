@@ -4,7 +4,8 @@
  * - Features: one folder per api-spec group (`auth` serves clientAuth, `portal` serves clientPortal
  *   and portalPublic). Features never import features: they meet on the shared floor, or through a
  *   service tag defined there that one feature implements and `main.ts` provides.
- * - The shared floor: `tenancy`, `events`, `calls`, `views` (the views several doors answer), `db`,
+ * - The shared floor: `tenancy`, `events`, `calls`, `views` (the views several doors answer),
+ *   `conversation` (the chat engine behind the workspace chat and the portal concierge), `db`,
  *   `lib`, `mail`, `http`, `config.ts`, `Observability.ts`, `version.ts`. Every feature may use it;
  *   it uses no feature.
  * - Engines below the floor: `analysis` (pure: no HTTP, no SQL, nothing of the service but `lib`),
@@ -16,7 +17,7 @@
  */
 const src = "^packages/server/src"
 const features = "(probes|auth|portal|integrations|recorder|coaching|companion|admin|marketIntel|workspace|assistant|audio|extensions)"
-const floor = `${src}/(tenancy|events|calls|views|db|lib|mail|http)/|${src}/(config|Observability|version)\\.ts$`
+const floor = `${src}/(tenancy|events|calls|views|conversation|db|lib|mail|http)/|${src}/(config|Observability|version)\\.ts$`
 
 module.exports = {
   forbidden: [

@@ -22,7 +22,7 @@ import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { performance } from "node:perf_hooks"
 import { layerPglite, layerPostgres } from "../packages/server/src/db/Database.js"
 import { runMigrations } from "../packages/server/src/db/Migrations.js"
-import { Search } from "../packages/server/src/workspace/Search.js"
+import { Search } from "../packages/server/src/views/Search.js"
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000").split(",").map(Number)
 const READS = Number(process.env.BENCH_READS ?? 50)

@@ -49,7 +49,7 @@ type PendingLists = {
 export const Pending = {
   probes: [],
   clientAuth: [],
-  clientPortal: ["chatWithConcierge"],
+  clientPortal: [],
   portalPublic: [],
   recorder: [],
   integrations: [],
@@ -57,20 +57,8 @@ export const Pending = {
   companion: [],
   admin: [],
   marketIntel: [],
-  workspace: [
-    "chat",
-    "getMeetingPrepBrief"
-  ],
-  assistant: [
-    "getAccountOverview",
-    "getOnboardingStatus",
-    "getOperationalTrust",
-    "getCallQueue",
-    "getCallDetails",
-    "getReviewPack",
-    "getRoiDigest",
-    "getTeamHealth"
-  ],
+  workspace: [],
+  assistant: [],
   audio: [],
   extensions: []
 } as const satisfies PendingLists

@@ -84,7 +84,7 @@ export const makeServerLayer = <S, E1, R1, D, E2, R2>(
   options: { readonly workers?: boolean } = {}
 ) =>
   Layer.merge(
-    makeHttpLayer(server).pipe(Layer.provide([CompanionForAdminLive, OutcomeRecordsLive])),
+    makeHttpLayer(server).pipe(Layer.provide([CompanionForAdminLive, OutcomeRecordsLive, MeetingCalendarsLive, LlmAssistantsLive])),
     options.workers === true ? BackgroundLive : Layer.empty
   ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 

@@ -292,8 +292,8 @@ describe("calendar and video connections", () => {
         const calendar = { clientId: t.clientId as any, closerId: t.closerId as any, closerEmail: t.closerEmail }
         const events = yield* withServices(Effect.flatMap(MeetingCalendars, (c) => c.upcoming(calendar, window)))
         expect(events).toEqual([
-          { eventId: "ev-1", title: "Demo", startsAt: at(60).toISOString(), endsAt: at(90).toISOString(), meetingUrl: "https://acme.zoom.us/j/111?pwd=abc" },
-          { eventId: `video:222:${at(180).toISOString()}`, title: "Pricing call", startsAt: at(180).toISOString(), endsAt: at(225).toISOString(), meetingUrl: "https://acme.zoom.us/j/222" }
+          { eventId: "ev-1", title: "Demo", startsAt: at(60).toISOString(), endsAt: at(90).toISOString(), meetingUrl: "https://acme.zoom.us/j/111?pwd=abc", attendees: [] },
+          { eventId: `video:222:${at(180).toISOString()}`, title: "Pricing call", startsAt: at(180).toISOString(), endsAt: at(225).toISOString(), meetingUrl: "https://acme.zoom.us/j/222", attendees: [] }
         ])
         // the calendar refuses its token (no refresh possible): the video tool's meetings still come
         const sql = yield* SqlClient.SqlClient

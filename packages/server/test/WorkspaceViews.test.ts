@@ -7,7 +7,7 @@
  * dimension, health), another tenant's calls left out, null (200) when `assistant.enabled` is
  * false; deal-intelligence's deals from seeded calls and outcome truth (which calls are open
  * deals, stage, value, risk, signals, next step, order), another tenant's deals left out, null
- * when `assistant.enabled` is false; the brief not built yet (meeting-prep-brief) answers 501.
+ * when `assistant.enabled` is false. The meeting-prep brief is checked in workspace-meeting-prep.test.ts.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
@@ -240,12 +240,6 @@ describe("workspace views: call details, team health and deal intelligence", () 
         expect((yield* call("GET", "/v1/workspace/deal-intelligence", { session: acme.session })).body.deals).toHaveLength(4)
 
         expect((yield* call("GET", "/v1/workspace/deal-intelligence")).status).toBe(401)
-      }))
-
-    it.effect("the brief not built yet (meeting-prep-brief) answers 501", () =>
-      Effect.gen(function* () {
-        const acme = yield* tenantWithUser(0)
-        expect((yield* call("GET", "/v1/workspace/meeting-prep-brief", { session: acme.session })).status).toBe(501)
       }))
   })
 })

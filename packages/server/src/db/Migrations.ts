@@ -17,6 +17,7 @@ import companion from "./migrations/0010_companion.js"
 import marketIntel from "./migrations/0011_market_intel.js"
 import search from "./migrations/0012_search.js"
 import workspace from "./migrations/0013_workspace.js"
+import conversations from "./migrations/0014_conversations.js"
 
 export const migrations = {
   "0001_core": core,
@@ -31,7 +32,8 @@ export const migrations = {
   "0010_companion": companion,
   "0011_market_intel": marketIntel,
   "0012_search": search,
-  "0013_workspace": workspace
+  "0013_workspace": workspace,
+  "0014_conversations": conversations
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

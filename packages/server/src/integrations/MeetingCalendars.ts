@@ -5,7 +5,8 @@
  *   (`GET {CALENDAR_API_URL}/calendars/primary/events`, single events expanded, ordered by start,
  *   every page). Cancelled and all-day events are left out; an event's meeting link is its
  *   conference entry point of type `video`, its `hangoutLink`, or the first meeting link in its
- *   location or description;
+ *   location or description; its attendees are the invitees' e-mail addresses (rooms and
+ *   resources left out);
  * - the video tool speaks Zoom's meetings API (`GET {VIDEO_API_URL}/users/me/meetings?type=upcoming`,
  *   every page): each scheduled meeting with its `join_url`, unless a calendar event already
  *   carries that link.
@@ -43,7 +44,8 @@ const GoogleEvent = Schema.Struct({
     entryPoints: Schema.optional(Schema.Array(Schema.Struct({ entryPointType: Schema.optional(Schema.String), uri: Schema.optional(Schema.String) })))
   })),
   start: Schema.optional(EventTime),
-  end: Schema.optional(EventTime)
+  end: Schema.optional(EventTime),
+  attendees: Schema.optional(Schema.Array(Schema.Struct({ email: Schema.optional(Schema.String), resource: Schema.optional(Schema.Boolean) })))
 })
 
 const GooglePage = Schema.Struct({
@@ -74,7 +76,8 @@ const fromGoogle = (e: typeof GoogleEvent.Type): CalendarEvent | undefined => {
     title: e.summary ?? null,
     startsAt: new Date(startsAt).toISOString(),
     endsAt: new Date(endsAt).toISOString(),
-    meetingUrl: meetingUrlOf(e)
+    meetingUrl: meetingUrlOf(e),
+    attendees: (e.attendees ?? []).flatMap((a) => (a.resource === true || a.email === undefined || a.email.trim() === "" ? [] : [a.email.trim()]))
   }
 }
 
@@ -103,7 +106,8 @@ const fromZoom = (m: typeof ZoomMeeting.Type): CalendarEvent | undefined => {
     title: m.topic ?? null,
     startsAt: start.toISOString(),
     endsAt: new Date(start.getTime() + (m.duration ?? 60) * 60_000).toISOString(),
-    meetingUrl: m.join_url
+    meetingUrl: m.join_url,
+    attendees: []
   }
 }
 

@@ -13,7 +13,7 @@ import type { ClientId } from "@callsight/api-spec"
 import { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Duration, Effect, Option } from "effect"
-import { AppConfig } from "../config.js"
+import { AppConfig, type AppConfigShape } from "../config.js"
 import { type LlmAssistant, LlmAssistants } from "../tenancy/LlmAssistants.js"
 import { makeAnthropic } from "./Anthropic.js"
 import type { AssessorService } from "./Assessor.js"
@@ -23,6 +23,18 @@ import { makeOpenAIChat } from "./OpenAI.js"
 /** A model that transcribes rather than writes. */
 const isSpeechModel = (model: string) => /whisper|transcribe|tts|audio/i.test(model)
 
+/** The base URL and the model an integration is asked at: its own, else the server's defaults. */
+export const resolveAssistant = (
+  config: Pick<AppConfigShape, "anthropicBaseUrl" | "anthropicLlmModel" | "openaiBaseUrl" | "openaiLlmModel">,
+  a: LlmAssistant
+): { readonly baseUrl: string; readonly model: string } =>
+  a.provider === "anthropic"
+    ? { baseUrl: a.baseUrl ?? config.anthropicBaseUrl, model: a.model ?? config.anthropicLlmModel }
+    : {
+      baseUrl: a.baseUrl ?? config.openaiBaseUrl,
+      model: a.model !== null && !isSpeechModel(a.model) ? a.model : config.openaiLlmModel
+    }
+
 export class Assessors extends Effect.Service<Assessors>()("Assessors", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
@@ -31,20 +43,10 @@ export class Assessors extends Effect.Service<Assessors>()("Assessors", {
     const timeout = Duration.seconds(config.llmTimeoutSeconds)
 
     const adapter = (a: LlmAssistant): Effect.Effect<AssessorService> => {
+      const { baseUrl, model } = resolveAssistant(config, a)
       const made = a.provider === "anthropic"
-        ? makeAnthropic({
-          apiKey: a.apiKey,
-          baseUrl: a.baseUrl ?? config.anthropicBaseUrl,
-          model: a.model ?? config.anthropicLlmModel,
-          timeout
-        })
-        : makeOpenAIChat({
-          provider: a.provider,
-          apiKey: a.apiKey,
-          baseUrl: a.baseUrl ?? config.openaiBaseUrl,
-          model: a.model !== null && !isSpeechModel(a.model) ? a.model : config.openaiLlmModel,
-          timeout
-        })
+        ? makeAnthropic({ apiKey: a.apiKey, baseUrl, model, timeout })
+        : makeOpenAIChat({ provider: a.provider, apiKey: a.apiKey, baseUrl, model, timeout })
       return Effect.provideService(made, HttpClient.HttpClient, client)
     }
 

@@ -3,13 +3,15 @@
  * of `portalPublic`, the closer's click on the verification link. Built: profiles, account
  * cockpit, plan usage, onboarding, operational trust, outcome truth and its backlog, closers,
  * events, health KPIs, audit logs, and the value views (customer value, ROI digest, review pack,
- * daily brief: views/ValueViews.ts, one implementation for every door). The concierge answers 501
- * until its issue lands (`Pending.clientPortal`; README, "Status"). The recording bot's `recall/*`
+ * daily brief: views/ValueViews.ts, one implementation for every door), and the concierge, the
+ * chat engine of `conversation/` that the workspace chat also runs (without `suggested_actions`,
+ * which the concierge's reply does not carry). The recording bot's `recall/*`
  * operations are the `recorder` group's (recorder/Http.ts).
  */
 import { CallsightApi, type ClientId, CurrentClient, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { Conversation } from "../conversation/Conversation.js"
 import { EventsRepo } from "../events/EventsRepo.js"
 import { handlePending } from "../http/Pending.js"
 import { AuditLog } from "../tenancy/AuditLog.js"
@@ -37,6 +39,7 @@ export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal",
     const closers = yield* Closers
     const events = yield* EventsRepo
     const audit = yield* AuditLog
+    const conversation = yield* Conversation
     const user = callers.user
     const closerManager = callers.manager("manage closers")
 
@@ -54,6 +57,10 @@ export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal",
       .handle("getCustomerRoiDigest", () => tenant(value.digest))
       .handle("getCustomerRoiReviewPack", () => tenant(value.reviewPack))
       .handle("getDailyBrief", () => tenant(value.dailyBrief))
+      .handle("chatWithConcierge", ({ payload }) =>
+        Effect.flatMap(user, (c) => conversation.concierge({ clientId: c.clientId, userId: c.user.userId }, payload)).pipe(
+          Effect.map(({ suggested_actions: _, ...reply }) => reply)
+        ))
       .handle("getOutcomeTruth", ({ path }) => tenant((clientId) => outcomes.get(clientId, path.call_id)))
       .handle("recordOutcomeTruth", ({ path, payload }) => Effect.flatMap(user, (c) => outcomes.record(c, path.call_id, payload)))
       .handle("listOutcomeTruthBacklog", ({ urlParams }) => tenant((clientId) => outcomes.backlog(clientId, urlParams)))
@@ -78,7 +85,8 @@ export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal",
     OutcomeTruth.Default,
     Closers.Default,
     EventsRepo.Default,
-    AuditLog.Default
+    AuditLog.Default,
+    Conversation.Default
   ])
 )
 

@@ -28,6 +28,11 @@ export interface CalendarEvent {
   readonly endsAt: string
   /** The first video-meeting link of the event (conference data, location or description), if any. */
   readonly meetingUrl: string | null
+  /**
+   * The e-mail addresses of the event's invitees as the calendar lists them (the calendar's owner
+   * included when listed; rooms and resources left out); none for a meeting of the video tool.
+   */
+  readonly attendees: ReadonlyArray<string>
 }
 
 /**

@@ -1,31 +1,14 @@
 /**
- * What the workspace's dashboard briefs read beyond the shared views: per closer of the tenant not
- * removed (a closer's calls are the tenant's completed calls whose `closer_email` is the closer's
- * e-mail in any case, as the coaching dashboard counts them), over the dashboard's 8 Monday weeks
- * in UTC: the scored calls and their sum in the last 4 weeks and in the 4 before, and the rep talk
- * ratio (`metrics.talk_ratio`) of the calls that have one. Sums and counts travel so that the
- * service averages over calls.
- *
- * For deal intelligence, `dealDetails`: what the daily brief's `openDeals` view does not carry of
- * the same calls (completed in the last `days` days, outcome none or `open`): the outcome truth's
- * stage, deal value and currency, the overall score, and the analysis's objections and next steps.
+ * What the workspace's dashboard briefs read beyond the shared views (team health's figures are
+ * the shared floor's, views/TeamHealthQueries.ts). For deal intelligence, `dealDetails`: what the
+ * daily brief's `openDeals` view does not carry of the same calls (completed in the last `days`
+ * days, outcome none or `open`): the outcome truth's stage, deal value and currency, the overall
+ * score, and the analysis's objections and next steps.
  */
-import { CallId, ClientId, CloserId } from "@callsight/api-spec"
+import { CallId, ClientId } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
-import { FOCUS_WEEKS, TREND_WEEKS } from "../views/CoachingQueries.js"
-
-export const CloserFigures = Schema.Struct({
-  closer_id: CloserId,
-  recent_scored: Schema.Number,
-  recent_sum: Schema.Number,
-  earlier_scored: Schema.Number,
-  earlier_sum: Schema.Number,
-  talk_calls: Schema.Number,
-  talk_sum: Schema.Number
-})
-export type CloserFigures = typeof CloserFigures.Type
 
 const DealObjection = Schema.Struct({ kind: Schema.String, response: Schema.String })
 const DealNextStep = Schema.Struct({ quote: Schema.String, due: Schema.NullOr(Schema.String) })
@@ -44,33 +27,7 @@ export type DealDetails = typeof DealDetails.Type
 export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const thisMonday = sql`date_trunc('week', now() AT TIME ZONE 'UTC')`
     const overall = sql`(c.result -> 'scorecard' ->> 'overall')::float8`
-    const talk = sql`CASE WHEN jsonb_typeof(c.result -> 'metrics' -> 'talk_ratio') = 'number'
-                          THEN (c.result -> 'metrics' ->> 'talk_ratio')::float8 END`
-
-    /** Each closer's figures over the trend weeks (closers without calls have no row). */
-    const closerFigures = Rows.findAll({
-      Request: ClientId,
-      Result: CloserFigures,
-      execute: (clientId) =>
-        sql`SELECT t.closer_id,
-                   count(${overall}) FILTER (WHERE c.recent)::int AS recent_scored,
-                   COALESCE(sum(${overall}) FILTER (WHERE c.recent), 0)::float8 AS recent_sum,
-                   count(${overall}) FILTER (WHERE NOT c.recent)::int AS earlier_scored,
-                   COALESCE(sum(${overall}) FILTER (WHERE NOT c.recent), 0)::float8 AS earlier_sum,
-                   count(${talk})::int AS talk_calls,
-                   COALESCE(sum(${talk}), 0)::float8 AS talk_sum
-            FROM closers t
-            JOIN (SELECT c.*, c.completed_at >= (${thisMonday} - make_interval(weeks => ${FOCUS_WEEKS - 1})) AT TIME ZONE 'UTC' AS recent
-                  FROM calls c
-                  WHERE c.client_id = ${clientId} AND c.status = 'completed'
-                    AND c.completed_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC') c
-              ON lower(c.closer_email) = lower(t.email)
-            WHERE t.client_id = ${clientId} AND t.status <> 'removed'
-            GROUP BY t.closer_id ORDER BY t.closer_id`
-    })
-
     const objections = sql`CASE WHEN jsonb_typeof(c.result -> 'objections') = 'array' THEN c.result -> 'objections' ELSE '[]'::jsonb END`
     const nextSteps = sql`CASE WHEN jsonb_typeof(c.result -> 'next_steps') = 'array' THEN c.result -> 'next_steps' ELSE '[]'::jsonb END`
 
@@ -88,7 +45,6 @@ export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
     })
 
     return {
-      closerFigures: (clientId: ClientId) => Effect.orDie(closerFigures(clientId)),
       dealDetails: (clientId: ClientId, days: number) => Effect.orDie(dealDetails({ clientId, days }))
     } as const
   })

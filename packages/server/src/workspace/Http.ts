@@ -2,16 +2,20 @@
  * Handlers of the `workspace` group (spec 4.8: session, state, search, chat, actions, briefs, call
  * details), every operation behind the portal session. Built: `search` (Search.ts; each search is
  * remembered for the user's state), `createSession`, `getState`, `runAction` and `sendToChannel`
- * (Workspace.ts), `getTeamHealth`, `getDealIntelligence` and `getCall` (Briefs.ts). The others answer 501
- * `NotImplemented` (`Pending.workspace`) until their issue takes them off the list.
+ * (Workspace.ts), `getTeamHealth`, `getDealIntelligence` and `getCall` (Briefs.ts),
+ * `getMeetingPrepBrief` (MeetingPrep.ts; the closers' calendars come from the floor's
+ * `MeetingCalendars`, which `main.ts` provides). The others answer 501 `NotImplemented`
+ * (`Pending.workspace`) until their issue takes them off the list.
  */
 import { CallsightApi, CurrentClient, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { handlePending } from "../http/Pending.js"
+import { Conversation } from "../conversation/Conversation.js"
 import { Callers } from "../tenancy/Caller.js"
 import { Briefs } from "./Briefs.js"
-import { Search } from "./Search.js"
+import { MeetingPrep } from "./MeetingPrep.js"
+import { Search } from "../views/Search.js"
 import { Workspace } from "./Workspace.js"
 
 export const WorkspaceHttpLive = HttpApiBuilder.group(CallsightApi, "workspace", (handlers) =>
@@ -19,6 +23,8 @@ export const WorkspaceHttpLive = HttpApiBuilder.group(CallsightApi, "workspace",
     const search = yield* Search
     const workspace = yield* Workspace
     const briefs = yield* Briefs
+    const conversation = yield* Conversation
+    const meetingPrep = yield* MeetingPrep
     const { user } = yield* Callers
 
     return handlePending(handlers, Pending.workspace)
@@ -28,10 +34,13 @@ export const WorkspaceHttpLive = HttpApiBuilder.group(CallsightApi, "workspace",
         ))
       .handle("createSession", () => Effect.flatMap(user, workspace.createSession))
       .handle("getState", () => Effect.flatMap(user, workspace.state))
+      .handle("chat", ({ payload }) =>
+        Effect.flatMap(user, (c) => conversation.workspace({ clientId: c.clientId, userId: c.user.userId }, payload)))
       .handle("runAction", ({ payload }) => Effect.flatMap(user, (c) => workspace.runAction(c, payload)))
       .handle("sendToChannel", ({ payload }) => Effect.flatMap(user, (c) => workspace.sendToChannel(c, payload)))
       .handle("getTeamHealth", () => Effect.flatMap(CurrentClient, (c) => briefs.teamHealth(c.clientId)))
+      .handle("getMeetingPrepBrief", () => Effect.flatMap(CurrentClient, (c) => meetingPrep.brief(c.clientId)))
       .handle("getDealIntelligence", () => Effect.flatMap(CurrentClient, (c) => briefs.dealIntelligence(c.clientId)))
       .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => briefs.call(c.clientId, path.call_id)))
   })
-).pipe(Layer.provide([Search.Default, Workspace.Default, Briefs.Default, Callers.Default]))
+).pipe(Layer.provide([Search.Default, Workspace.Default, Briefs.Default, MeetingPrep.Default, Callers.Default, Conversation.Default]))

@@ -51,6 +51,8 @@ export interface MeetingProviders {
   readonly events: Map<string, Array<GoogleEvent>>
   /** Events put on every calendar the API is asked for. */
   readonly everyone: Array<GoogleEvent>
+  /** Access tokens whose calendar reads the API answers 503 (a provider down) while listed. */
+  readonly failing: Set<string>
   /** The access tokens the API was called with, in order. */
   readonly calendarCalls: Array<{ readonly token: string; readonly query: Readonly<Record<string, string>> }>
   readonly config: Partial<AppConfigShape>
@@ -100,6 +102,7 @@ export const startMeetingProviders: Effect.Effect<MeetingProviders, never, Scope
   const everyone: Array<GoogleEvent> = []
   const calendarCalls: Array<{ token: string; query: Record<string, string> }> = []
   const meetings = new Map<string, Array<Record<string, unknown>>>()
+  const failing = new Set<string>()
 
   /** The events of a token: those of the closer whose connection was issued it (set by the test), and everyone's. */
   const eventsOf = (token: string) => {
@@ -126,6 +129,7 @@ export const startMeetingProviders: Effect.Effect<MeetingProviders, never, Scope
         if (!issued(calendar, token)) {
           return answer(401, { error: { code: 401, message: "Request had invalid authentication credentials.", status: "UNAUTHENTICATED" } })
         }
+        if (failing.has(token)) return answer(503, { error: { code: 503, message: "The service is currently unavailable.", status: "UNAVAILABLE" } })
         const from = Date.parse(url.searchParams.get("timeMin") ?? "1970-01-01T00:00:00Z")
         const to = Date.parse(url.searchParams.get("timeMax") ?? "2999-01-01T00:00:00Z")
         const items = eventsOf(token).filter((e: any) => {
@@ -158,6 +162,7 @@ export const startMeetingProviders: Effect.Effect<MeetingProviders, never, Scope
     meetings,
     events,
     everyone,
+    failing,
     calendarCalls,
     config: {
       calendar: oauthConfig(calendar, CALENDAR_CLIENT, api.url),

@@ -1,6 +1,6 @@
 /**
- * Rows written straight into the database for the views' tests (coaching, workspace briefs): a
- * scored call in a given week, and a closer. The week is counted back from the current Monday in
+ * Rows written straight into the database for the views' tests (coaching, workspace briefs, chat): a
+ * scored call in a given week (a whole stored analysis, as the views read it), and a closer. The week is counted back from the current Monday in
  * UTC; the call is on that week's Tuesday 00:00 UTC, created an hour before.
  */
 import { SqlClient } from "@effect/sql"
@@ -16,6 +16,10 @@ export const seedWeekCall = (clientId: string, options: {
   readonly status?: "completed" | "queued"
   /** The rep's talk ratio in the stored metrics. */
   readonly talk?: number
+  /** When the call was made (ISO), instead of the week's Tuesday: completed at that moment, created an hour before. */
+  readonly at?: string
+  /** Transcript segments (start second, text), rep and buyer by turns, stored as the worker does. */
+  readonly transcript?: ReadonlyArray<readonly [number, string]>
 }) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -30,8 +34,18 @@ export const seedWeekCall = (clientId: string, options: {
     }))
     const result = status === "completed"
       ? JSON.stringify({
+        method_version: "callsight-test",
+        duration_s: 120,
+        channels: 1,
+        diarization: "clustering",
+        speakers: [],
+        speaker_turns: [],
+        evidence: [],
         scorecard: { overall: options.overall ?? null, dimensions },
-        ...(options.talk === undefined ? {} : { metrics: { talk_ratio: options.talk } })
+        metrics: options.talk === undefined ? {} : { talk_ratio: options.talk },
+        ...(options.transcript === undefined ? {} : {
+          transcript: options.transcript.map(([start, text], i) => ({ speaker: i % 2 === 0 ? "S1" : "S2", start, end: start + 4, text }))
+        })
       })
       : null
     yield* sql`
@@ -39,8 +53,9 @@ export const seedWeekCall = (clientId: string, options: {
                          created_at, completed_at, result)
       SELECT ${callId}, ${clientId}, ${`ext-${callId}`}, ${options.closerEmail}, ${status}, 'wav', ${`blob/${callId}`}, 1, 'x',
              t - interval '1 hour', CASE WHEN ${status} = 'completed' THEN t END, ${result}::jsonb
-      FROM (SELECT (date_trunc('week', now() AT TIME ZONE 'UTC') - make_interval(weeks => ${options.weeksAgo})
-                    + interval '1 day') AT TIME ZONE 'UTC' AS t) w`
+      FROM (SELECT COALESCE(${options.at ?? null}::timestamptz,
+                            (date_trunc('week', now() AT TIME ZONE 'UTC') - make_interval(weeks => ${options.weeksAgo})
+                             + interval '1 day') AT TIME ZONE 'UTC') AS t) w`
     return callId
   }).pipe(Effect.orDie)
 

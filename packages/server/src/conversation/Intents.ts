@@ -1,0 +1,211 @@
+/**
+ * The chat's intent rules (issue 16): what a question asks for, read without a language model.
+ * Each intent is one of the chat's tools (Tools.ts) with its arguments, so the rule-based answer
+ * and the LLM's answer run the same functions; only the choice of tool differs.
+ *
+ * The rules are general, not tuned to phrasings of a test: a question is lower-cased, the
+ * period it names is read first ("yesterday", "this week", "last month", "in the last 30 days"),
+ * then the first rule that matches in this order wins:
+ *
+ * 1. a call id in the message (`call_…`), or the request's `call_id` → `get_call`;
+ * 2. best/worst/top/lowest call(s) → `rank_calls`;
+ * 3. win rate / close rate / conversion / win-loss, optionally "by lead source" / "by closer" →
+ *    `win_rate`;
+ * 4. "what should I do", "today's actions", "priorities", "to-do", "daily brief", "at risk" →
+ *    `daily_brief`;
+ * 5. "how did/is <name> do(ing)", "<name>'s calls/score/performance" where the name is one of the
+ *    tenant's closers (first name, full name or e-mail) → `closer_stats`;
+ * 6. "calls that mention/about/with/discussing X", "find/search (for) X", "mentions of X" →
+ *    `search_calls` with X as the query (web-search syntax passes through);
+ * 7. a follow-up that names only a period ("and last week?") repeats the conversation's previous
+ *    intent with the new period.
+ *
+ * Nothing matched: no intent (the reply lists what the chat can answer).
+ */
+
+/** The periods a question may name, in UTC; weeks start on Monday. */
+export const PERIODS = [
+  "today",
+  "yesterday",
+  "this_week",
+  "last_week",
+  "this_month",
+  "last_month",
+  "last_7_days",
+  "last_30_days",
+  "last_90_days"
+] as const
+export type Period = typeof PERIODS[number]
+
+export const PERIOD_LABEL: Record<Period, string> = {
+  today: "today",
+  yesterday: "yesterday",
+  this_week: "this week",
+  last_week: "last week",
+  this_month: "this month",
+  last_month: "last month",
+  last_7_days: "the last 7 days",
+  last_30_days: "the last 30 days",
+  last_90_days: "the last 90 days"
+}
+
+const DAY_MS = 86_400_000
+
+const utcDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()))
+
+/** The period's bounds: `from` inclusive, `to` exclusive. */
+export const periodRange = (period: Period, now: Date): { readonly from: Date; readonly to: Date } => {
+  const today = utcDay(now)
+  const monday = new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * DAY_MS)
+  const firstOfMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))
+  const end = new Date(today.getTime() + DAY_MS)
+  switch (period) {
+    case "today":
+      return { from: today, to: end }
+    case "yesterday":
+      return { from: new Date(today.getTime() - DAY_MS), to: today }
+    case "this_week":
+      return { from: monday, to: end }
+    case "last_week":
+      return { from: new Date(monday.getTime() - 7 * DAY_MS), to: monday }
+    case "this_month":
+      return { from: firstOfMonth, to: end }
+    case "last_month":
+      return { from: new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)), to: firstOfMonth }
+    case "last_7_days":
+      return { from: new Date(end.getTime() - 7 * DAY_MS), to: end }
+    case "last_30_days":
+      return { from: new Date(end.getTime() - 30 * DAY_MS), to: end }
+    case "last_90_days":
+      return { from: new Date(end.getTime() - 90 * DAY_MS), to: end }
+  }
+}
+
+/**
+ * The period before, to compare with: the day, week or month before (the whole one: "this week"
+ * so far is compared with all of last week), or as many days before.
+ */
+export const priorRange = (period: Period, now: Date): { readonly from: Date; readonly to: Date } => {
+  const { from, to } = periodRange(period, now)
+  switch (period) {
+    case "this_week":
+      return periodRange("last_week", now)
+    case "this_month":
+      return periodRange("last_month", now)
+    case "last_month":
+      return { from: new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() - 1, 1)), to: from }
+    default:
+      return { from: new Date(from.getTime() - (to.getTime() - from.getTime())), to: from }
+  }
+}
+
+/** The period a question names, if any. */
+export const periodOf = (text: string): Period | undefined => {
+  const t = text.toLowerCase()
+  if (/\btoday\b|\bthis morning\b|\bso far today\b/.test(t)) return "today"
+  if (/\byesterday\b/.test(t)) return "yesterday"
+  if (/\b(last|previous|past) week\b/.test(t)) return "last_week"
+  if (/\bthis week\b|\bweek so far\b/.test(t)) return "this_week"
+  if (/\b(last|previous|past) month\b/.test(t)) return "last_month"
+  if (/\bthis month\b/.test(t)) return "this_month"
+  const days = /\b(?:last|past)\s+(\d{1,3}|seven|thirty|ninety)\s+days\b/.exec(t)
+  if (days !== null) {
+    const n = ({ seven: 7, thirty: 30, ninety: 90 } as Record<string, number>)[days[1]!] ?? Number(days[1])
+    return n <= 7 ? "last_7_days" : n <= 30 ? "last_30_days" : "last_90_days"
+  }
+  if (/\b(last|this|past) quarter\b|\blately\b|\brecently\b/.test(t)) return "last_90_days"
+  return undefined
+}
+
+export type WinRateBy = "overall" | "lead_source" | "closer"
+
+export type Intent =
+  | { readonly tool: "get_call"; readonly call_id: string }
+  | { readonly tool: "rank_calls"; readonly order: "worst" | "best"; readonly period: Period; readonly limit: number }
+  | { readonly tool: "win_rate"; readonly by: WinRateBy; readonly period: Period | null }
+  | { readonly tool: "daily_brief" }
+  | { readonly tool: "closer_stats"; readonly closer: string; readonly period: Period }
+  | { readonly tool: "search_calls"; readonly query: string }
+
+/** A closer as the rules match names: full name and e-mail. */
+export interface NamedCloser {
+  readonly email: string
+  readonly fullName: string
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** The closer a question names: full name, e-mail, or a first name that only one closer has. */
+export const closerNamed = (text: string, closers: ReadonlyArray<NamedCloser>): NamedCloser | undefined => {
+  const t = text.toLowerCase()
+  const has = (word: string) => word.length >= 2 && new RegExp(`(^|[^\\p{L}])${escape(word)}($|[^\\p{L}])`, "u").test(t)
+  const full = closers.find((c) => has(c.fullName.toLowerCase()) || has(c.email.toLowerCase()))
+  if (full !== undefined) return full
+  const byFirst = closers.filter((c) => has(c.fullName.trim().split(/\s+/)[0]!.toLowerCase()))
+  return byFirst.length === 1 ? byFirst[0] : undefined
+}
+
+const CALL_ID = /\b(call_[A-Za-z0-9_-]{4,100})\b/
+
+/** What the search rule takes as the query: the words after "mention(s)/about/…", unquoted if quoted. */
+const searchQueryOf = (text: string): string | undefined => {
+  const m = /\b(?:calls?|conversations?|meetings?)\s+(?:that|which|where|when)?\s*(?:mentions?|mentioned|mentioning|discuss(?:es|ed|ing)?|talk(?:s|ed)? about|cover(?:s|ed)?|about|with|on)\s+(.+)$/i.exec(text)
+    ?? /\b(?:find|search(?:\s+for)?|look\s+for)\s+(?:calls?\s+(?:about|on|with|mentioning)\s+)?(.+)$/i.exec(text)
+    ?? /\b(?:mentions?|mentioned)\s+(?:of\s+)?(.+)$/i.exec(text)
+  if (m === null) return undefined
+  const q = m[1]!.replace(/[?.!]+$/, "").replace(/\s+(?:this|last|in the last|yesterday|today).*$/i, "").trim()
+  const unquoted = /^["“'](.+)["”']$/.exec(q)?.[1] ?? q
+  return unquoted.length >= 2 ? unquoted : undefined
+}
+
+/**
+ * The intent of a message, or undefined. `previous` is the conversation's last recognised intent,
+ * for follow-ups that only change the period.
+ */
+export const recognise = (
+  message: string,
+  closers: ReadonlyArray<NamedCloser>,
+  previous?: Intent
+): Intent | undefined => {
+  const text = message.trim()
+  const t = text.toLowerCase()
+  const period = periodOf(t)
+
+  const callId = CALL_ID.exec(text)?.[1]
+  if (callId !== undefined) return { tool: "get_call", call_id: callId }
+
+  const rank = /\b(worst|weakest|lowest|poorest|bad(?:dest)?|best|strongest|highest|top)\b[\w\s-]{0,20}?\b(calls?|conversations?|scores?)\b/.exec(t)
+  if (rank !== null) {
+    const order = /^(best|strongest|highest|top)$/.test(rank[1]!) ? "best" : "worst"
+    const count = /\b(?:top|worst|best|lowest|highest)\s+(\d{1,2}|three|five|ten)\b/.exec(t)?.[1]
+    const limit = count === undefined ? (/\bcalls\b/.test(t) ? 5 : 1) : ({ three: 3, five: 5, ten: 10 } as Record<string, number>)[count] ?? Number(count)
+    return { tool: "rank_calls", order, period: period ?? "last_7_days", limit: Math.min(Math.max(limit, 1), 10) }
+  }
+
+  if (/\b(win|close|closing|conversion|success)[\s-]*rates?\b|\bconversions?\b|\bwin[\s-]?loss\b|\bhow many (deals )?(did )?we (win|won|close)\b/.test(t)) {
+    const by: WinRateBy = /\bby (lead[\s-]?)?sources?\b|\bper (lead[\s-]?)?source\b|\bchannel\b/.test(t)
+      ? "lead_source"
+      : /\bby (closer|rep|seller|person|salesperson)s?\b|\bper (closer|rep)\b|\beach (closer|rep)\b/.test(t)
+      ? "closer"
+      : "overall"
+    return { tool: "win_rate", by, period: period ?? null }
+  }
+
+  if (/\bwhat should (i|we) (do|focus on|work on)\b|\b(to-?do|todo)\b|\bpriorit(y|ies)\b|\bdaily brief\b|\b(today'?s|my) (actions|tasks|plan)\b|\bwhat'?s (on|next)\b|\bat[\s-]risk\b|\brisky deals?\b/.test(t)) {
+    return { tool: "daily_brief" }
+  }
+
+  const closer = closerNamed(t, closers)
+  if (closer !== undefined && /\bhow\b|\bperform|\bdoing\b|\bscores?\b|\bcalls?\b|\bstats?\b|\bnumbers\b|'s\b|\bprogress\b|\bsummar/.test(t)) {
+    return { tool: "closer_stats", closer: closer.email, period: period ?? "this_week" }
+  }
+
+  const query = searchQueryOf(text)
+  if (query !== undefined) return { tool: "search_calls", query }
+
+  if (period !== undefined && previous !== undefined && text.split(/\s+/).length <= 6) {
+    if (previous.tool === "closer_stats" || previous.tool === "rank_calls") return { ...previous, period }
+    if (previous.tool === "win_rate") return { ...previous, period }
+  }
+  return undefined
+}

@@ -1,0 +1,146 @@
+/**
+ * The chat with the tenant's language model (`@effect/ai`): the same tools as the intent rules,
+ * declared once as a toolkit, the model choosing which to call. The handlers are bound to the
+ * caller's tenant here, so the model can name any call id it likes and still only read its own
+ * tenant's (a foreign id is "no call … in your account").
+ *
+ * A turn: the system prompt (what the chat is for, today's date, the team's closers), the
+ * conversation's earlier messages, the question; then up to `MAX_STEPS` rounds of tool calls, each
+ * round's calls and results appended to the prompt, until the model answers in text (after the
+ * last round it is asked once more with tools switched off). The answer's sources are those of the
+ * tools it called; its intent the first tool called (null if none).
+ */
+import { LanguageModel, Prompt, Tool, Toolkit } from "@effect/ai"
+import { Effect, Ref, Schema } from "effect"
+import type { MessageRow } from "./ConversationRepo.js"
+import { type NamedCloser, PERIODS } from "./Intents.js"
+import type { ToolAnswer } from "./Tools.js"
+import type { ConversationTools } from "./Tools.js"
+
+/** Rounds of tool calls in one answer. */
+export const MAX_STEPS = 4
+
+const Period = Schema.Literal(...PERIODS).annotations({
+  description: "A period in UTC (weeks start on Monday): today, yesterday, this_week, last_week, this_month, last_month, last_7_days, last_30_days, last_90_days"
+})
+
+/** What every tool gives the model: the answer in sentences and the same figures as data. */
+const ToolResult = Schema.Struct({ answer: Schema.String, data: Schema.Unknown })
+
+export const SearchCallsTool = Tool.make("search_calls", {
+  description: "Full-text search over the team's call transcripts, call metadata, closers and notes (web-search syntax: quoted phrases, -word, or). Returns the best matches with snippets and call ids.",
+  parameters: { query: Schema.String.annotations({ description: "What to look for, e.g. pricing or \"security review\"" }) },
+  success: ToolResult
+})
+
+export const GetCallTool = Tool.make("get_call", {
+  description: "One call's analysis: status, overall and dimension scores, objections raised and next steps agreed.",
+  parameters: { call_id: Schema.String.annotations({ description: "The call id (call_…)" }) },
+  success: ToolResult
+})
+
+export const CloserStatsTool = Tool.make("closer_stats", {
+  description: "How a closer did in a period: calls analysed, average score and the change on the period before, strongest and weakest dimensions, talk ratio, best and lowest call.",
+  parameters: {
+    closer: Schema.String.annotations({ description: "The closer's full name, first name or e-mail" }),
+    period: Period
+  },
+  success: ToolResult
+})
+
+export const RankCallsTool = Tool.make("rank_calls", {
+  description: "The team's lowest-scored (worst) or highest-scored (best) analysed calls of a period.",
+  parameters: {
+    order: Schema.Literal("worst", "best"),
+    period: Period,
+    limit: Schema.Number.annotations({ description: "How many calls, 1 to 10" })
+  },
+  success: ToolResult
+})
+
+export const WinRateTool = Tool.make("win_rate", {
+  description: "The win rate from recorded deal outcomes (won / (won + lost)), overall, by lead source or by closer, for calls made in a period or all time.",
+  parameters: {
+    by: Schema.Literal("overall", "lead_source", "closer"),
+    period: Schema.NullOr(Period).annotations({ description: "null for all time" })
+  },
+  success: ToolResult
+})
+
+export const DailyBriefTool = Tool.make("daily_brief", {
+  description: "Today's suggested actions, yesterday's calls and the deals at risk (the daily brief).",
+  success: ToolResult
+})
+
+export const ChatToolkit = Toolkit.make(SearchCallsTool, GetCallTool, CloserStatsTool, RankCallsTool, WinRateTool, DailyBriefTool)
+
+export interface UsedTool {
+  readonly tool: string
+  readonly answer: ToolAnswer
+}
+
+const systemPrompt = (door: "workspace" | "concierge", now: Date, closers: ReadonlyArray<NamedCloser>) =>
+  [
+    door === "workspace"
+      ? "You are the assistant of a sales team's workspace in Callsight, a sales-call analysis service."
+      : "You are the concierge of Callsight, a sales-call analysis service, answering a customer's sales team.",
+    "Answer only from the team's own data, which you read with the tools; never invent a figure, a call or a name.",
+    "Say when the data does not answer the question. Name the calls you rely on by their id. Be brief.",
+    `Today is ${now.toISOString().slice(0, 10)} (UTC).`,
+    `The team's closers: ${closers.length === 0 ? "none yet" : closers.map((c) => `${c.fullName} <${c.email}>`).join(", ")}.`
+  ].join("\n")
+
+/**
+ * One answer of the model. Fails with the model's error (the engine then answers by the rules).
+ */
+export const llmAnswer = (options: {
+  readonly model: LanguageModel.Service
+  readonly tools: ConversationTools
+  readonly clientId: Parameters<ConversationTools["run"]>[0]
+  readonly door: "workspace" | "concierge"
+  readonly now: Date
+  readonly closers: ReadonlyArray<NamedCloser>
+  readonly history: ReadonlyArray<MessageRow>
+  readonly message: string
+}) =>
+  Effect.gen(function* () {
+    const { clientId, now, tools } = options
+    const used = yield* Ref.make<ReadonlyArray<UsedTool>>([])
+    const record = (tool: string, answer: Effect.Effect<ToolAnswer>) =>
+      answer.pipe(
+        Effect.tap((a) => Ref.update(used, (xs) => [...xs, { tool, answer: a }])),
+        Effect.map((a) => ({ answer: a.text, data: a.data }))
+      )
+    const handlers = yield* ChatToolkit.toContext(ChatToolkit.of({
+      search_calls: ({ query }) => record("search_calls", tools.searchCalls(clientId, query)),
+      get_call: ({ call_id }) => record("get_call", tools.getCall(clientId, call_id)),
+      closer_stats: ({ closer, period }) => record("closer_stats", tools.closerStats(clientId, closer, period, now)),
+      rank_calls: ({ limit, order, period }) =>
+        record("rank_calls", tools.rankCalls(clientId, order, period, Math.min(Math.max(Math.round(limit) || 1, 1), 10), now)),
+      win_rate: ({ by, period }) => record("win_rate", tools.winRate(clientId, by, period, now)),
+      daily_brief: () => record("daily_brief", tools.dailyBrief(clientId))
+    }))
+
+    let prompt = Prompt.make([
+      { role: "system", content: systemPrompt(options.door, now, options.closers) },
+      ...options.history.map((m) => ({ role: m.role, content: m.text })),
+      { role: "user", content: options.message }
+    ])
+    const generate = (toolChoice: "auto" | "none") =>
+      LanguageModel.generateText({ prompt, toolkit: ChatToolkit, toolChoice }).pipe(
+        Effect.provide(handlers),
+        Effect.provideService(LanguageModel.LanguageModel, options.model)
+      )
+
+    let reply = ""
+    for (let step = 0; step <= MAX_STEPS; step++) {
+      const response = yield* generate(step < MAX_STEPS ? "auto" : "none")
+      prompt = Prompt.merge(prompt, Prompt.fromResponseParts(response.content))
+      if (response.toolCalls.length === 0) {
+        reply = response.text.trim()
+        break
+      }
+    }
+    const calls = yield* Ref.get(used)
+    return { reply, used: calls }
+  })

@@ -1,0 +1,59 @@
+/**
+ * The language model a tenant's chat talks to (issue 16): its own LLM integration, through
+ * `@effect/ai`'s providers, with the same base URL and model choice as the call assessments
+ * (`resolveAssistant`): OpenAI and OpenAI-compatible servers through `@effect/ai-openai` (the
+ * Responses API, `POST {base}/v1/responses`, with function tools), Anthropic through
+ * `@effect/ai-anthropic` (`POST {base}/v1/messages` with tools). No integration: none, and the chat
+ * answers by its intent rules. The model is made per request (scoped), for the tenant asking.
+ */
+import type { ClientId } from "@callsight/api-spec"
+import type { LanguageModel } from "@effect/ai"
+import { AnthropicClient, AnthropicLanguageModel } from "@effect/ai-anthropic"
+import { OpenAiClient, OpenAiLanguageModel } from "@effect/ai-openai"
+import { HttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import { Effect, Option, type Scope } from "effect"
+import { AppConfig } from "../config.js"
+import { LlmAssistants, type LlmAssistantUnreadable } from "../tenancy/LlmAssistants.js"
+import { resolveAssistant } from "./Assessors.js"
+import { trimBaseUrl } from "./Http.js"
+
+export interface ChatModel {
+  readonly provider: string
+  readonly model: string
+  readonly languageModel: LanguageModel.Service
+}
+
+/** `@effect/ai-openai` appends `/responses` to its URL: the base with `/v1`, whether given with it or not. */
+const openAiUrl = (base: string) => {
+  const trimmed = trimBaseUrl(base)
+  return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`
+}
+
+export class ChatModels extends Effect.Service<ChatModels>()("ChatModels", {
+  effect: Effect.gen(function* () {
+    const config = yield* AppConfig
+    const assistants = yield* LlmAssistants
+    const client = yield* HttpClient.HttpClient
+
+    /** The tenant's chat model, if it saved an LLM integration. */
+    const forTenant = (clientId: ClientId): Effect.Effect<Option.Option<ChatModel>, LlmAssistantUnreadable, Scope.Scope> =>
+      Effect.gen(function* () {
+        const own = yield* assistants.forTenant(clientId)
+        if (Option.isNone(own)) return Option.none()
+        const a = own.value
+        const { baseUrl, model } = resolveAssistant(config, a)
+        const languageModel = a.provider === "anthropic"
+          ? yield* AnthropicLanguageModel.make({ model }).pipe(
+            Effect.provideServiceEffect(AnthropicClient.AnthropicClient, AnthropicClient.make({ apiKey: a.apiKey, apiUrl: trimBaseUrl(baseUrl) }))
+          )
+          : yield* OpenAiLanguageModel.make({ model }).pipe(
+            Effect.provideServiceEffect(OpenAiClient.OpenAiClient, OpenAiClient.make({ apiKey: a.apiKey, apiUrl: openAiUrl(baseUrl) }))
+          )
+        return Option.some({ provider: a.provider, model, languageModel })
+      }).pipe(Effect.provideService(HttpClient.HttpClient, client))
+
+    return { forTenant, recordUse: assistants.recordUse } as const
+  }),
+  dependencies: [NodeHttpClient.layerUndici]
+}) {}

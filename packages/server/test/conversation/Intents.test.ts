@@ -1,0 +1,65 @@
+/**
+ * The chat's intent rules on their own: periods, each intent in several wordings (none of them the
+ * rules' own examples), follow-ups, and questions that must not be taken for an intent.
+ */
+import { describe, expect, it } from "vitest"
+import { periodOf, periodRange, priorRange, recognise } from "../../src/conversation/Intents.js"
+
+const closers = [
+  { email: "maria@acme.test", fullName: "Maria Lopez" },
+  { email: "tom@acme.test", fullName: "Tom Berg" },
+  { email: "tom.h@acme.test", fullName: "Tom Hale" }
+]
+
+describe("periods", () => {
+  it("reads the period a question names", () => {
+    expect(periodOf("anything from yesterday?")).toBe("yesterday")
+    expect(periodOf("over the past week")).toBe("last_week")
+    expect(periodOf("in the last 30 days")).toBe("last_30_days")
+    expect(periodOf("past seven days")).toBe("last_7_days")
+    expect(periodOf("this month so far")).toBe("this_month")
+    expect(periodOf("how are we")).toBeUndefined()
+  })
+
+  it("bounds periods in UTC with weeks from Monday, and the period before", () => {
+    const now = new Date("2026-11-26T15:00:00Z") // a Thursday
+    expect(periodRange("this_week", now)).toEqual({ from: new Date("2026-11-23T00:00:00Z"), to: new Date("2026-11-27T00:00:00Z") })
+    expect(periodRange("last_week", now)).toEqual({ from: new Date("2026-11-16T00:00:00Z"), to: new Date("2026-11-23T00:00:00Z") })
+    expect(periodRange("yesterday", now)).toEqual({ from: new Date("2026-11-25T00:00:00Z"), to: new Date("2026-11-26T00:00:00Z") })
+    expect(priorRange("this_week", now)).toEqual(periodRange("last_week", now))
+    expect(priorRange("last_month", now)).toEqual({ from: new Date("2026-09-01T00:00:00Z"), to: new Date("2026-10-01T00:00:00Z") })
+    expect(priorRange("last_7_days", now)).toEqual({ from: new Date("2026-11-13T00:00:00Z"), to: new Date("2026-11-20T00:00:00Z") })
+    // a Sunday is the week's last day
+    expect(periodRange("this_week", new Date("2026-11-29T23:00:00Z")).from).toEqual(new Date("2026-11-23T00:00:00Z"))
+  })
+})
+
+describe("intents", () => {
+  it("a closer by full name, unique first name or e-mail; an ambiguous first name is not a closer", () => {
+    expect(recognise("what are Maria's numbers looking like last month", closers)).toEqual({ tool: "closer_stats", closer: "maria@acme.test", period: "last_month" })
+    expect(recognise("How is tom berg doing", closers)).toEqual({ tool: "closer_stats", closer: "tom@acme.test", period: "this_week" })
+    expect(recognise("summary for maria@acme.test yesterday", closers)).toMatchObject({ tool: "closer_stats", period: "yesterday" })
+    expect(recognise("how is Tom doing", closers)).toBeUndefined()
+  })
+
+  it("searches, rankings, win rates, the brief and call ids", () => {
+    expect(recognise("Any conversations discussing SOC 2 audits?", closers)).toEqual({ tool: "search_calls", query: "SOC 2 audits" })
+    expect(recognise("find \"annual contract\"", closers)).toEqual({ tool: "search_calls", query: "annual contract" })
+    expect(recognise("which were our top 3 calls last week", closers)).toEqual({ tool: "rank_calls", order: "best", period: "last_week", limit: 3 })
+    expect(recognise("lowest scoring conversation today", closers)).toEqual({ tool: "rank_calls", order: "worst", period: "today", limit: 1 })
+    expect(recognise("close rate per rep this month", closers)).toEqual({ tool: "win_rate", by: "closer", period: "this_month" })
+    expect(recognise("conversion by channel", closers)).toEqual({ tool: "win_rate", by: "lead_source", period: null })
+    expect(recognise("what are my priorities", closers)).toEqual({ tool: "daily_brief" })
+    expect(recognise("which deals are at risk?", closers)).toEqual({ tool: "daily_brief" })
+    expect(recognise("open call_ab12cd34ef please", closers)).toEqual({ tool: "get_call", call_id: "call_ab12cd34ef" })
+  })
+
+  it("follow-ups change the period of the previous intent; unknown questions match nothing", () => {
+    const previous = recognise("how did Maria do this week", closers)
+    expect(recognise("and the month before?", closers, previous)).toBeUndefined()
+    expect(recognise("what about last month?", closers, previous)).toEqual({ tool: "closer_stats", closer: "maria@acme.test", period: "last_month" })
+    expect(recognise("what about last month?", closers)).toBeUndefined()
+    expect(recognise("hello there", closers)).toBeUndefined()
+    expect(recognise("write me a poem about sales", closers)).toBeUndefined()
+  })
+})
