@@ -11,6 +11,9 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { randomBytes } from "node:crypto"
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { METHOD_VERSION } from "../src/analysis/Method.js"
 import { balanceOf, createTenant, settle, upload } from "./utils/AudioRequests.js"
@@ -112,6 +115,26 @@ describe("workspace actions, channel, session and state", () => {
           target_id: callId,
           metadata: { call_id: callId, previous_status: "completed", previous_method_version: "callsight-0.9", credit: "none" }
         }])
+
+        // a re-analysis that fails (the kept audio is damaged) leaves the call completed with its analysis
+        const [kept] = yield* rows((sql) => sql<{ completed_at: Date }>`SELECT completed_at FROM calls WHERE call_id = ${callId}`)
+        const [{ blob_key }] = yield* rows((sql) => sql<{ blob_key: string }>`SELECT blob_key FROM calls WHERE call_id = ${callId}`)
+        const blobPath = readdirSync(tmpdir()).filter((d) => d.startsWith("callsight-blobs-")).map((d) => join(tmpdir(), d, blob_key))
+          .find((path) => existsSync(path))!
+        const audio = readFileSync(blobPath)
+        writeFileSync(blobPath, Buffer.alloc(4096))
+        expect((yield* action(acme.session, "reanalyze_call", { call_id: callId })).status).toBe(200)
+        const failed = yield* settle(acme.apiKey, callId)
+        expect(failed).toMatchObject({ status: "completed", error: null })
+        const [restored] = yield* rows((sql) => sql<{ status: string; method_version: string; has_result: boolean; completed_at: Date; started_at: Date | null }>`
+          SELECT status, method_version, result IS NOT NULL AS has_result, completed_at, started_at FROM calls WHERE call_id = ${callId}`)
+        expect(restored).toEqual({ status: "completed", method_version: METHOD_VERSION, has_result: true, completed_at: kept!.completed_at, started_at: null })
+        expect(yield* balanceOf(acme.clientId)).toBe(before)
+        const failures = yield* rows((sql) => sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM call_events WHERE call_id = ${callId} AND type = 'analysis_failed'`)
+        expect(failures[0]!.n).toBe(1)
+        writeFileSync(blobPath, audio)
+
 
         // another tenant's call: 404, nothing queued, nothing audited for either
         const other = yield* tenantWithUser(1)

@@ -265,21 +265,35 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
                            result = ${JSON.stringify(result)}::jsonb
           WHERE call_id = ${callId}`.pipe(Effect.asVoid)
 
+    /**
+     * The analysis failed for good. A call that still holds an earlier analysis (a re-analysis of
+     * a completed call) goes back to `completed` with it, as it was: its `completed_at` (kept by
+     * `reopen`), no error; only `started_at` is cleared, since the time it took is not known again.
+     * The failure itself is the worker's `analysis_failed` event.
+     */
     const fail = Rows.execute({
       Request: Schema.Struct({ callId: CallId, code: Schema.String, message: Schema.String }),
       execute: ({ callId, code, message }) =>
-        sql`UPDATE calls SET status = 'failed', completed_at = now(), error_code = ${code}, error_message = ${message}
+        sql`UPDATE calls SET
+              status = CASE WHEN result IS NULL THEN 'failed' ELSE 'completed' END,
+              stage = CASE WHEN result IS NULL THEN stage ELSE 'done' END,
+              progress = CASE WHEN result IS NULL THEN progress ELSE 1 END,
+              started_at = CASE WHEN result IS NULL THEN started_at END,
+              completed_at = CASE WHEN result IS NULL THEN now() ELSE completed_at END,
+              error_code = CASE WHEN result IS NULL THEN ${code} END,
+              error_message = CASE WHEN result IS NULL THEN ${message} END
             WHERE call_id = ${callId}`
     })
 
     /**
      * Back in the queue for a re-analysis: the status and progress start again, the previous
-     * analysis (`result`, `method_version`) stays readable until the new one replaces it.
+     * analysis (`result`, `method_version`, and when it was completed) stays readable until the new
+     * one replaces it, or comes back if the new one fails.
      */
     const reopen = Rows.execute({
       Request: CallId,
       execute: (callId) =>
-        sql`UPDATE calls SET status = 'queued', stage = 'queued', progress = 0, started_at = NULL, completed_at = NULL,
+        sql`UPDATE calls SET status = 'queued', stage = 'queued', progress = 0, started_at = NULL,
                              error_code = NULL, error_message = NULL
             WHERE call_id = ${callId}`
     })
