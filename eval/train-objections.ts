@@ -9,10 +9,13 @@
  * annotated objection lists the turn. Logistic
  * regression by stochastic gradient descent in a fixed order (deterministic: the same calls give
  * the same weights), L2 0.001, 10 passes, learning rate 0.1; weights under 0.001 in magnitude are
- * dropped. These settings and the threshold 0.3 were chosen on the 14 `dev3-*` calls while they
+ * dropped. These settings and a first threshold, 0.3, were chosen on the 14 `dev3-*` calls while they
  * were held out (written blind, never read for a rule), and the rep's turn as context and the
  * threshold checked on the 12 `dev4-*` calls while they were (0.3 against 0.4 and 0.5), before each
- * batch joined the train part (`dev5-*` too, after measuring it fresh).
+ * batch joined the train part (`dev5-*` too, after measuring it fresh). With `dev6-*` measured and
+ * joined, the threshold was chosen again, on the train part alone: each of the six blind batches
+ * left out in turn, the model trained on the rest: 0.45 (mean P 0.63 / R 0.89) against 0.3 (0.60 /
+ * 0.92) and 0.6 (0.67 / 0.85, which missed plain push-back of the unit tests).
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -26,7 +29,7 @@ const OUT = join(HERE, "../packages/server/src/analysis/objection-model.json")
 const L2 = 0.001
 const EPOCHS = 10
 const RATE = 0.1
-const THRESHOLD = 0.3
+const THRESHOLD = 0.45
 const PRUNE = 0.001
 
 const Split = Schema.Struct({ train: Schema.Array(Schema.String) })

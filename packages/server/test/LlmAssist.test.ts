@@ -9,6 +9,7 @@
  * nothing at all. What the rules find is read from the same call analysed without an LLM, so these
  * tests hold while the rules change.
  */
+import { METHOD_VERSION } from "../src/analysis/Method.js"
 import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
 import { HttpApiClient } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
@@ -189,7 +190,7 @@ describe("LLM-assisted assessments", () => {
         const { callId, status, analysis } = yield* analyse(tenant.apiKey, CALL)
         expect(status).toMatchObject({ status: "completed", credits_charged: 1 })
         expect(yield* balanceOf(tenant.clientId)).toBe(2)
-        expect(analysis.method_version).toBe("callsight-1.3")
+        expect(analysis.method_version).toBe(METHOD_VERSION)
 
         // one request: the model, the schema in strict mode, the transcript, the key as a bearer token
         const sent = llm.requests.slice(before).filter((r) => r.path === "/v1/chat/completions")

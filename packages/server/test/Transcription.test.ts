@@ -5,6 +5,7 @@
  * its status and its report carry what the content analysis found. Then the failures: a refused
  * key, a provider that fails once and then answers, and one that never answers.
  */
+import { METHOD_VERSION } from "../src/analysis/Method.js"
 import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
@@ -100,7 +101,7 @@ describe("transcripts", () => {
         expect(call.transcript.every((s: any) => ours.has(s.speaker) && s.end > s.start)).toBe(true)
         expect(call.transcription).toEqual({ provider: "deepgram", model: "nova-3", language: "en", diarization_agreement: expect.any(Number) })
         expect(call.transcription.diarization_agreement).toBeGreaterThanOrEqual(0.95)
-        expect(call.method_version).toBe("callsight-1.3")
+        expect(call.method_version).toBe(METHOD_VERSION)
 
         // content metrics: the rep's five questions over 75 s, words per minute on both sides
         expect(call.metrics.question_count).toBe(5)
