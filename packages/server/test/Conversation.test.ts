@@ -4,9 +4,9 @@
  * intent rules answer the issue's questions from seeded calls, closers and outcomes, with values
  * and sources checked; follow-ups in a conversation; the help list; tenant isolation (another
  * tenant's call id in the message or as `call_id`, another user's conversation id). With the
- * tenant's LLM integration: a local server speaking OpenAI's Responses API (function tools)
- * receives the toolkit and the tool results, and chooses the tools; a model failure leaves the
- * rules' answer.
+ * tenant's LLM integration: a local server speaking OpenAI's Responses API (function tools) and
+ * Anthropic's messages API (tool_use) receives the toolkit and the tool results, and chooses the
+ * tools; a model failure leaves the rules' answer.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
@@ -18,6 +18,7 @@ import { seedCloser, seedWeekCall } from "./utils/SeedCalls.js"
 import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
 
 const LLM_KEY = "sk-chat-tenant-key-000000000000000chat"
+const ANTHROPIC_KEY = "sk-ant-chat-tenant-key-0000000000chat"
 
 const DAY = 86_400_000
 const isoDaysAgo = (days: number, hour = 12) => {
@@ -264,8 +265,28 @@ const startModel: Effect.Effect<ModelServer, never, Scope.Scope> = Effect.acquir
         const path = new URL(req.url ?? "/", "http://localhost").pathname
         const text = Buffer.concat(chunks).toString("utf8")
         const json = text === "" ? undefined : JSON.parse(text)
-        if (req.headers.authorization !== `Bearer ${LLM_KEY}`) return send(res, 401, { error: { message: "Incorrect API key provided" } })
+        const anthropic = req.headers["anthropic-version"] !== undefined
+        const keyOk = anthropic ? req.headers["x-api-key"] === ANTHROPIC_KEY : req.headers.authorization === `Bearer ${LLM_KEY}`
+        if (!keyOk) return send(res, 401, { error: { message: "Incorrect API key provided" } })
         if (req.method === "GET" && path === "/v1/models") return send(res, 200, { object: "list", data: [{ id: "chat-model" }] })
+        if (req.method === "POST" && path === "/v1/messages") {
+          requests.push({ path, json })
+          const next = script.shift() ?? { text: "(no script)" }
+          if (next.status !== undefined) return send(res, next.status, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } })
+          seq++
+          return send(res, 200, {
+            id: `msg_${seq}`,
+            type: "message",
+            role: "assistant",
+            model: json.model,
+            content: next.call !== undefined
+              ? [{ type: "tool_use", id: `toolu_${seq}`, name: next.call.name, input: next.call.args }]
+              : [{ type: "text", text: next.text }],
+            stop_reason: next.call !== undefined ? "tool_use" : "end_turn",
+            stop_sequence: null,
+            usage: { input_tokens: 10, output_tokens: 5 }
+          })
+        }
         if (req.method === "POST" && path === "/v1/responses") {
           requests.push({ path, json })
           const next = script.shift() ?? { text: "(no script)" }
@@ -303,7 +324,7 @@ const toolOutput = (request: Received) => {
   return item === undefined ? undefined : JSON.parse(item.output)
 }
 
-describe("chat with the tenant's LLM (OpenAI Responses API)", () => {
+describe("chat with the tenant's LLM (OpenAI Responses API, Anthropic messages)", () => {
   layer(withModel, { excludeTestServices: true })("a local model", (it) => {
     it.effect("the model chooses the tools; the results, sources and reply come back; another tenant stays out of reach", () =>
       Effect.gen(function* () {
@@ -363,6 +384,29 @@ describe("chat with the tenant's LLM (OpenAI Responses API)", () => {
 
         // the key never appears in a reply
         expect(JSON.stringify([reply, next])).not.toContain(LLM_KEY)
+      }))
+
+    it.effect("Anthropic's messages API: the same tools, tool_use and tool_result", () =>
+      Effect.gen(function* () {
+        const model = yield* Model
+        const t = yield* seededTenant
+        const saved = yield* call("PUT", "/v1/client-portal/integrations/llm", {
+          session: t.session,
+          body: { provider: "anthropic", api_key: ANTHROPIC_KEY, base_url: model.url, model: "claude-test" }
+        })
+        expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+        model.requests.length = 0
+        model.script.push({ call: { name: "win_rate", args: { by: "lead_source", period: null } } }, { text: "Referral closes two in three." })
+        const reply = yield* chat(t.session, { message: "Which lead source converts best?" }, "concierge")
+        expect(reply).toMatchObject({ reply: "Referral closes two in three.", intent: "win_rate" })
+        expect(reply.sources).toContainEqual({ kind: "model", id: "anthropic:claude-test", label: "Answer written by claude-test (anthropic)" })
+        expect(model.requests.map((r) => r.path)).toEqual(["/v1/messages", "/v1/messages"])
+        expect(model.requests[0]!.json.tools.map((tool: any) => tool.name).sort()).toEqual(
+          ["closer_stats", "daily_brief", "get_call", "rank_calls", "search_calls", "win_rate"]
+        )
+        const second = JSON.stringify(model.requests[1]!.json.messages)
+        expect(second).toContain("tool_result")
+        expect(second).toContain("referral: 67% (2 won of 3 decided)")
       }))
 
     it.effect("a failing model leaves the rules' answer, and the integration says why", () =>
