@@ -19,9 +19,9 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer, vi } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { admin, createTenant, get, setFlags, settle, upload } from "./utils/AudioRequests.js"
+import { admin, get, setFlags, settle, upload } from "./utils/AudioRequests.js"
 import { fixture } from "./utils/Fixtures.js"
-import { call, freshEmail, memberSession } from "./utils/PortalRequests.js"
+import { call, tenantWithUser } from "./utils/PortalRequests.js"
 import { seedCloser, seedWeekCall } from "./utils/SeedCalls.js"
 import { startSmtpServer } from "./utils/SmtpServer.js"
 import { Smtp } from "./utils/SmtpServerLayer.js"
@@ -39,15 +39,6 @@ const assistantKey = { "x-api-key": ASSISTANT_KEY }
 
 /** A GET of the assistant interface under the assistant key (or the headers given). */
 const staff = (path: string, headers: Record<string, string> = assistantKey) => call("GET", path, { headers })
-
-/** A tenant with credits and an API key, and a signed-in user of it. */
-const tenantWithUser = (credits: number) =>
-  Effect.gen(function* () {
-    const smtp = yield* Smtp
-    const tenant = yield* createTenant(credits)
-    const session = yield* memberSession(smtp, tenant.client_id, freshEmail("user"))
-    return { clientId: tenant.client_id as string, apiKey: tenant.api_key as string, session }
-  })
 
 /** `effect` with `Date` frozen at one instant (timers still run): both doors see the same now. */
 const atFrozenNow = <A, E, R>(effect: Effect.Effect<A, E, R>) =>

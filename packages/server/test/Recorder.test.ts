@@ -24,7 +24,7 @@ import { MeetingCalendarsLive } from "../src/integrations/MeetingCalendars.js"
 import { Recorder } from "../src/recorder/Recorder.js"
 import { admin, balanceOf } from "./utils/AudioRequests.js"
 import { fixture } from "./utils/Fixtures.js"
-import { consent, type GoogleEvent, type MeetingProviders, startMeetingProviders } from "./utils/MeetingProviders.js"
+import { connectCalendar as connectTo, type GoogleEvent, type MeetingProviders, startMeetingProviders } from "./utils/MeetingProviders.js"
 import { call, freshEmail, memberSession, newTenant } from "./utils/PortalRequests.js"
 import { type RecallServer, startRecallServer } from "./utils/RecallServer.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
@@ -93,24 +93,9 @@ const tenantWithCloser = (company = "Acme") =>
     return { ...tenant, closerId: added.body.closer_id as string, closerEmail: added.body.email as string }
   })
 
-/** Connects the closer's calendar through the service's OAuth flow; the events on it are `events`. */
+/** Connects the closer's calendar (utils/MeetingProviders.ts); the events on it are `events`. Its access token. */
 const connectCalendar = (session: string, closerId: string, events: Array<GoogleEvent>) =>
-  Effect.gen(function* () {
-    const { providers } = yield* Env
-    const started = yield* call("POST", `/v1/client-portal/closers/${closerId}/integrations/calendar/start`, { session })
-    expect(started.status, JSON.stringify(started.body)).toBe(200)
-    const back = yield* consent(started.body.authorization_url)
-    const before = providers.calendar.exchanges.length
-    const reply = yield* call(
-      "GET",
-      `/v1/client-portal/integrations/calendar/callback?code=${encodeURIComponent(back.code)}&state=${encodeURIComponent(back.state)}`,
-      { session }
-    )
-    expect(reply.status).toBe(302)
-    const token = providers.calendar.exchanges.slice(before).find((e) => e.grantType === "authorization_code")?.accessToken
-    expect(token).toBeDefined()
-    providers.events.set(token!, events)
-  })
+  Effect.flatMap(Env, ({ providers }) => connectTo(providers, session, closerId, events))
 
 const hoursFromNow = (h: number) => new Date(Date.now() + h * 3600_000)
 

@@ -16,11 +16,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { METHOD_VERSION } from "../src/analysis/Method.js"
-import { balanceOf, createTenant, settle, upload } from "./utils/AudioRequests.js"
+import { balanceOf, settle, upload } from "./utils/AudioRequests.js"
 import { fixture } from "./utils/Fixtures.js"
 import { freshChat, startTelegramServer, type TelegramServer } from "./utils/MessengerServers.js"
-import { call, freshEmail, memberSession } from "./utils/PortalRequests.js"
-import { startSmtpServer, type TestSmtpServer } from "./utils/SmtpServer.js"
+import { call, tenantWithUser } from "./utils/PortalRequests.js"
+import { startSmtpServer } from "./utils/SmtpServer.js"
 import { Smtp } from "./utils/SmtpServerLayer.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
@@ -44,16 +44,6 @@ const server = Layer.unwrapScoped(Effect.gen(function* () {
 
 const rows = <A extends object>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
   Effect.orDie(Effect.flatMap(SqlClient.SqlClient, f))
-
-/** A tenant with credits and an API key, and a signed-in user of it. */
-const tenantWithUser = (credits: number) =>
-  Effect.gen(function* () {
-    const smtp: TestSmtpServer = yield* Smtp
-    const tenant = yield* createTenant(credits)
-    const email = freshEmail("user")
-    const session = yield* memberSession(smtp, tenant.client_id, email)
-    return { clientId: tenant.client_id as string, apiKey: tenant.api_key as string, session, email }
-  })
 
 const action = (session: string, name: string, params?: Record<string, unknown>) =>
   call("POST", "/v1/workspace/actions/run", { session, body: params === undefined ? { action: name } : { action: name, params } })

@@ -15,7 +15,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { setFlags } from "./utils/AudioRequests.js"
-import { consent, type GoogleEvent, type MeetingProviders, startMeetingProviders } from "./utils/MeetingProviders.js"
+import { connectCalendar as connectTo, type GoogleEvent, type MeetingProviders, startMeetingProviders } from "./utils/MeetingProviders.js"
 import { call, freshEmail, newTenant } from "./utils/PortalRequests.js"
 import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
 
@@ -41,25 +41,9 @@ const addCloser = (session: string) =>
     return { closerId: added.body.closer_id as string, email: added.body.email as string }
   })
 
-/** Connects the closer's calendar through the service's OAuth flow; the events on it are `events`. Its access token. */
+/** Connects the closer's calendar (utils/MeetingProviders.ts); the events on it are `events`. Its access token. */
 const connectCalendar = (session: string, closerId: string, events: Array<GoogleEvent>) =>
-  Effect.gen(function* () {
-    const { providers } = yield* Env
-    const started = yield* call("POST", `/v1/client-portal/closers/${closerId}/integrations/calendar/start`, { session })
-    expect(started.status, JSON.stringify(started.body)).toBe(200)
-    const back = yield* consent(started.body.authorization_url)
-    const before = providers.calendar.exchanges.length
-    const reply = yield* call(
-      "GET",
-      `/v1/client-portal/integrations/calendar/callback?code=${encodeURIComponent(back.code)}&state=${encodeURIComponent(back.state)}`,
-      { session }
-    )
-    expect(reply.status).toBe(302)
-    const token = providers.calendar.exchanges.slice(before).find((e) => e.grantType === "authorization_code")?.accessToken
-    expect(token).toBeDefined()
-    providers.events.set(token!, events)
-    return token!
-  })
+  Effect.flatMap(Env, ({ providers }) => connectTo(providers, session, closerId, events))
 
 const hoursFromNow = (h: number) => new Date(Date.now() + h * 3600_000).toISOString()
 

@@ -12,9 +12,9 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { createTenant, get, setFlags, settle, upload } from "./utils/AudioRequests.js"
+import { get, setFlags, settle, upload } from "./utils/AudioRequests.js"
 import { fixture } from "./utils/Fixtures.js"
-import { call, freshEmail, memberSession } from "./utils/PortalRequests.js"
+import { call, tenantWithUser } from "./utils/PortalRequests.js"
 import { startSmtpServer } from "./utils/SmtpServer.js"
 import { Smtp } from "./utils/SmtpServerLayer.js"
 import { testServerLayer } from "./utils/TestServer.js"
@@ -27,15 +27,6 @@ const server = Layer.unwrapScoped(Effect.gen(function* () {
     Layer.succeed(Smtp, smtp)
   )
 }))
-
-/** A tenant with credits and an API key, and a signed-in user of it. */
-const tenantWithUser = (credits: number) =>
-  Effect.gen(function* () {
-    const smtp = yield* Smtp
-    const tenant = yield* createTenant(credits)
-    const session = yield* memberSession(smtp, tenant.client_id, freshEmail("user"))
-    return { clientId: tenant.client_id as string, apiKey: tenant.api_key as string, session }
-  })
 
 let seq = 0
 

@@ -9,11 +9,13 @@
  * `startMeetingProviders` is scoped: everything closes with the scope. `config` is what the
  * service needs to use them (`CALENDAR_*`, `VIDEO_*`).
  */
+import { expect } from "@effect/vitest"
 import { Effect, Option, Redacted, type Scope } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { OAuth2Server } from "oauth2-mock-server"
 import type { AppConfigShape } from "../../src/config.js"
+import { call } from "./PortalRequests.js"
 
 export const CALENDAR_CLIENT = { id: "calendar-client", secret: "calendar-client-secret" }
 export const VIDEO_CLIENT = { id: "video-client", secret: "video-client-secret" }
@@ -179,4 +181,26 @@ export const consent = (authorizationUrl: string) =>
     if (location === null) throw new Error(`the provider answered ${response.status} without a redirect`)
     const back = new URL(location)
     return { redirectUri: `${back.origin}${back.pathname}`, code: back.searchParams.get("code")!, state: back.searchParams.get("state")! }
+  })
+
+/**
+ * Connects the closer's calendar through the service's OAuth flow (start, consent, callback), and
+ * puts `events` on it. The access token the provider issued.
+ */
+export const connectCalendar = (providers: MeetingProviders, session: string, closerId: string, events: Array<GoogleEvent>) =>
+  Effect.gen(function* () {
+    const started = yield* call("POST", `/v1/client-portal/closers/${closerId}/integrations/calendar/start`, { session })
+    expect(started.status, JSON.stringify(started.body)).toBe(200)
+    const back = yield* consent(started.body.authorization_url)
+    const before = providers.calendar.exchanges.length
+    const reply = yield* call(
+      "GET",
+      `/v1/client-portal/integrations/calendar/callback?code=${encodeURIComponent(back.code)}&state=${encodeURIComponent(back.state)}`,
+      { session }
+    )
+    expect(reply.status).toBe(302)
+    const token = providers.calendar.exchanges.slice(before).find((e) => e.grantType === "authorization_code")?.accessToken
+    expect(token).toBeDefined()
+    providers.events.set(token!, events)
+    return token!
   })

@@ -8,6 +8,7 @@ import { Cookies, HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schedule } from "effect"
 import type { ReceivedMail, TestSmtpServer } from "./SmtpServer.js"
+import { createTenant } from "./AudioRequests.js"
 import { Smtp } from "./SmtpServerLayer.js"
 
 export interface Reply {
@@ -109,3 +110,13 @@ export const outboxToken = (to: string, n: number) =>
     Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.upTo("10 seconds"))),
     Effect.orDie
   )
+
+/** A tenant with credits and an API key (made by the admin), and a signed-in member of it. */
+export const tenantWithUser = (credits: number) =>
+  Effect.gen(function* () {
+    const smtp = yield* Smtp
+    const tenant = yield* createTenant(credits)
+    const email = freshEmail("user")
+    const session = yield* memberSession(smtp, tenant.client_id, email)
+    return { clientId: tenant.client_id as string, apiKey: tenant.api_key as string, session, email }
+  })
