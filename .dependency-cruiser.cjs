@@ -16,7 +16,7 @@
  *   `@effect/sql` for anything but types; services run transactions through `db/Transactions.ts`.
  */
 const src = "^packages/server/src"
-const features = "(probes|auth|portal|integrations|recorder|coaching|companion|admin|marketIntel|workspace|assistant|audio|extensions)"
+const features = "(probes|auth|portal|integrations|recorder|coaching|companion|admin|marketIntel|workspace|assistant|audio|extensions|webhooks)"
 const floor = `${src}/(tenancy|events|calls|views|conversation|db|lib|mail|http)/|${src}/(config|Observability|version)\\.ts$`
 
 module.exports = {

@@ -13,6 +13,9 @@ export default defineConfig({
     globalSetup: ["packages/server/test/utils/WikiSetup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    pool: "forks"
+    pool: "forks",
+    // packages that publish their TypeScript under a "source" export condition too (the MCP SDK's
+    // client reads server-sent events with them): transformed by Vitest, not handed to Node as .ts
+    server: { deps: { inline: [/@modelcontextprotocol\/sdk\/dist\/esm\/client\/(streamableHttp|sse)\.js$/, "eventsource-parser", "eventsource"] } }
   }
 })

@@ -15,6 +15,7 @@ import { MarketIntelApi } from "./MarketIntel.js"
 import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
 import { RecorderApi } from "./Recorder.js"
+import { WebhooksApi } from "./Webhooks.js"
 import { WorkspaceApi } from "./Workspace.js"
 
 export const API_VERSION = "1.0.0"
@@ -34,6 +35,7 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(AssistantApi)
   .add(AudioApi)
   .add(ExtensionsApi)
+  .add(WebhooksApi)
   .addError(ValidationFailed)
   .addError(InternalError)
   // Declared on the whole API so the client knows it; the document shows it only where pending.

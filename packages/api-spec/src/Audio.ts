@@ -18,7 +18,11 @@ export const CallIdPath = Schema.Struct({ call_id: CallId })
 export const AudioUploadForm = Schema.Struct({
   audio: Multipart.SingleFileSchema.annotations({ description: "MP3, WAV or M4A; the format is sniffed from the bytes" }),
   external_call_id: Schema.optional(Text.pipe(Schema.maxLength(200))),
-  closer_email: Schema.optional(Text)
+  closer_email: Schema.optional(Text),
+  callback_url: Schema.optional(Text.pipe(Schema.maxLength(2000))).annotations({
+    description: "Where to POST this call's `analysis.completed` or `analysis.failed` webhook, signed with the tenant's " +
+      "callback secret (see `GET /v1/teams/webhooks`): https, or http to localhost outside production"
+  })
 }).annotations({ identifier: "AudioUploadForm" })
 
 export const UploadHeaders = Schema.Struct({

@@ -18,6 +18,7 @@ import type { IntegrationsApi } from "./Integrations.js"
 import type { MarketIntelApi } from "./MarketIntel.js"
 import type { ProbesApi } from "./Probes.js"
 import type { RecorderApi } from "./Recorder.js"
+import type { WebhooksApi } from "./Webhooks.js"
 import type { WorkspaceApi } from "./Workspace.js"
 
 type Group =
@@ -35,6 +36,7 @@ type Group =
   | AssistantApi
   | AudioApi
   | ExtensionsApi
+  | WebhooksApi
 
 /** The names of a group's endpoints. */
 export type EndpointName<G> = G extends HttpApiGroup.HttpApiGroup<any, infer E, any, any, any>
@@ -60,7 +62,8 @@ export const Pending = {
   workspace: [],
   assistant: [],
   audio: [],
-  extensions: []
+  extensions: [],
+  webhooks: []
 } as const satisfies PendingLists
 
 export type PendingGroup = keyof typeof Pending

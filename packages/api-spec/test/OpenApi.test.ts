@@ -135,7 +135,13 @@ const EXTENSIONS = [
   // the recording bot's meetings and its provider's webhook (Recorder.ts)
   "GET /v1/client-portal/recall/meetings",
   "POST /v1/client-portal/recall/meetings",
-  "POST /v1/recorder/webhook"
+  "POST /v1/recorder/webhook",
+  // completion webhooks (Webhooks.ts)
+  "GET /v1/teams/webhooks",
+  "POST /v1/teams/webhooks",
+  "DELETE /v1/teams/webhooks/{webhook_id}",
+  "GET /v1/teams/webhooks/{webhook_id}/deliveries",
+  "POST /v1/teams/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any

@@ -16,6 +16,8 @@
  *   callsight me [--json] [--url URL]
  *   callsight logout [--url URL]
  *   callsight openapi [-o FILE]
+ *   callsight mcp [--url URL] [--api-key K]
+ *   callsight webhooks add URL [--event E]... [--description D] | list | remove ID | deliveries ID | redeliver ID MSG_ID
  *   callsight --version | --help
  *
  * Exit codes: 0 success, 1 analysis failed, 2 usage error, 3 service error.
@@ -26,15 +28,17 @@ import { Effect } from "effect"
 import { admin } from "./Admin.js"
 import { audioCommands } from "./Audio.js"
 import { type Described, showHelp } from "./Errors.js"
+import { mcp } from "./Mcp.js"
 import { openapi } from "./OpenApi.js"
 import { withOutput } from "./Output.js"
 import { serve } from "./Serve.js"
 import { sessionCommands } from "./Session.js"
+import { webhooks } from "./Webhooks.js"
 import { worker } from "./Worker.js"
 
 export const callsight = Command.make("callsight", {}, () => showHelp((): Described => callsight)).pipe(
   Command.withDescription("Callsight: sales-call intelligence service, its analysis workers, and its command-line client"),
-  Command.withSubcommands([serve, worker, ...audioCommands, ...sessionCommands, admin, openapi])
+  Command.withSubcommands([serve, worker, ...audioCommands, ...sessionCommands, admin, openapi, webhooks, mcp])
 )
 
 /**

@@ -38,11 +38,17 @@ export interface UploadAudioOptions {
   /**
    * `Idempotency-Key` (1–255 characters): the same key and the same file within 24 h answer the
    * first upload's 202 body again, without a new call; the key with another file is `Conflict` (409).
+   * Without one, the client draws a random UUID for this upload: its retries all send it, so a
+   * retry never makes a second call. Give your own (e.g. your CRM's call id) to make uploads of
+   * separate runs of your code idempotent too.
    */
   readonly idempotencyKey?: string | undefined
   /** The file name sent with the file (default: the path's or the `File`'s name, else `audio`). */
   readonly filename?: string | undefined
-  /** Called as the body is sent (a few times per 64 KiB at most, and once at the end). */
+  /**
+   * Called as the body is sent (a few times per 64 KiB at most, and once at the end); a retried
+   * upload starts again from `sent: 0`.
+   */
   readonly onProgress?: ((progress: UploadProgress) => void) | undefined
 }
 
@@ -81,12 +87,17 @@ const contentTypeOf = (filename: string, given?: string): string => {
 
 const baseName = (path: string): string => path.split(/[\\/]/).filter((s) => s !== "").at(-1) ?? "audio"
 
-/** Bytes in slices of at most 64 KiB (views, not copies), so that progress moves steadily. */
+/**
+ * Bytes in slices of at most 64 KiB (views, not copies), so that progress moves steadily; from
+ * the start each time the stream runs (a retried upload sends the bytes again).
+ */
 const slices = (bytes: Uint8Array): Stream.Stream<Uint8Array> =>
-  Stream.fromIterable(
-    (function* () {
-      for (let at = 0; at < bytes.length; at += CHUNK) yield bytes.subarray(at, Math.min(at + CHUNK, bytes.length))
-    })()
+  Stream.suspend(() =>
+    Stream.fromIterable(
+      (function* () {
+        for (let at = 0; at < bytes.length; at += CHUNK) yield bytes.subarray(at, Math.min(at + CHUNK, bytes.length))
+      })()
+    )
   )
 
 const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e))
@@ -113,9 +124,12 @@ const openPath = (path: string | URL, filename: string | undefined): Effect.Effe
       filename: name,
       contentType: contentTypeOf(name),
       size: stats.size,
-      content: Stream.fromAsyncIterable(
-        fs.createReadStream(path, { highWaterMark: CHUNK }) as AsyncIterable<Uint8Array>,
-        (cause) => new AudioSourceError({ message: `cannot read ${shown}: ${describe(cause)}`, cause })
+      // the file is opened each time the stream runs: a retried upload reads it again from the start
+      content: Stream.suspend(() =>
+        Stream.fromAsyncIterable(
+          fs.createReadStream(path, { highWaterMark: CHUNK }) as AsyncIterable<Uint8Array>,
+          (cause) => new AudioSourceError({ message: `cannot read ${shown}: ${describe(cause)}`, cause })
+        )
       )
     }
   })

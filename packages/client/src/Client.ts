@@ -65,6 +65,7 @@ import {
   type WaitForCompletionOptions,
   type WaitTimeout
 } from "./Audio.js"
+import { IDEMPOTENCY_KEY_HEADER, RequestTimeout, resilient, type RetryOptions } from "./Retry.js"
 
 // ---------------------------------------------------------------------------------------------
 // Types: the derived client with the key filled in
@@ -102,6 +103,24 @@ const KEYED_OPERATIONS: ReadonlySet<string> = new Set(
     )
   )
 )
+
+/**
+ * The operations that declare an optional `idempotency-key` header (the audio upload): the client
+ * sends a fresh key when the caller gives none, so that retrying them can never make two calls.
+ */
+const IDEMPOTENT_KEY_OPERATIONS: ReadonlySet<string> = new Set(
+  (Object.values(CallsightApi.groups) as unknown as Array<HttpApiGroup.HttpApiGroup.AnyWithProps>).flatMap((group) =>
+    Object.values(group.endpoints).flatMap((endpoint) =>
+      Option.isSome(endpoint.headersSchema) &&
+        SchemaAST.getPropertySignatures(endpoint.headersSchema.value.ast).some((p) => p.name === IDEMPOTENCY_KEY_HEADER)
+        ? [group.topLevel ? endpoint.name : `${group.identifier}.${endpoint.name}`]
+        : []
+    )
+  )
+)
+
+/** A new `Idempotency-Key` (a random UUID). */
+const newIdempotencyKey = (): string => globalThis.crypto.randomUUID()
 
 type ApiGroups = typeof CallsightApi extends HttpApi.HttpApi<infer _Id, infer Groups, infer _E, infer _R> ? Groups : never
 type ApiErrors = typeof CallsightApi extends HttpApi.HttpApi<infer _Id, infer _Groups, infer E, infer _R> ? E : never
@@ -200,14 +219,14 @@ export type CallsightApiClient = KeyedClient<ApiGroups, ApiErrors, never>
 /** The client exactly as `HttpApiClient.make(CallsightApi)` derives it (keyed operations need `headers`). */
 export type CallsightRawClient = HttpApiClient.Client<ApiGroups, ApiErrors, never>
 
-const makeRaw = (baseUrl: string): Effect.Effect<CallsightRawClient, never, HttpClient.HttpClient> =>
-  HttpApiClient.make(CallsightApi, { baseUrl })
+const makeRaw = (baseUrl: string, options: RetryOptions): Effect.Effect<CallsightRawClient, never, HttpClient.HttpClient> =>
+  HttpApiClient.make(CallsightApi, { baseUrl, transformClient: (client) => resilient(client, options) })
 
 // ---------------------------------------------------------------------------------------------
 // The service
 // ---------------------------------------------------------------------------------------------
 
-export interface CallsightClientOptions {
+export interface CallsightClientOptions extends RetryOptions {
   /** Where the service answers, e.g. `http://localhost:8080` (a path prefix such as `/reporting` is kept). */
   readonly baseUrl: string | URL
   /** `X-API-Key` for keyed operations: a tenant key (`csk_...`) or a staff key. */
@@ -326,6 +345,10 @@ export const keyed = (raw: object, apiKey: string | undefined): any => {
   // a keyed operation without a key fails here, with a plain message, before anything is sent
   const wrap = (operation: string, method: (request: unknown) => unknown) => (request?: unknown) => {
     const filled = fill(request)
+    // drawn when the method is called: running the Effect again (a retry of the caller's) sends the same key
+    if (IDEMPOTENT_KEY_OPERATIONS.has(operation) && filled.headers[IDEMPOTENCY_KEY_HEADER] === undefined) {
+      filled.headers = { ...filled.headers, [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() }
+    }
     return KEYED_OPERATIONS.has(operation) && filled.headers[API_KEY_HEADER] === undefined
       ? Effect.fail(missingApiKey(operation))
       : method(filled)
@@ -382,8 +405,10 @@ const audioMethods = (
 ): CallsightAudioMethods => {
   const getAnalysis = (callId: string) => client.audio.getAnalysis({ path: { call_id: asCallId(callId) } })
   return {
-    uploadAudio: (source, options = {}) =>
-      Effect.gen(function* () {
+    uploadAudio: (source, options = {}) => {
+      // one key per call of uploadAudio, drawn now: every attempt (and a rerun of the Effect) sends it
+      const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey()
+      return Effect.gen(function* () {
         if (apiKey === undefined) return yield* missingApiKey("audio.uploadAudio")
         const audio = yield* openAudio(source, options.filename)
         const body = multipartBody(audio, uploadFields(options), options.onProgress)
@@ -399,9 +424,10 @@ const audioMethods = (
           )
         })
         return yield* upload(
-          completeRequest(apiKey)({ payload: new FormData(), headers: { "idempotency-key": options.idempotencyKey } })
+          completeRequest(apiKey)({ payload: new FormData(), headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } })
         )
-      }),
+      })
+    },
     getAnalysis,
     waitForCompletion: (callId, options) => waitForCompletion(getAnalysis, callId, options),
     getReportHtml: (callId) => client.audio.getReportHtml({ path: { call_id: asCallId(callId) } }),
@@ -416,8 +442,8 @@ const audioMethods = (
 const make = (options: CallsightClientOptions): Effect.Effect<CallsightClientService, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const baseUrl = normalizeBaseUrl(options.baseUrl)
-    const raw = yield* makeRaw(baseUrl)
-    const httpClient = yield* HttpClient.HttpClient
+    const raw = yield* makeRaw(baseUrl, options)
+    const httpClient = resilient(yield* HttpClient.HttpClient, options)
     return makeFrom(raw, httpClient, options)
   })
 
@@ -449,8 +475,8 @@ export const wireApi: typeof CallsightApi = (() => {
 export const makeWire = (options: CallsightClientOptions): Effect.Effect<CallsightClientService, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const baseUrl = normalizeBaseUrl(options.baseUrl)
-    const raw = yield* HttpApiClient.make(wireApi, { baseUrl })
-    const httpClient = yield* HttpClient.HttpClient
+    const raw = yield* HttpApiClient.make(wireApi, { baseUrl, transformClient: (client) => resilient(client, options) })
+    const httpClient = resilient(yield* HttpClient.HttpClient, options)
     return makeFrom(raw, httpClient, options)
   })
 
@@ -462,6 +488,7 @@ export const makeWire = (options: CallsightClientOptions): Effect.Effect<Callsig
  * Every failure of the Promise facade. `tag` is the typed error's `_tag` when the service answered
  * with a declared error (`"Unauthorized"`, `"ValidationFailed"`, `"NotFound"`, ...), and otherwise:
  * - `"TransportError"`: no answer (connection refused, DNS, reset, aborted);
+ * - `"Timeout"`: no answer within `timeoutMs` (`uploadTimeoutMs` for an upload), retries included;
  * - `"UnexpectedStatus"`: an answer with a status the declaration does not list for the operation;
  * - `"DecodeError"`: an answer whose body does not match the declaration;
  * - `"RequestError"`: the request could not be encoded (e.g. a missing path parameter);
@@ -560,7 +587,11 @@ export const toCallsightError = (error: unknown): Effect.Effect<CallsightError> 
   }
   if (HttpClientErrors.isHttpClientError(error)) {
     if (error._tag === "RequestError") {
-      const tag = error.reason === "Transport" ? "TransportError" : "RequestError"
+      const tag = error.cause instanceof RequestTimeout
+        ? "Timeout"
+        : error.reason === "Transport"
+        ? "TransportError"
+        : "RequestError"
       return Effect.succeed(
         new CallsightError({
           tag,
@@ -620,7 +651,7 @@ const runPromise = <A>(effect: Effect.Effect<A, unknown>): Promise<A> =>
     })
   })
 
-export interface CreateCallsightClientOptions {
+export interface CreateCallsightClientOptions extends RetryOptions {
   /** Where the service answers, e.g. `http://localhost:8080`. */
   readonly baseUrl: string | URL
   /** `X-API-Key` for keyed operations (a tenant key `csk_...`, or the admin key for `admin.*`). */
@@ -644,7 +675,13 @@ const wire = <A>(body: unknown): A => body as A
 export const createCallsightClient = (options: CreateCallsightClientOptions) => {
   const fetch = options.fetch ?? globalThis.fetch
   const client = Effect.runSync(
-    makeWire({ baseUrl: options.baseUrl, apiKey: options.apiKey }).pipe(
+    makeWire({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      maxRetries: options.maxRetries,
+      timeoutMs: options.timeoutMs,
+      uploadTimeoutMs: options.uploadTimeoutMs
+    }).pipe(
       Effect.provide(FetchHttpClient.layer),
       Effect.provideService(FetchHttpClient.Fetch, fetch)
     )

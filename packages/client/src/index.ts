@@ -5,6 +5,9 @@
  * - Promises: `createCallsightClient({ baseUrl, apiKey, fetch })`, failures as `CallsightError`.
  * - Audio analysis on both: `uploadAudio`, `getAnalysis`, `waitForCompletion`, `getReportHtml`,
  *   `getCall`, `listCalls`.
+ * - Webhooks: `verifyWebhook(payload, headers, secret)` checks a Standard Webhooks signature (Webhooks.ts).
+ * - Retries with back-off and jitter, per-attempt time limits (`maxRetries`, `timeoutMs`,
+ *   `uploadTimeoutMs` on both constructors): Retry.ts.
  */
 export {
   type AnalysisStatus,
@@ -48,3 +51,25 @@ export {
   type UploadAudioError,
   wireApi
 } from "./Client.js"
+export {
+  BASE_DELAY_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_UPLOAD_TIMEOUT_MS,
+  isRequestTimeout,
+  MAX_DELAY_MS,
+  MAX_RETRY_AFTER_MS,
+  RequestTimeout,
+  resilient,
+  retryAfterMs,
+  type RetryOptions
+} from "./Retry.js"
+export {
+  verifyWebhook,
+  type VerifyWebhookOptions,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type WebhookEventType,
+  type WebhookHeaders,
+  type WebhookPayload,
+  WebhookVerificationError
+} from "./Webhooks.js"

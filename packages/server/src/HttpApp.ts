@@ -24,12 +24,14 @@ import { IntegrationsHttpLive } from "./integrations/Http.js"
 import { IntegrationPagesLive } from "./integrations/Pages.js"
 import { Mailer } from "./mail/Mailer.js"
 import { MarketIntelHttpLive } from "./marketIntel/Http.js"
+import { McpHttpLive } from "./mcp/Http.js"
 import { tracingEnabled } from "./Observability.js"
 import { PagesLive } from "./portal/Pages.js"
 import { PortalPageLive } from "./portal/PortalPage.js"
 import { PortalHttpLive, PortalPublicHttpLive } from "./portal/Http.js"
 import { ProbesHttpLive } from "./probes/Http.js"
 import { RecorderHttpLive } from "./recorder/Http.js"
+import { WebhooksHttpLive } from "./webhooks/Http.js"
 import { WorkspaceHttpLive } from "./workspace/Http.js"
 
 /** Every group of the declaration, each from its own folder. */
@@ -47,7 +49,8 @@ const GroupsLive = Layer.mergeAll(
   WorkspaceHttpLive,
   AssistantHttpLive,
   AudioHttpLive,
-  ExtensionsHttpLive
+  ExtensionsHttpLive,
+  WebhooksHttpLive
 )
 
 /** What several groups share: outgoing e-mail and the rate limiter. */
@@ -66,6 +69,7 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(PagesLive),
+  Layer.provide(McpHttpLive),
   Layer.provide(PortalPageLive),
   Layer.provide(IntegrationPagesLive),
   Layer.provide(HomePageLive),

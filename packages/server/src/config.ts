@@ -82,6 +82,42 @@ const botApiSecretConfig = (name: string) =>
  * The variable missing for the server-wide TRANSCRIBER, if any: each provider needs its key, except
  * an OpenAI-compatible self-hosted server (OPENAI_BASE_URL set), which may take none.
  */
+/** S3 caps a single CopyObject (how a staged upload is moved under its key) at 5 GiB. */
+export const S3_MAX_UPLOAD_MB = 5120
+
+/**
+ * Object storage for the blobs (`S3_*`), used when `S3_BUCKET` is set; the local `BLOB_DIR`
+ * otherwise. Credentials: `S3_ACCESS_KEY_ID` and `S3_SECRET_ACCESS_KEY` together, or neither (the
+ * AWS SDK's own chain then: AWS_* variables, shared config files, container or instance roles).
+ */
+const s3Config = Config.all({
+  bucket: Config.option(Config.string("S3_BUCKET")).pipe(Config.map(Option.filter((bucket) => bucket.trim() !== ""))),
+  endpoint: Config.option(Config.url("S3_ENDPOINT")).pipe(Config.map(Option.map((url) => url.toString().replace(/\/+$/, "")))),
+  region: Config.string("S3_REGION").pipe(Config.withDefault("us-east-1")),
+  forcePathStyle: Config.boolean("S3_FORCE_PATH_STYLE").pipe(Config.withDefault(false)),
+  // A key prefix, kept without leading slashes and with one trailing slash ("" for none).
+  prefix: Config.string("S3_PREFIX").pipe(
+    Config.withDefault(""),
+    Config.map((prefix) => prefix.trim().replace(/^\/+/, "").replace(/\/*$/, "/").replace(/^\/$/, ""))
+  ),
+  accessKeyId: optionalSecret("S3_ACCESS_KEY_ID"),
+  secretAccessKey: optionalSecret("S3_SECRET_ACCESS_KEY")
+}).pipe(
+  Config.mapOrFail((c) => {
+    if (Option.isSome(c.bucket) && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(c.bucket.value.trim())) {
+      return Either.left(ConfigError.InvalidData(["S3_BUCKET"], "must be a bucket name: 3 to 63 characters of a-z, 0-9, . and -"))
+    }
+    if (Option.isSome(c.accessKeyId) !== Option.isSome(c.secretAccessKey)) {
+      const missing = Option.isSome(c.accessKeyId) ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"
+      return Either.left(ConfigError.InvalidData([missing], "must be set with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together (or neither, for the AWS credential chain)"))
+    }
+    const { bucket, ...rest } = c
+    return Either.right(Option.map(bucket, (name) => ({ ...rest, bucket: name.trim() })))
+  })
+)
+
+export type S3Config = Option.Option.Value<Config.Config.Success<typeof s3Config>>
+
 const missingTranscriberKey = (c: {
   transcriber: string
   deepgramApiKey: Option.Option<unknown>
@@ -122,9 +158,16 @@ export const appConfig = Config.all({
     scale: Config.option(Config.url("UPGRADE_URL_SCALE"))
   }),
   blobDir: Config.option(Config.string("BLOB_DIR")),
+  // Object storage instead of BLOB_DIR when S3_BUCKET is set (calls/S3BlobStore.ts).
+  s3: s3Config,
   maxUploadMb: positiveInt("MAX_UPLOAD_MB").pipe(Config.withDefault(500)),
   workerConcurrency: positiveInt("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),
   workerLeaseSeconds: positiveInt("WORKER_LEASE_SECONDS").pipe(Config.withDefault(60)),
+  // Completion webhooks (webhooks/): whether this process's background loop sends them, how often it
+  // looks for due deliveries, and the first retry's delay, which scales the whole schedule (5 s, 30 s, 2 min, ...).
+  webhookDelivery: Config.boolean("WEBHOOK_DELIVERY").pipe(Config.withDefault(true)),
+  webhookPollMs: positiveInt("WEBHOOK_POLL_MS").pipe(Config.withDefault(1000)),
+  webhookRetryBaseMs: positiveInt("WEBHOOK_RETRY_BASE_MS").pipe(Config.withDefault(5000)),
   transcriber: Config.literal("none", "deepgram", "assemblyai", "openai")("TRANSCRIBER").pipe(Config.withDefault("none" as const)),
   deepgramApiKey: Config.option(Config.redacted("DEEPGRAM_API_KEY")),
   deepgramBaseUrl: baseUrl("DEEPGRAM_BASE_URL", "https://api.deepgram.com"),
@@ -198,6 +241,10 @@ export const appConfig = Config.all({
   Config.validate({
     message: "HTTP_HEADERS_TIMEOUT_SECONDS must not be above HTTP_REQUEST_TIMEOUT_SECONDS",
     validation: (c) => c.httpHeadersTimeoutSeconds <= c.httpRequestTimeoutSeconds
+  }),
+  Config.validate({
+    message: `MAX_UPLOAD_MB must not be above ${S3_MAX_UPLOAD_MB} when S3_BUCKET is set (an object is moved under its key with one copy)`,
+    validation: (c) => Option.isNone(c.s3) || c.maxUploadMb <= S3_MAX_UPLOAD_MB
   }),
   Config.mapOrFail((c) => {
     const missing = missingTranscriberKey(c)

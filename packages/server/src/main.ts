@@ -20,6 +20,7 @@ import { LlmAssistantsLive, SpeechIntegrationsLive } from "./integrations/Tenant
 import { OutcomeRecordsLive } from "./portal/OutcomeTruth.js"
 import { QualificationFrameworksLive } from "./portal/Profiles.js"
 import { RecorderSchedulerLive } from "./recorder/Scheduler.js"
+import { WebhookSenderLive } from "./webhooks/WebhookSender.js"
 import { makeHttpLayer } from "./HttpApp.js"
 import { LoggerLive, TracingLive } from "./Observability.js"
 
@@ -50,9 +51,10 @@ const CompanionForAdminLive = CompanionChannelsLive.pipe(Layer.provide(RateLimit
 
 /**
  * What runs beside the HTTP service (and in `callsight worker`): the analysis workers, the
- * refresher of the closers' meeting-tool tokens, the crm-a outcome sync and the recorder's passes.
+ * refresher of the closers' meeting-tool tokens, the crm-a outcome sync, the recorder's passes and
+ * the webhook sender.
  */
-const BackgroundLive = Layer.mergeAll(AnalysisWorkersLive, MeetingTokensRefresherLive, CrmSyncLive, RecorderPassesLive)
+const BackgroundLive = Layer.mergeAll(AnalysisWorkersLive, MeetingTokensRefresherLive, CrmSyncLive, RecorderPassesLive, WebhookSenderLive)
 
 /**
  * Node's server with its timeouts: headers, and the whole request, must arrive in time, else Node

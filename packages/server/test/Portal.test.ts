@@ -596,17 +596,5 @@ describe("client portal", () => {
           expect(theirs.body.entries.every((e: any) => e.target_id === other.clientId || e.target_id === other.userId)).toBe(true)
         }))
     })
-
-    describe("operations of later issues", () => {
-      it.effect("answer 501 NotImplemented to a signed-in user", () =>
-        Effect.gen(function* () {
-          const { session } = yield* newTenant()
-          for (const path of ["/v1/client-portal/concierge/chat"]) {
-            const reply = yield* call("POST", path, { session, body: { message: "how did we do this week?" } })
-            expect(reply.status, path).toBe(501)
-            expect(reply.body._tag).toBe("NotImplemented")
-          }
-        }))
-    })
   })
 })

@@ -22,6 +22,7 @@ import { blobKeyOf, CallIntake } from "../calls/CallIntake.js"
 import { CallsRepo } from "../calls/CallsRepo.js"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
+import { WebhookOutbox, webhookUrlProblem } from "../events/WebhookOutbox.js"
 import { newId } from "../lib/Ids.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
 
@@ -44,6 +45,7 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
     const intake = yield* CallIntake
     const tenants = yield* TenantsRepo
     const blobs = yield* BlobStore
+    const outbox = yield* WebhookOutbox
     const limitBytes = config.maxUploadMb * 1024 * 1024
 
     const accepted = (row: { readonly call_id: CallId; readonly external_call_id: string | null; readonly created_at: string }) => ({
@@ -98,6 +100,12 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
         if (closerEmail !== undefined && closerEmail !== "" && !isEmail(closerEmail)) {
           return yield* invalid("closer_email", "must be an e-mail address")
         }
+        // The lighter door to the webhooks: this call's webhook goes to this URL too (README, "Webhooks").
+        const callbackUrl = form.fields.get("callback_url")?.trim()
+        if (callbackUrl !== undefined && callbackUrl !== "") {
+          const problem = callbackUrl.length > 2000 ? "at most 2000 characters" : webhookUrlProblem(callbackUrl, config.production)
+          if (problem !== undefined) return yield* invalid("callback_url", problem)
+        }
         const format = sniffFormat(audio.head)
         if (format === undefined) {
           return yield* new UnsupportedMediaType({ message: "the file is not MP3, WAV or M4A audio" })
@@ -106,7 +114,8 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
           audio,
           format,
           externalCallId: externalCallId === "" ? null : externalCallId ?? null,
-          closerEmail: closerEmail === "" ? null : closerEmail ?? null
+          closerEmail: closerEmail === "" ? null : closerEmail ?? null,
+          callbackUrl: callbackUrl === "" ? null : callbackUrl ?? null
         }
       })
 
@@ -146,6 +155,7 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
             source: "api",
             event: { type: "upload_accepted", platform: "api" }
           }).pipe(Effect.catchTag("IntakeRefused", (refused) => new PaymentRequired({ message: refused.message })))
+          if (input.callbackUrl !== null) yield* outbox.registerCallback(clientId, callId, input.callbackUrl)
           if (idempotencyKey !== undefined) {
             yield* repo.saveIdempotent(clientId, idempotencyKey, input.audio.sha256, callId)
           }
@@ -171,6 +181,7 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
     CallIntake.Default,
     TenantsRepo.Default,
     BlobStore.Default,
+    WebhookOutbox.Default,
     Transactions.Default
   ]
 }) {}

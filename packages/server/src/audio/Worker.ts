@@ -8,6 +8,8 @@
  * (`transcription_failed`): uploading the file again analyses it afresh. The tenant's LLM, when it
  * saved one, assesses the transcript after the rules; its failures never fail the call nor cost
  * more than the one credit (they are recorded in the analysis's `llm.error` and on the integration).
+ * The call's webhooks (events/WebhookOutbox.ts) are written in the transaction that completes or
+ * fails it: they exist if and only if the status change was committed.
  */
 import type { CallId } from "@callsight/api-spec"
 import { Data, Duration, Effect, Layer, Option, Schedule } from "effect"
@@ -21,6 +23,7 @@ import { WorkersRepo } from "../calls/WorkersRepo.js"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
 import { EventsRepo } from "../events/EventsRepo.js"
+import { WebhookOutbox } from "../events/WebhookOutbox.js"
 import { newId } from "../lib/Ids.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import { QualificationFrameworks } from "../tenancy/QualificationFrameworks.js"
@@ -56,6 +59,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     const transcribers = yield* Transcribers
     const assessors = yield* Assessors
     const frameworks = yield* QualificationFrameworks
+    const outbox = yield* WebhookOutbox
     const workerId = `${hostname()}:${process.pid}:${newId("wrk")}`
     const lease = config.workerLeaseSeconds
 
@@ -80,6 +84,8 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
           // A call the recorder brought counts against the monthly ingests, not the prepaid credits.
           if (call.source === "api") yield* ledger.chargeAnalysis({ clientId: call.client_id, callId: call.call_id })
           yield* event(call, "analysis_completed", null)
+          // The webhooks' outbox: written with the status, sent by the webhook sender after the commit.
+          yield* outbox.enqueue(call.call_id, "analysis.completed", null)
         })
       )
 
@@ -91,6 +97,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
           }
           yield* calls.fail(call.call_id, code, message)
           yield* event(call, "analysis_failed", `${code}: ${message}`)
+          yield* outbox.enqueue(call.call_id, "analysis.failed", { code, message })
         })
       )
 
@@ -128,15 +135,17 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         const analysis = Effect.flatMap(
           Effect.all([transcribers.forTenant(call.client_id), frameworks.forTenant(call.client_id), assessors.forTenant(call.client_id)]),
           ([transcriber, framework, assessor]) =>
-            analyzer.analyze(blobs.pathOf(call.blob_key), call.format, {
-              transcribe: Option.getOrUndefined(transcriber)?.transcribe,
-              framework,
-              assist: Option.getOrUndefined(assessor),
-              onProgress: (stage, fraction) => {
-                progress.stage = stage
-                progress.fraction = fraction
-              }
-            })
+            // a local copy when the blobs are in object storage; a store that cannot be read is retried
+            blobs.withLocalFile(call.blob_key, (path) =>
+              analyzer.analyze(path, call.format, {
+                transcribe: Option.getOrUndefined(transcriber)?.transcribe,
+                framework,
+                assist: Option.getOrUndefined(assessor),
+                onProgress: (stage, fraction) => {
+                  progress.stage = stage
+                  progress.fraction = fraction
+                }
+              })).pipe(Effect.catchTag("BlobReadFailed", (e) => Effect.die(e)))
         )
         const outcome = yield* Effect.raceFirst(
           Effect.either(analysis),
@@ -186,6 +195,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     CallsRepo.Default,
     LedgerRepo.Default,
     EventsRepo.Default,
+    WebhookOutbox.Default,
     BlobStore.Default,
     Analyzer.Default,
     Transcribers.Default,

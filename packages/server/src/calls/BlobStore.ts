@@ -1,62 +1,39 @@
 /**
  * Where the audio of calls lives (uploads and the recorder's recordings): a local directory
- * (`BLOB_DIR`). On the shared floor, as both features write it. A file is streamed to a temporary
- * file while its size, SHA-256 and first bytes are taken, so memory stays flat whatever its size;
- * it is moved under its key once the call row is about to commit. Partial files of uploads a crash
- * interrupted are removed when the store starts.
+ * (`BLOB_DIR`), or S3-compatible object storage when `S3_BUCKET` is set (calls/S3BlobStore.ts,
+ * loaded only then). On the shared floor, as both features write it. A file is streamed to a
+ * staging place (a temporary file here, a temporary object there) while its size, SHA-256 and
+ * first bytes are taken, so memory stays flat whatever its size; it is moved under its key once the
+ * call row is about to commit. Partial files of uploads a crash interrupted are removed when the
+ * store starts.
  */
-import { Data, Effect, Stream } from "effect"
+import { Effect, Option, Stream } from "effect"
 import { createHash, randomUUID } from "node:crypto"
-import { createWriteStream } from "node:fs"
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises"
+import { createReadStream, createWriteStream } from "node:fs"
+import { mkdir, rename, rm, stat } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { AppConfig } from "../config.js"
+import { BlobReadFailed, type BlobStoreShape, BlobTooLarge, BlobWriteFailed, localTmpDir, type StagedBlob } from "./Blob.js"
 
-/** The stream was longer than the limit; what was written is removed. */
-export class BlobTooLarge extends Data.TaggedError("BlobTooLarge")<{ readonly limitBytes: number }> {}
+export {
+  BlobReadFailed,
+  type BlobStoreShape,
+  BlobStoreUnavailable,
+  BlobTooLarge,
+  BlobWriteFailed,
+  S3RequestFailed,
+  STALE_STAGED_MS,
+  type StagedBlob,
+  sweepStale
+} from "./Blob.js"
 
-export class BlobWriteFailed extends Data.TaggedError("BlobWriteFailed")<{ readonly cause: unknown }> {}
-
-export interface StagedBlob {
-  readonly tmpPath: string
-  readonly size: number
-  readonly sha256: string
-  /** The first bytes (up to `headBytes` of `stage`), to sniff the format. */
-  readonly head: Uint8Array
-}
-
-/**
- * A staged file untouched this long belongs to no upload in progress (an upload writes as its bytes
- * arrive, and a request's body times out long before): it was left by a process that died.
- */
-export const STALE_STAGED_MS = 10 * 60 * 1000
-
-/** Removes the staged files of uploads interrupted by a crash; answers how many. */
-const sweepStale = async (dir: string, olderThanMs: number): Promise<number> => {
-  const now = Date.now()
-  let removed = 0
-  for (const name of await readdir(dir)) {
-    const path = join(dir, name)
-    const info = await stat(path).catch(() => undefined)
-    if (info?.isFile() === true && now - info.mtimeMs > olderThanMs) {
-      await rm(path, { force: true })
-      removed += 1
-    }
-  }
-  return removed
-}
-
-export class BlobStore extends Effect.Service<BlobStore>()("BlobStore", {
-  effect: Effect.gen(function* () {
-    const { blobDir } = yield* AppConfig
-    const tmpDir = join(blobDir, "tmp")
-    yield* Effect.promise(() => mkdir(tmpDir, { recursive: true }))
-    const swept = yield* Effect.promise(() => sweepStale(tmpDir, STALE_STAGED_MS))
-    if (swept > 0) yield* Effect.logInfo(`removed ${swept} partial upload(s) left in ${tmpDir}`)
+/** The blobs in a local directory. */
+export const makeLocalBlobStore = (blobDir: string) =>
+  Effect.gen(function* () {
+    const tmpDir = yield* localTmpDir(blobDir)
 
     const pathOf = (key: string) => join(blobDir, key)
 
-    /** Writes a stream to a temporary file, failing with `BlobTooLarge` past `limitBytes`. */
     const stage = <E>(content: Stream.Stream<Uint8Array, E>, options: { limitBytes: number; headBytes: number }) =>
       Effect.acquireUseRelease(
         Effect.sync(() => join(tmpDir, randomUUID())),
@@ -91,7 +68,6 @@ export class BlobStore extends Effect.Service<BlobStore>()("BlobStore", {
         (tmpPath, exit) => (exit._tag === "Failure" ? Effect.promise(() => rm(tmpPath, { force: true })) : Effect.void)
       )
 
-    /** Moves a staged file under its key. */
     const commit = (staged: StagedBlob, key: string) =>
       Effect.tryPromise({
         try: async () => {
@@ -105,9 +81,39 @@ export class BlobStore extends Effect.Service<BlobStore>()("BlobStore", {
 
     const remove = (key: string) => Effect.promise(() => rm(pathOf(key), { force: true }))
 
-    /** Whether the file under `key` is still kept. */
     const exists = (key: string) => Effect.promise(() => stat(pathOf(key)).then((info) => info.isFile(), () => false))
 
-    return { stage, commit, discard, remove, pathOf, exists } as const
+    const read = (key: string) =>
+      Stream.fromAsyncIterable(
+        createReadStream(pathOf(key)) as AsyncIterable<Uint8Array>,
+        (cause) => new BlobReadFailed({ key, message: String(cause) })
+      )
+
+    const withLocalFile = <A, E, R>(key: string, use: (path: string) => Effect.Effect<A, E, R>) =>
+      Effect.suspend(() => use(pathOf(key)))
+
+    const store: BlobStoreShape = {
+      backend: "local",
+      location: blobDir,
+      stage,
+      commit,
+      discard,
+      remove,
+      exists,
+      pathOf,
+      read,
+      withLocalFile,
+      check: Effect.void
+    }
+    return store
+  })
+
+export class BlobStore extends Effect.Service<BlobStore>()("BlobStore", {
+  scoped: Effect.gen(function* () {
+    const { blobDir, s3 } = yield* AppConfig
+    if (Option.isNone(s3)) return yield* makeLocalBlobStore(blobDir)
+    // The AWS SDK is loaded only by a server that uses it.
+    const { makeS3BlobStore } = yield* Effect.promise(() => import("./S3BlobStore.js"))
+    return yield* makeS3BlobStore(s3.value, blobDir)
   })
 }) {}

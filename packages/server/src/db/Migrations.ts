@@ -18,6 +18,7 @@ import marketIntel from "./migrations/0011_market_intel.js"
 import search from "./migrations/0012_search.js"
 import workspace from "./migrations/0013_workspace.js"
 import conversations from "./migrations/0014_conversations.js"
+import webhooks from "./migrations/0015_webhooks.js"
 
 export const migrations = {
   "0001_core": core,
@@ -33,7 +34,8 @@ export const migrations = {
   "0011_market_intel": marketIntel,
   "0012_search": search,
   "0013_workspace": workspace,
-  "0014_conversations": conversations
+  "0014_conversations": conversations,
+  "0015_webhooks": webhooks
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -37,7 +37,9 @@ export const NewEvent = Schema.Struct({
     // the companion channels (platform `messenger-a` / `messenger-b`): a chat linked or unlinked, a push not delivered
     "companion_linked",
     "companion_unlinked",
-    "companion_delivery_failed"
+    "companion_delivery_failed",
+    // completion webhooks (platform `webhooks`): an endpoint disabled after failing for 3 days
+    "webhook_disabled"
   ),
   platform: Schema.String,
   status: Schema.Literal("ok", "error"),

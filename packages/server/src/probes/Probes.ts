@@ -1,6 +1,7 @@
 /** The operations probes: liveness, readiness and the database's deep health. */
 import { ServiceUnavailable } from "@callsight/api-spec"
 import { Duration, Effect } from "effect"
+import { BlobStore } from "../calls/BlobStore.js"
 import { AppConfig } from "../config.js"
 import { Database } from "../db/Database.js"
 import { VERSION } from "../version.js"
@@ -11,6 +12,7 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
     const db = yield* Database
     const queries = yield* ProbesQueries
     const config = yield* AppConfig
+    const blobs = yield* BlobStore
     const startedAt = Date.now()
 
     // Liveness answers from a ping at most a second old: a probe polled by many checkers (or a
@@ -37,6 +39,8 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
       yield* db.ping.pipe(
         Effect.mapError(() => new ServiceUnavailable({ message: "the database is unreachable" }))
       )
+      // Object storage (S3_BUCKET): uploads and the analysis need the bucket to answer.
+      yield* blobs.check.pipe(Effect.mapError((e) => new ServiceUnavailable({ message: e.message })))
       return { status: "ready" as const, database: "ok" as const, migrations: "ok" as const }
     })
 
@@ -75,5 +79,5 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
 
     return { health, ready, dbHealth } as const
   }),
-  dependencies: [ProbesQueries.Default]
+  dependencies: [ProbesQueries.Default, BlobStore.Default]
 }) {}

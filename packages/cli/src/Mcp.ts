@@ -1,0 +1,107 @@
+/**
+ * `callsight mcp [--url URL] [--api-key K]`: the MCP tools of the server's mcp/Tools.ts over stdio,
+ * for desktop agents that start the command themselves (stdout carries only JSON-RPC; anything
+ * else goes to stderr). The tools run over the typed client pointed at the configured service
+ * with the tenant key (`--url`/`CALLSIGHT_URL`, `--api-key`/`CALLSIGHT_API_KEY`, as every audio
+ * command); `upload_audio` takes a path on this machine.
+ *
+ * `search_calls` and `record_outcome` have no REST operation a tenant key can reach (workspace
+ * search and outcome truth need a portal session), so here they call the same two tools of the
+ * service's `POST /mcp` with the same key (one connection, opened on first use): the service runs
+ * them for the key's tenant. The process ends when stdin closes, or on SIGINT/SIGTERM.
+ */
+import { OutcomeTruth, OutcomeTruthRequest, SearchResults } from "@callsight/api-spec"
+import { CallsightClient } from "@callsight/client"
+import { makeMcpServer, McpToolError, VERSION } from "@callsight/server"
+import { Command } from "@effect/cli"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { Effect, Logger, Option, Redacted, Schema } from "effect"
+import { apiKeyOption, baseUrl, tenantClient, urlOption } from "./Connection.js"
+
+/** How long a forwarded tool call may take. */
+const REMOTE_TIMEOUT_MS = 60_000
+
+/** The service's `POST /mcp`, connected on first use with the tenant key. */
+const remoteTools = (base: string, key: string) => {
+  let connected: Promise<Client> | undefined
+  const connect = () =>
+    (connected ??= (async () => {
+      const client = new Client({ name: "callsight-cli", version: VERSION })
+      const transport = new StreamableHTTPClientTransport(new URL("mcp", `${base}/`), {
+        requestInit: { headers: { "x-api-key": key } }
+      })
+      await client.connect(transport, { timeout: REMOTE_TIMEOUT_MS })
+      return client
+    })().catch((e) => {
+      connected = undefined
+      throw e
+    }))
+
+  const call = <A, I>(name: string, args: Record<string, unknown>, output: Schema.Schema<A, I>) =>
+    Effect.gen(function* () {
+      const result = yield* Effect.tryPromise({
+        try: async (signal) =>
+          (await connect()).callTool({ name, arguments: args }, undefined, { timeout: REMOTE_TIMEOUT_MS, signal }) as Promise<
+            CallToolResult
+          >,
+        catch: (e) =>
+          new McpToolError({ message: `the service's ${base}/mcp did not answer ${name}: ${e instanceof Error ? e.message : String(e)}` })
+      })
+      if (result.isError === true) {
+        const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n")
+        return yield* new McpToolError({ message: text || `${name} failed` })
+      }
+      return yield* Schema.decodeUnknown(output)(result.structuredContent)
+    })
+
+  const close = Effect.promise(async () => {
+    if (connected !== undefined) await (await connected.catch(() => undefined))?.close().catch(() => undefined)
+  })
+  return { call, close }
+}
+
+export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption }, (args) =>
+  Effect.gen(function* () {
+    const clientLayer = yield* tenantClient(args.url, args.apiKey) // a usage error without a key or with a bad URL
+    const base = yield* baseUrl(args.url)
+    const key = Redacted.value(Option.getOrThrow(args.apiKey))
+    const client = yield* Effect.provide(CallsightClient, clientLayer)
+    const remote = remoteTools(base, key)
+    // a tool's defect is logged to stderr: stdout is the protocol's
+    const runtime = yield* Effect.runtime<never>().pipe(
+      Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)))
+    )
+    const server = makeMcpServer({
+      client,
+      reportBaseUrl: base,
+      audio: { _tag: "path" },
+      searchCalls: (params) => remote.call("search_calls", { ...params }, SearchResults),
+      recordOutcome: (callId, request) =>
+        Effect.flatMap(Schema.encode(OutcomeTruthRequest)(request), (body) =>
+          remote.call("record_outcome", { call_id: callId, ...body }, OutcomeTruth)),
+      runtime
+    }, { version: VERSION })
+
+    yield* Effect.acquireRelease(
+      Effect.promise(() => server.connect(new StdioServerTransport())),
+      () => Effect.zipRight(remote.close, Effect.promise(() => server.close().catch(() => undefined)))
+    )
+    // until the agent closes stdin (or a signal interrupts)
+    yield* Effect.async<void>((resume) => {
+      const done = () => resume(Effect.void)
+      process.stdin.once("end", done)
+      process.stdin.once("close", done)
+      return Effect.sync(() => {
+        process.stdin.off("end", done)
+        process.stdin.off("close", done)
+      })
+    })
+  }).pipe(Effect.scoped)).pipe(
+  Command.withDescription(
+    "An MCP server on stdio for desktop agents: upload, wait for, read, list, search and record the outcome of calls " +
+      "with the tenant key (--api-key or CALLSIGHT_API_KEY) against the service (--url or CALLSIGHT_URL)"
+  )
+)
