@@ -123,7 +123,7 @@ describe("audio analysis", () => {
         expect(over.body.message).toMatch(/10 calls/)
       }))
 
-    it.effect("the same Idempotency-Key and file answer the same body and make no new call; another file is 409", () =>
+    it.effect("the same Idempotency-Key and request answer the same body and make no new call; another file or other fields are 409", () =>
       Effect.gen(function* () {
         const tenant = yield* createTenant(5)
         const first = yield* upload(tenant.api_key, fixture("demo-objection.mp3"), { idempotencyKey: "k-1", externalCallId: "e1" })
@@ -134,6 +134,14 @@ describe("audio analysis", () => {
         const other = yield* upload(tenant.api_key, fixture("renewal-stereo.mp3"), { idempotencyKey: "k-1" })
         expect(other.status).toBe(409)
         expect(other.body._tag).toBe("Conflict")
+        expect(other.body.message).toContain("another file")
+        // the same file with other fields is another request too
+        const renamed = yield* upload(tenant.api_key, fixture("demo-objection.mp3"), { idempotencyKey: "k-1", externalCallId: "e2" })
+        expect(renamed.status).toBe(409)
+        expect(renamed.body.message).toContain("another external_call_id")
+        const reassigned = yield* upload(tenant.api_key, fixture("demo-objection.mp3"), { idempotencyKey: "k-1", externalCallId: "e1", closerEmail: "x@acme.test" })
+        expect(reassigned.status).toBe(409)
+        expect(reassigned.body.message).toContain("another closer_email")
         const list = yield* get(tenant.api_key, "/v1/teams/calls")
         expect(list.body.calls.map((c: any) => c.call_id)).toEqual([first.body.call_id])
         // the key is the tenant's own: another tenant may use the same key

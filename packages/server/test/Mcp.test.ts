@@ -182,9 +182,14 @@ describe("MCP over Streamable HTTP", () => {
             expect(fromBase64).toMatchObject({ status: "queued", external_call_id: "mcp-b64-42" })
             expect(fromBase64.call_id).toMatch(/^call_/)
             const fromUrl = structured(await call(client, "upload_audio", { url: `${remote.url}/calls/renewal.mp3` }))
-            // the same key and file: the first upload's answer again
+            // the same key, file and fields: the first upload's answer again
             const again = structured(
-              await call(client, "upload_audio", { content_base64: Buffer.from(mp3).toString("base64"), idempotency_key: "mcp-b64" })
+              await call(client, "upload_audio", {
+                content_base64: Buffer.from(mp3).toString("base64"),
+                external_call_id: "mcp-b64-42",
+                closer_email: "rep@acme.test",
+                idempotency_key: "mcp-b64"
+              })
             )
             expect(again.call_id).toBe(fromBase64.call_id)
 

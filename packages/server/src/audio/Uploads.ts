@@ -137,8 +137,14 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
           if (idempotencyKey !== undefined) {
             const earlier = yield* repo.findIdempotent(clientId, idempotencyKey)
             if (Option.isSome(earlier)) {
-              if (earlier.value.sha256 !== input.audio.sha256) {
-                return yield* new Conflict({ message: "this Idempotency-Key was used with another file in the last 24 h" })
+              // the same request again, or a conflict: the file and the fields the call keeps must match
+              const e = earlier.value
+              const differs = e.sha256 !== input.audio.sha256 ? "another file"
+                : e.external_call_id !== input.externalCallId ? "another external_call_id"
+                : e.closer_email !== input.closerEmail ? "another closer_email"
+                : null
+              if (differs !== null) {
+                return yield* new Conflict({ message: `this Idempotency-Key was used with ${differs} in the last 24 h` })
               }
               return { _tag: "replay" as const, callId: earlier.value.call_id }
             }

@@ -224,10 +224,16 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
 
     const findIdempotent = Rows.findOne({
       Request: Schema.Struct({ tenantId: ClientId, key: Schema.String }),
-      Result: Schema.Struct({ sha256: Schema.String, call_id: CallId }),
+      Result: Schema.Struct({
+        sha256: Schema.String,
+        call_id: CallId,
+        external_call_id: Schema.NullOr(Schema.String),
+        closer_email: Schema.NullOr(Schema.String)
+      }),
       execute: ({ key, tenantId }) =>
-        sql`SELECT sha256, call_id FROM upload_idempotency
-            WHERE client_id = ${tenantId} AND key = ${key} AND created_at > now() - interval '24 hours'`
+        sql`SELECT u.sha256, u.call_id, c.external_call_id, c.closer_email
+            FROM upload_idempotency u JOIN calls c ON c.call_id = u.call_id
+            WHERE u.client_id = ${tenantId} AND u.key = ${key} AND u.created_at > now() - interval '24 hours'`
     })
 
     /** Remembers a key for 24 h; a key older than that is taken over by the new upload. */

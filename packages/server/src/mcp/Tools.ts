@@ -260,7 +260,7 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
       title: "Upload a call recording",
       description: "Upload a sales-call recording (MP3, WAV or M4A) from a file on this machine for analysis. " +
         "Answers at once with the call id (status queued); follow it with wait_for_analysis. " +
-        "One credit per completed analysis; the same idempotency_key and file within 24 h answer the first upload again.",
+        "One credit per completed analysis; the same idempotency_key, file and fields within 24 h answer the first upload again.",
       input: jsonInput(LocalUpload),
       output: UploadAccepted,
       annotations: { title: "Upload a call recording", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -277,7 +277,7 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
       title: "Upload a call recording",
       description: "Upload a sales-call recording (MP3, WAV or M4A) for analysis: give `url` (http or https; the service " +
         "downloads it) or `content_base64` (the file's bytes). Answers at once with the call id (status queued); follow " +
-        "it with wait_for_analysis. One credit per completed analysis; the same idempotency_key and file within 24 h " +
+        "it with wait_for_analysis. One credit per completed analysis; the same idempotency_key, file and fields within 24 h " +
         "answer the first upload again.",
       input: jsonInput(RemoteUpload),
       output: UploadAccepted,
