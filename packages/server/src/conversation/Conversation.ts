@@ -139,7 +139,8 @@ export class Conversation extends Effect.Service<Conversation>()("Conversation",
       const closers = yield* tools.closers(clientId)
       const message = request.call_id === undefined ? request.message : `${request.message}\n(The question is about call ${request.call_id}.)`
 
-      const modelled = yield* byModel({ clientId, door, now, closers, history: conversation.history, message })
+      const zone = yield* tools.zoneOf(clientId)
+      const modelled = yield* byModel({ clientId, door, now, zone, closers, history: conversation.history, message })
       let answer: { reply: string; intent: unknown; intentName: string | null; sources: ReadonlyArray<typeof AnswerSource.Type>; actions: ReadonlyArray<typeof SuggestedAction.Type> }
       if (Option.isSome(modelled)) {
         const m = modelled.value

@@ -23,7 +23,9 @@
  * Nothing matched: no intent (the reply lists what the chat can answer).
  */
 
-/** The periods a question may name, in UTC; weeks start on Monday. */
+import { dateIn, dayStart } from "../lib/Time.js"
+
+/** The periods a question may name, in the team's time zone; weeks start on Monday. */
 export const PERIODS = [
   "today",
   "yesterday",
@@ -49,35 +51,46 @@ export const PERIOD_LABEL: Record<Period, string> = {
   last_90_days: "the last 90 days"
 }
 
-const DAY_MS = 86_400_000
+/** `YYYY-MM-DD` moved by `days`. */
+const addDays = (date: string, days: number): string => {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number]
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10)
+}
 
-const utcDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()))
+/** The first day of the month `back` months before that of `date`. */
+const monthStart = (date: string, back: number): string => {
+  const [y, m] = date.split("-").map(Number) as [number, number]
+  return new Date(Date.UTC(y, m - 1 - back, 1)).toISOString().slice(0, 10)
+}
 
-/** The period's bounds: `from` inclusive, `to` exclusive. */
-export const periodRange = (period: Period, now: Date): { readonly from: Date; readonly to: Date } => {
-  const today = utcDay(now)
-  const monday = new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * DAY_MS)
-  const firstOfMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))
-  const end = new Date(today.getTime() + DAY_MS)
+/**
+ * The period's bounds in the team's time zone (IANA; UTC by default): `from` inclusive, `to`
+ * exclusive, each the instant a calendar day starts there. Weeks start on Monday.
+ */
+export const periodRange = (period: Period, now: Date, zone = "UTC"): { readonly from: Date; readonly to: Date } => {
+  const today = dateIn(now, zone)
+  const span = (from: string, to: string) => ({ from: dayStart(from, zone), to: dayStart(to, zone) })
+  const monday = addDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7))
+  const tomorrow = addDays(today, 1)
   switch (period) {
     case "today":
-      return { from: today, to: end }
+      return span(today, tomorrow)
     case "yesterday":
-      return { from: new Date(today.getTime() - DAY_MS), to: today }
+      return span(addDays(today, -1), today)
     case "this_week":
-      return { from: monday, to: end }
+      return span(monday, tomorrow)
     case "last_week":
-      return { from: new Date(monday.getTime() - 7 * DAY_MS), to: monday }
+      return span(addDays(monday, -7), monday)
     case "this_month":
-      return { from: firstOfMonth, to: end }
+      return span(monthStart(today, 0), tomorrow)
     case "last_month":
-      return { from: new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)), to: firstOfMonth }
+      return span(monthStart(today, 1), monthStart(today, 0))
     case "last_7_days":
-      return { from: new Date(end.getTime() - 7 * DAY_MS), to: end }
+      return span(addDays(tomorrow, -7), tomorrow)
     case "last_30_days":
-      return { from: new Date(end.getTime() - 30 * DAY_MS), to: end }
+      return span(addDays(tomorrow, -30), tomorrow)
     case "last_90_days":
-      return { from: new Date(end.getTime() - 90 * DAY_MS), to: end }
+      return span(addDays(tomorrow, -90), tomorrow)
   }
 }
 
@@ -85,17 +98,30 @@ export const periodRange = (period: Period, now: Date): { readonly from: Date; r
  * The period before, to compare with: the day, week or month before (the whole one: "this week"
  * so far is compared with all of last week), or as many days before.
  */
-export const priorRange = (period: Period, now: Date): { readonly from: Date; readonly to: Date } => {
-  const { from, to } = periodRange(period, now)
+export const priorRange = (period: Period, now: Date, zone = "UTC"): { readonly from: Date; readonly to: Date } => {
+  const today = dateIn(now, zone)
+  const span = (from: string, to: string) => ({ from: dayStart(from, zone), to: dayStart(to, zone) })
   switch (period) {
     case "this_week":
-      return periodRange("last_week", now)
+      return periodRange("last_week", now, zone)
     case "this_month":
-      return periodRange("last_month", now)
+      return periodRange("last_month", now, zone)
     case "last_month":
-      return { from: new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() - 1, 1)), to: from }
-    default:
-      return { from: new Date(from.getTime() - (to.getTime() - from.getTime())), to: from }
+      return span(monthStart(today, 2), monthStart(today, 1))
+    case "today":
+      return span(addDays(today, -1), today)
+    case "yesterday":
+      return span(addDays(today, -2), addDays(today, -1))
+    case "last_week": {
+      const { from } = periodRange("last_week", now, zone)
+      const monday = dateIn(from, zone)
+      return span(addDays(monday, -7), monday)
+    }
+    default: {
+      const days = period === "last_7_days" ? 7 : period === "last_30_days" ? 30 : 90
+      const first = addDays(addDays(today, 1), -days)
+      return span(addDays(first, -days), first)
+    }
   }
 }
 

@@ -12,6 +12,7 @@
  */
 import { LanguageModel, Prompt, Tool, Toolkit } from "@effect/ai"
 import { Effect, Ref, Schema } from "effect"
+import { dateIn } from "../lib/Time.js"
 import type { MessageRow } from "./ConversationRepo.js"
 import { type NamedCloser, PERIODS } from "./Intents.js"
 import type { ToolAnswer } from "./Tools.js"
@@ -21,7 +22,7 @@ import type { ConversationTools } from "./Tools.js"
 export const MAX_STEPS = 4
 
 const Period = Schema.Literal(...PERIODS).annotations({
-  description: "A period in UTC (weeks start on Monday): today, yesterday, this_week, last_week, this_month, last_month, last_7_days, last_30_days, last_90_days"
+  description: "A period in the team's time zone (weeks start on Monday): today, yesterday, this_week, last_week, this_month, last_month, last_7_days, last_30_days, last_90_days"
 })
 
 /** What every tool gives the model: the answer in sentences and the same figures as data. */
@@ -79,14 +80,14 @@ export interface UsedTool {
   readonly answer: ToolAnswer
 }
 
-const systemPrompt = (door: "workspace" | "concierge", now: Date, closers: ReadonlyArray<NamedCloser>) =>
+const systemPrompt = (door: "workspace" | "concierge", now: Date, zone: string, closers: ReadonlyArray<NamedCloser>) =>
   [
     door === "workspace"
       ? "You are the assistant of a sales team's workspace in Callsight, a sales-call analysis service."
       : "You are the concierge of Callsight, a sales-call analysis service, answering a customer's sales team.",
     "Answer only from the team's own data, which you read with the tools; never invent a figure, a call or a name.",
     "Say when the data does not answer the question. Name the calls you rely on by their id. Be brief.",
-    `Today is ${now.toISOString().slice(0, 10)} (UTC).`,
+    `Today is ${dateIn(now, zone)} (the team's time zone, ${zone}).`,
     `The team's closers: ${closers.length === 0 ? "none yet" : closers.map((c) => `${c.fullName} <${c.email}>`).join(", ")}.`
   ].join("\n")
 
@@ -99,6 +100,8 @@ export const llmAnswer = (options: {
   readonly clientId: Parameters<ConversationTools["run"]>[0]
   readonly door: "workspace" | "concierge"
   readonly now: Date
+  /** The team's time zone, in which the tools count days. */
+  readonly zone: string
   readonly closers: ReadonlyArray<NamedCloser>
   readonly history: ReadonlyArray<MessageRow>
   readonly message: string
@@ -122,7 +125,7 @@ export const llmAnswer = (options: {
     }))
 
     let prompt = Prompt.make([
-      { role: "system", content: systemPrompt(options.door, now, options.closers) },
+      { role: "system", content: systemPrompt(options.door, now, options.zone, options.closers) },
       ...options.history.map((m) => ({ role: m.role, content: m.text })),
       { role: "user", content: options.message }
     ])

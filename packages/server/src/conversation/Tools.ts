@@ -18,6 +18,7 @@ import { DIMENSION_LABELS } from "../analysis/Scorecard.js"
 import { CallViews } from "../calls/CallViews.js"
 import { ClosersRepo } from "../tenancy/ClosersRepo.js"
 import { Search } from "../views/Search.js"
+import { ValueQueries } from "../views/ValueQueries.js"
 import { ValueViews } from "../views/ValueViews.js"
 import { ConversationRepo, type RankedCallRow } from "./ConversationRepo.js"
 import { type Intent, type NamedCloser, type Period, PERIOD_LABEL, periodRange, priorRange, type WinRateBy } from "./Intents.js"
@@ -45,13 +46,18 @@ const reportUrl = (callId: string) => `/v1/teams/calls/${callId}/report`
 const nothing = (text: string, data: unknown = null): ToolAnswer => ({ text, data, sources: [], suggested_actions: [] })
 
 export class ConversationTools extends Effect.Service<ConversationTools>()("ConversationTools", {
-  dependencies: [ConversationRepo.Default, Search.Default, CallViews.Default, ValueViews.Default, ClosersRepo.Default],
+  dependencies: [ConversationRepo.Default, Search.Default, CallViews.Default, ValueViews.Default, ValueQueries.Default, ClosersRepo.Default],
   effect: Effect.gen(function* () {
     const repo = yield* ConversationRepo
     const search = yield* Search
     const calls = yield* CallViews
     const value = yield* ValueViews
     const closersRepo = yield* ClosersRepo
+    const valueQueries = yield* ValueQueries
+
+    /** The team's time zone (the market profile's, else UTC), as the daily brief reads it: the periods' days are its days. */
+    const zoneOf = (clientId: ClientId) =>
+      Effect.map(Effect.orDie(valueQueries.settings(clientId)), (settings) => settings.time_zone ?? "UTC")
 
     /** The tenant's closers not removed, as the intent rules match names. */
     const closers = (clientId: ClientId) =>
@@ -134,8 +140,9 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         if (closer === undefined) {
           return nothing(`No closer in your team is called “${who}”. Your closers: ${all.map((c) => c.fullName).join(", ") || "none yet"}.`, { closer: who, found: false })
         }
-        const range = periodRange(period, now)
-        const prior = priorRange(period, now)
+        const zone = yield* zoneOf(clientId)
+        const range = periodRange(period, now, zone)
+        const prior = priorRange(period, now, zone)
         const [[figures, dimensions], [before], ranked] = yield* Effect.all([
           repo.closerFigures(clientId, closer.email, range.from, range.to),
           repo.closerFigures(clientId, closer.email, prior.from, prior.to),
@@ -194,7 +201,9 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
       })
 
     const rankCalls = (clientId: ClientId, order: "worst" | "best", period: Period, limit: number, now: Date) =>
-      Effect.map(repo.rankedCalls(clientId, { ...periodRange(period, now), best: order === "best", limit, closerEmail: null }), (rows): ToolAnswer => {
+      zoneOf(clientId).pipe(
+        Effect.flatMap((zone) => repo.rankedCalls(clientId, { ...periodRange(period, now, zone), best: order === "best", limit, closerEmail: null })),
+        Effect.map((rows): ToolAnswer => {
         const label = PERIOD_LABEL[period]
         if (rows.length === 0) return nothing(`No scored call ${label}.`, { order, period, calls: [] })
         const lines = rows.map((c) => `${callLabel(c)}${c.closer_email === null ? "" : ` by ${c.closer_email}`}: ${round1(c.overall)}`)
@@ -206,10 +215,12 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
           sources: rows.map(callSource),
           suggested_actions: rows.slice(0, 3).map((c) => ({ action: "review_call", label: `Open the report of ${callLabel(c)}`, call_id: c.call_id, closer_id: null, url: reportUrl(c.call_id) }))
         }
-      })
+      }))
 
     const winRate = (clientId: ClientId, by: WinRateBy, period: Period | null, now: Date) =>
-      Effect.map(repo.winRates(clientId, by, period === null ? null : periodRange(period, now)), (rows): ToolAnswer => {
+      zoneOf(clientId).pipe(
+        Effect.flatMap((zone) => repo.winRates(clientId, by, period === null ? null : periodRange(period, now, zone))),
+        Effect.map((rows): ToolAnswer => {
         const when = period === null ? "" : ` ${PERIOD_LABEL[period]}`
         const segments = rows.map((r) => ({ ...r, decided: r.won + r.lost, win_rate: r.won + r.lost === 0 ? null : r.won / (r.won + r.lost) }))
         const source = { kind: "view", id: "outcome_truth", label: "Outcome truth (won / (won + lost))" }
@@ -222,7 +233,7 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
           ? `Win rate${when}: ${line(segments[0]!)}.`
           : `Win rate by ${by === "lead_source" ? "lead source" : "closer"}${when}:\n${segments.map((s) => `- ${s.segment}: ${line(s)}`).join("\n")}`
         return { text, data: { by, period, segments }, sources: [source], suggested_actions: [] }
-      })
+      }))
 
     const dailyBrief = (clientId: ClientId) =>
       Effect.map(value.dailyBrief(clientId), (brief): ToolAnswer => {
@@ -264,6 +275,7 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
 
     return {
       closers: (clientId: ClientId): Effect.Effect<ReadonlyArray<NamedCloser>> => closers(clientId),
+      zoneOf,
       run,
       searchCalls,
       getCall,

@@ -21,7 +21,7 @@ describe("periods", () => {
     expect(periodOf("how are we")).toBeUndefined()
   })
 
-  it("bounds periods in UTC with weeks from Monday, and the period before", () => {
+  it("bounds periods in UTC or the team's time zone, with weeks from Monday, and the period before", () => {
     const now = new Date("2026-11-26T15:00:00Z") // a Thursday
     expect(periodRange("this_week", now)).toEqual({ from: new Date("2026-11-23T00:00:00Z"), to: new Date("2026-11-27T00:00:00Z") })
     expect(periodRange("last_week", now)).toEqual({ from: new Date("2026-11-16T00:00:00Z"), to: new Date("2026-11-23T00:00:00Z") })
@@ -29,6 +29,13 @@ describe("periods", () => {
     expect(priorRange("this_week", now)).toEqual(periodRange("last_week", now))
     expect(priorRange("last_month", now)).toEqual({ from: new Date("2026-09-01T00:00:00Z"), to: new Date("2026-10-01T00:00:00Z") })
     expect(priorRange("last_7_days", now)).toEqual({ from: new Date("2026-11-13T00:00:00Z"), to: new Date("2026-11-20T00:00:00Z") })
+    // in the team's time zone: 01:30 UTC on Thursday is still Wednesday in New York
+    const late = new Date("2026-11-26T01:30:00Z")
+    expect(periodRange("today", late, "America/New_York")).toEqual({ from: new Date("2026-11-25T05:00:00Z"), to: new Date("2026-11-26T05:00:00Z") })
+    expect(periodRange("this_week", late, "America/New_York").from).toEqual(new Date("2026-11-23T05:00:00Z"))
+    expect(priorRange("yesterday", late, "America/New_York")).toEqual({ from: new Date("2026-11-23T05:00:00Z"), to: new Date("2026-11-24T05:00:00Z") })
+    // across the change to summer time the day is 23 hours long
+    expect(periodRange("today", new Date("2026-03-08T12:00:00Z"), "America/New_York")).toEqual({ from: new Date("2026-03-08T05:00:00Z"), to: new Date("2026-03-09T04:00:00Z") })
     // a Sunday is the week's last day
     expect(periodRange("this_week", new Date("2026-11-29T23:00:00Z")).from).toEqual(new Date("2026-11-23T00:00:00Z"))
   })
