@@ -171,6 +171,10 @@ describe("staff operations", () => {
           yield* insertCall({ id: `call_busy_fail${i}`, tenant: "cli_busy", status: "failed", age: DAY, errorCode: "decode_failed" })
         }
         yield* insertCall({ id: "call_busy_done", tenant: "cli_busy", status: "completed", age: 2 * DAY })
+        // a charged call queued again for a re-analysis holds no credit: its one charge is already taken
+        yield* insertCall({ id: "call_busy_again", tenant: "cli_busy", status: "queued", age: 3 * DAY })
+        yield* sql`INSERT INTO credit_ledger (client_id, call_id, delta, reason)
+                   VALUES ('cli_busy', NULL, 1, 'purchase'), ('cli_busy', 'call_busy_again', -1, 'analysis')`
 
         const ok = yield* get("/doctor?client_id=cli_ok")
         expect(ok.client_id).toBe("cli_ok")

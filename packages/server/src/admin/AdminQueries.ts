@@ -174,7 +174,9 @@ export class AdminQueries extends Effect.Service<AdminQueries>()("AdminQueries",
                       AND cl.email_verified_at IS NOT NULL) AS verified_closers,
                    (SELECT COALESCE(sum(delta), 0)::int FROM credit_ledger l WHERE l.client_id = t.client_id)
                      - (SELECT count(*)::int FROM calls c WHERE c.client_id = t.client_id AND c.status IN ('queued', 'processing')
-                          AND c.source = 'api') AS credits_free,
+                          AND c.source = 'api'
+                          AND NOT EXISTS (SELECT 1 FROM credit_ledger l WHERE l.call_id = c.call_id AND l.reason = 'analysis'))
+                     AS credits_free,
                    (SELECT count(*)::int FROM calls c WHERE c.client_id = t.client_id AND c.status = 'failed'
                       AND c.completed_at > now() - interval '7 days') AS failures_7d,
                    (SELECT count(*)::int FROM calls c WHERE c.client_id = t.client_id AND c.status = 'completed'
