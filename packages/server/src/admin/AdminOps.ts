@@ -10,9 +10,10 @@
  *   failed check.
  */
 import type { AdminStatus, ClientId, DoctorCheck, DoctorReport, PipelineHealth } from "@callsight/api-spec"
-import { NotFound } from "@callsight/api-spec"
+import { AnalysisStatus, NotFound } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { WorkersRepo } from "../calls/WorkersRepo.js"
+import { byStatus } from "../lib/Counts.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
 import { VERSION } from "../version.js"
 import { LOW_CREDITS, REPEATED_FAILURES } from "../views/AccountViews.js"
@@ -29,9 +30,8 @@ export const QUEUE_AGE_WARNING_S = 600
 /** Tokens expiring within this many days (without a refresh token) fail the doctor's check. */
 export const TOKEN_EXPIRY_DAYS = 7
 
-const STATUSES = ["queued", "processing", "completed", "failed"] as const
-const byStatus = (rows: ReadonlyArray<{ readonly status: string; readonly n: number }>) =>
-  Object.fromEntries(STATUSES.map((s) => [s, rows.find((r) => r.status === s)?.n ?? 0])) as Record<(typeof STATUSES)[number], number>
+const STATUSES = AnalysisStatus.literals
+const callsByStatus = (rows: ReadonlyArray<{ readonly status: string; readonly n: number }>) => byStatus(STATUSES, rows)
 
 const round = (x: number | null, digits: number) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits)
 
@@ -149,20 +149,20 @@ export class AdminOps extends Effect.Service<AdminOps>()("AdminOps", {
           test: counts.test,
           by_plan: { trial: counts.trial, starter: counts.starter, growth: counts.growth, scale: counts.scale }
         },
-        calls_by_status: byStatus(yield* queries.callsByStatus(filter)),
+        calls_by_status: callsByStatus(yield* queries.callsByStatus(filter)),
         queue: { depth: queue.depth, oldest_queued_at: queue.oldest_queued_at, oldest_queued_age_s: round(queue.oldest_queued_age_s, 1) },
         workers: { alive: processes.filter((w) => w.alive).length, workers: processes }
       } satisfies typeof AdminStatus.Type
     }, Effect.catchTag("SqlError", Effect.die))
 
     const pipelineHealth = Effect.fn("AdminOps.pipelineHealth")(function* () {
-      const window = byStatus(yield* queries.windowByStatus)
+      const window = callsByStatus(yield* queries.windowByStatus)
       const times = yield* queries.processingTimes
       const stuck = yield* queries.pastLease
       const codes = yield* queries.failureCodes
       const queue = yield* queries.queue(null)
       const alive = (yield* workers.list).filter((w) => w.alive).length
-      const allTime = byStatus(yield* queries.allTimeByStatus)
+      const allTime = callsByStatus(yield* queries.allTimeByStatus)
       const finished = window.completed + window.failed
       const failureRate = finished === 0 ? null : round(window.failed / finished, 4)
       const failures = codes.reduce((n, c) => n + c.count, 0)

@@ -32,16 +32,15 @@
  * - `counts` are all of the tenant's calls by status, all time; `oldest_queued_at` is when the
  *   oldest call still `queued` was made (null without one).
  */
-import { type CallId, type CallQueue, type ClientId, CurrentClient } from "@callsight/api-spec"
+import { AnalysisStatus, type CallId, type CallQueue, type ClientId, CurrentClient } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { CallViews } from "../calls/CallViews.js"
+import { byStatus } from "../lib/Counts.js"
 import { Callers } from "../tenancy/Caller.js"
 import { AccountViews } from "../views/AccountViews.js"
 import { TeamHealthView } from "../views/TeamHealthView.js"
 import { ValueViews } from "../views/ValueViews.js"
 import { AssistantRepo } from "./AssistantRepo.js"
-
-const STATUSES = ["queued", "processing", "completed", "failed"] as const
 
 export class Assistant extends Effect.Service<Assistant>()("Assistant", {
   effect: Effect.gen(function* () {
@@ -64,10 +63,7 @@ export class Assistant extends Effect.Service<Assistant>()("Assistant", {
       const [counts, oldest, queue] = yield* Effect.all([repo.counts(clientId), repo.oldestQueuedAt(clientId), repo.queue(clientId, limit)])
       return {
         client_id: clientId,
-        counts: Object.fromEntries(STATUSES.map((s) => [s, counts.find((r) => r.status === s)?.n ?? 0])) as Record<
-          (typeof STATUSES)[number],
-          number
-        >,
+        counts: byStatus(AnalysisStatus.literals, counts),
         oldest_queued_at: oldest,
         calls: queue,
         limit,

@@ -123,8 +123,7 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
       Result: DimensionRow,
       execute: (r) =>
         sql`SELECT d ->> 'dimension' AS dimension, avg((d ->> 'score')::float8) AS average, count(*)::int AS calls
-            FROM calls, jsonb_array_elements(
-              CASE WHEN jsonb_typeof(result -> 'scorecard' -> 'dimensions') = 'array' THEN result -> 'scorecard' -> 'dimensions' ELSE '[]'::jsonb END) d
+            FROM calls, jsonb_array_elements(${Rows.resultArray(sql, null, "scorecard", "dimensions")}) d
             WHERE client_id = ${r.clientId} AND status = 'completed' AND lower(closer_email) = lower(${r.closerEmail})
               AND created_at >= ${r.from} AND created_at < ${r.to} AND (d ->> 'score') IS NOT NULL
             GROUP BY 1 ORDER BY 2, 1`

@@ -6,7 +6,7 @@
  * methods end in `Effect.orDie` except where their callers handle `SqlError`. The helpers below are
  * `SqlSchema`'s, with a row that does not decode as a defect.
  */
-import { SqlSchema } from "@effect/sql"
+import { type SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, type Option, ParseResult, Schema } from "effect"
 
 /** A `timestamptz` column (a `Date` from the driver) read as the ISO-8601 string the API sends. */
@@ -54,4 +54,14 @@ export const execute = <IA, II, IR, R, E>(options: {
 }) => {
   const run = SqlSchema.void(options)
   return (request: IA): Effect.Effect<void, E, R | IR> => dieOnParse(run(request))
+}
+
+/**
+ * A JSON array of a call's stored analysis, `<alias>.result -> 'a' -> 'b'`, or `[]` when the result
+ * has none there (an older or partial result): what a query unnests or returns. The path is the
+ * code's own constant keys, never input.
+ */
+export const resultArray = (sql: SqlClient.SqlClient, alias: string | null, ...path: ReadonlyArray<string>) => {
+  const at = sql.literal(`${alias === null ? "" : `${alias}.`}result${path.map((key) => ` -> '${key}'`).join("")}`)
+  return sql`CASE WHEN jsonb_typeof(${at}) = 'array' THEN ${at} ELSE '[]'::jsonb END`
 }

@@ -17,7 +17,9 @@ import type {
   OnboardingActivation,
   OperationalTrust
 } from "@callsight/api-spec"
+import { AnalysisStatus } from "@callsight/api-spec"
 import { Effect } from "effect"
+import { byStatus } from "../lib/Counts.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import { PlanUsage } from "../tenancy/PlanUsage.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
@@ -28,13 +30,9 @@ export const LOW_CREDITS = 3
 /** Failed analyses within 7 days from which the cockpit warns. */
 export const REPEATED_FAILURES = 3
 
-type Status = "queued" | "processing" | "completed" | "failed"
 type CloserStatus = "pending_verification" | "active" | "paused" | "removed"
 
-const byStatus = <K extends string>(keys: ReadonlyArray<K>, rows: ReadonlyArray<{ readonly status: string; readonly n: number }>) =>
-  Object.fromEntries(keys.map((k) => [k, rows.find((r) => r.status === k)?.n ?? 0])) as Record<K, number>
-
-const STATUSES: ReadonlyArray<Status> = ["queued", "processing", "completed", "failed"]
+const STATUSES = AnalysisStatus.literals
 const CLOSER_STATUSES: ReadonlyArray<CloserStatus> = ["pending_verification", "active", "paused", "removed"]
 
 /** The protocol each integration speaks (the defaults of its configuration). */

@@ -110,9 +110,7 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
     const dimensions = all(DimensionRow, (clientId) =>
       sql`SELECT c.closer_id, d ->> 'dimension' AS dimension, count(*)::int AS calls, sum((d ->> 'score')::float8)::float8 AS score_sum
           FROM (${teamCalls(clientId)}) c
-          CROSS JOIN LATERAL jsonb_array_elements(
-            CASE WHEN jsonb_typeof(c.result -> 'scorecard' -> 'dimensions') = 'array' THEN c.result -> 'scorecard' -> 'dimensions'
-                 ELSE '[]'::jsonb END) AS d
+          CROSS JOIN LATERAL jsonb_array_elements(${Rows.resultArray(sql, "c", "scorecard", "dimensions")}) AS d
           WHERE c.completed_at >= ${focusStart}
             AND jsonb_typeof(d -> 'score') = 'number' AND COALESCE((d ->> 'assessed')::boolean, true)
           GROUP BY 1, 2 ORDER BY 1, 2`)

@@ -113,8 +113,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
       execute: (p) =>
         sql`SELECT count(*)::int AS calls_analysed,
                    COALESCE(sum(c.duration_s), 0)::float8 / 3600 AS hours_analysed,
-                   COALESCE(sum((SELECT count(*) FROM jsonb_array_elements(
-                     CASE WHEN jsonb_typeof(c.result -> 'evidence') = 'array' THEN c.result -> 'evidence' ELSE '[]'::jsonb END) e
+                   COALESCE(sum((SELECT count(*) FROM jsonb_array_elements(${Rows.resultArray(sql, "c", "evidence")}) e
                      WHERE (e ->> 'effect')::float8 < 0)), 0)::int AS coaching_moments,
                    avg(${sql.literal(overall)}) AS average_score
             FROM calls c WHERE ${inPeriod(p)}`
@@ -236,9 +235,8 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
       execute: ({ clientId, days }) =>
         sql`SELECT c.call_id, c.closer_email, c.completed_at,
                    floor(extract(epoch FROM now() - c.completed_at) / 86400)::int AS age_days,
-                   CASE WHEN jsonb_typeof(c.result -> 'next_steps') = 'array' THEN jsonb_array_length(c.result -> 'next_steps') ELSE 0 END AS next_steps,
-                   (SELECT count(*)::int FROM jsonb_array_elements(
-                      CASE WHEN jsonb_typeof(c.result -> 'objections') = 'array' THEN c.result -> 'objections' ELSE '[]'::jsonb END) x
+                   jsonb_array_length(${Rows.resultArray(sql, "c", "next_steps")}) AS next_steps,
+                   (SELECT count(*)::int FROM jsonb_array_elements(${Rows.resultArray(sql, "c", "objections")}) x
                     WHERE x ->> 'response' = 'other') AS unexplored_objections,
                    o.outcome
             FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id

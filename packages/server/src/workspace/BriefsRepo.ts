@@ -28,8 +28,8 @@ export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const overall = sql`(c.result -> 'scorecard' ->> 'overall')::float8`
-    const objections = sql`CASE WHEN jsonb_typeof(c.result -> 'objections') = 'array' THEN c.result -> 'objections' ELSE '[]'::jsonb END`
-    const nextSteps = sql`CASE WHEN jsonb_typeof(c.result -> 'next_steps') = 'array' THEN c.result -> 'next_steps' ELSE '[]'::jsonb END`
+    const objections = Rows.resultArray(sql, "c", "objections")
+    const nextSteps = Rows.resultArray(sql, "c", "next_steps")
 
     /** The undecided deals' details, in the `openDeals` window (joined by call in the service). */
     const dealDetails = Rows.findAll({

@@ -36,10 +36,9 @@ export class MeetingPrepRepo extends Effect.Service<MeetingPrepRepo>()("MeetingP
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const buyer = sql`lower(btrim(c.external_call_id))`
-    const objections = sql`CASE WHEN jsonb_typeof(c.result -> 'objections') = 'array' THEN c.result -> 'objections' ELSE '[]'::jsonb END`
-    const nextSteps = sql`CASE WHEN jsonb_typeof(c.result -> 'next_steps') = 'array' THEN c.result -> 'next_steps' ELSE '[]'::jsonb END`
-    const elements = sql`CASE WHEN jsonb_typeof(c.result -> 'qualification' -> 'elements') = 'array'
-                              THEN c.result -> 'qualification' -> 'elements' ELSE '[]'::jsonb END`
+    const objections = Rows.resultArray(sql, "c", "objections")
+    const nextSteps = Rows.resultArray(sql, "c", "next_steps")
+    const elements = Rows.resultArray(sql, "c", "qualification", "elements")
 
     const lastCalls = Rows.findAll({
       Request: Schema.Struct({ clientId: ClientId, emails: Schema.Array(Schema.String), domains: Schema.Array(Schema.String) }),
