@@ -13,7 +13,6 @@
  * turns with their roles: no audio is decoded, so this measures the content analysis alone and
  * runs in a second or two, offline. No figure fails the run; it prints them.
  */
-import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
@@ -21,13 +20,12 @@ import { analyzeContent, type ContentAnalysis } from "../packages/server/src/ana
 import { METHOD_VERSION } from "../packages/server/src/analysis/Method.js"
 import { acousticMetrics } from "../packages/server/src/analysis/Metrics.js"
 import { DIMENSION_WEIGHTS, DIMENSIONS, type DimensionName, scoreCall } from "../packages/server/src/analysis/Scorecard.js"
-import type { Word } from "../packages/server/src/analysis/Transcript.js"
-import type { ScoredCall, SpeakerSummary, Turn } from "../packages/server/src/analysis/Types.js"
+import type { ScoredCall } from "../packages/server/src/analysis/Types.js"
 import type { Truth } from "../packages/server/test/utils/Fixtures.js"
 import { truthWords } from "../packages/server/test/utils/TruthWords.js"
+import { CALLS, contentInputOf, readJson, truthOf } from "./calls.js"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
-const CALLS = join(HERE, "calls")
 
 // ---------------------------------------------------------------------------------------------
 // The annotation format (README.md, "Annotations")
@@ -67,8 +65,6 @@ type Annotation = typeof Annotation.Type
 
 const Split = Schema.Struct({ note: Schema.String, train: Schema.Array(Schema.String), test: Schema.Array(Schema.String) })
 
-const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"))
-
 // ---------------------------------------------------------------------------------------------
 // Running the analysis on a call's ground truth
 
@@ -80,37 +76,13 @@ interface CallRun {
   readonly scored: ScoredCall
 }
 
-/** Truth speakers as our speaker labels: the rep is S1, the buyer side S2, S3… in order of appearance. */
-const labelsOf = (truth: Truth): Map<string, string> => {
-  const labels = new Map<string, string>([["rep", "S1"]])
-  for (const t of truth.turns) if (!labels.has(t.speaker)) labels.set(t.speaker, `S${labels.size + 1}`)
-  return labels
-}
-
 const runCall = (id: string): CallRun => {
-  const truth = readJson(join(CALLS, `${id}.truth.json`)) as Truth
+  const truth = truthOf(id)
   const annotation = Schema.decodeUnknownSync(Annotation)(readJson(join(CALLS, `${id}.annotation.json`)))
   if (annotation.call !== id) throw new Error(`${id}.annotation.json names the call ${annotation.call}`)
-  const labels = labelsOf(truth)
-  const turns: Array<Turn> = truth.turns.map((t) => ({
-    speaker: labels.get(t.speaker)!,
-    role: t.speaker === "rep" ? "rep" : "buyer",
-    start: t.start,
-    end: t.end
-  }))
-  const talk = new Map<string, number>()
-  for (const t of turns) talk.set(t.speaker, (talk.get(t.speaker) ?? 0) + t.end - t.start)
-  const all = [...talk.values()].reduce((a, b) => a + b, 0)
-  const speakers: Array<SpeakerSummary> = [...talk.entries()].map(([speaker, s]) => ({
-    speaker,
-    role: speaker === "S1" ? "rep" : "buyer",
-    role_confidence: 1,
-    talk_time_s: s,
-    talk_share: s / all
-  }))
-  // the provider's words: the truth turns' words, with the truth speaker as the provider's label
-  const words: Array<Word> = truthWords(truth)
-  const content = analyzeContent({ words, speaker_turns: turns, speakers, duration_s: truth.duration, framework: "MEDDPICC" })
+  const input = contentInputOf(truth)
+  const { speaker_turns: turns, speakers } = input
+  const content = analyzeContent(input)
   // as `combine` (Analyzer.ts) does: the acoustic metrics of the turns, the content metrics over them
   const metrics = { ...acousticMetrics(turns, truth.duration), ...content.metrics }
   const scored = scoreCall({ metrics, speaker_turns: turns, speakers, duration_s: truth.duration, content })
@@ -324,7 +296,12 @@ const compare = (run: CallRun, part: "train" | "test"): CallResult => {
   const t = (name: string) => (tallies[name] ??= tally())
 
   // objections
-  const objections: Array<Found<(typeof content.objections)[number]>> = content.objections.map((o) => ({ item: o, turn: turnAt(truth, o.at), quote: o.quote }))
+  const objections: Array<Found<(typeof content.objections)[number]> & { category: string }> = content.findings.objections.map((o) => ({
+    item: o.objection,
+    turn: turnAt(truth, o.objection.at),
+    quote: o.objection.quote,
+    category: o.category ?? "-"
+  }))
   const inTurns = (turns: ReadonlyArray<number>, turn: number | null) => turn !== null && turns.includes(turn)
   for (const sameKind of [false, true]) {
     const m = match(
@@ -339,7 +316,7 @@ const compare = (run: CallRun, part: "train" | "test"): CallResult => {
         const o = ann.objections[a]!
         details.push(`objection missed   turn ${o.turns.join(",")} ${o.kind ?? "-"}/${o.category}: "${quoteOf(truth, o.turns[o.turns.length - 1]!)}"`)
       }
-      for (const f of m.falseFound) details.push(`objection false    ${objections[f]!.item.kind} at ${objections[f]!.item.at}s: "${objections[f]!.quote}"`)
+      for (const f of m.falseFound) details.push(`objection false    ${objections[f]!.item.kind}/${objections[f]!.category} at ${objections[f]!.item.at}s: "${objections[f]!.quote}"`)
       for (const [a, f] of m.pairs) {
         const o = ann.objections[a]!
         if (o.kind !== objections[f]!.item.kind) details.push(`objection kind     turn ${o.turns[0]}: annotated ${o.kind ?? "-"}/${o.category}, found ${objections[f]!.item.kind}`)
