@@ -10,7 +10,9 @@ import { OBJECTION_MODEL, objectionFeatures, pushbackProbability } from "../../s
 import { pushbackOf } from "../../src/analysis/Pushback.js"
 import { scriptedCall } from "../utils/ScriptedCall.js"
 
-const probability = (text: string) => pushbackProbability(objectionFeatures([{ plain: plain(text), question: text.endsWith("?") }]))
+const said = (text: string) => text.split(/(?<=[.?!])\s+/).map((s) => ({ plain: plain(s), question: s.endsWith("?") }))
+/** The model's probability for a buyer's turn, with the rep's turn before it when given. */
+const probability = (text: string, rep = "") => pushbackProbability(objectionFeatures(said(text), rep === "" ? [] : said(rep)))
 
 describe("the learned objection model", () => {
   it("is what the train part gives, and the train part holds no test call", async () => {
@@ -22,9 +24,13 @@ describe("the learned objection model", () => {
   }, 60_000)
 
   it("hears push-back with no pattern's words, and not neutral lines", () => {
-    expect(pushbackOf(plain("Eighty seven still isn't the ninety five we asked for."))).toBeNull()
-    expect(probability("Eighty seven still isn't the ninety five we asked for.")).toBeGreaterThan(OBJECTION_MODEL.threshold)
-    expect(probability("Hmm. I'm not sold on that, to be honest.")).toBeGreaterThan(OBJECTION_MODEL.threshold)
+    for (const [rep, buyer] of [
+      ["The renewal would be at the new list price.", "Hmm. I'm not sold on that, to be honest."],
+      ["So that's the plan for the rollout.", "Honestly, I don't see my team giving up their spreadsheets for this."]
+    ] as const) {
+      expect(pushbackOf(plain(buyer))).toBeNull()
+      expect(probability(buyer, rep)).toBeGreaterThan(OBJECTION_MODEL.threshold)
+    }
     for (const neutral of ["We have forty people in the sales team.", "The numbers look good.", "What time works for you?", "Great, thanks for walking me through it."]) {
       expect(probability(neutral)).toBeLessThan(OBJECTION_MODEL.threshold)
     }
@@ -32,12 +38,12 @@ describe("the learned objection model", () => {
 
   it("a buyer turn only the model hears is an objection, at its most likely sentence, of the kind its topic names", () => {
     const c = scriptedCall([
-      ["rep", "So accuracy on the trial was eighty seven percent."],
-      ["buyer", "Right. Eighty seven still isn't the ninety five we asked for."],
-      ["rep", "What would closing that gap be worth to you?"]
+      ["rep", "So that's the plan for the rollout."],
+      ["buyer", "Right. Honestly, I don't see my team giving up their spreadsheets for this."],
+      ["rep", "What would they need to see to give it a try?"]
     ])
     expect(c.objections).toHaveLength(1)
-    expect(c.objections[0]!.quote).toBe("Eighty seven still isn't the ninety five we asked for.")
+    expect(c.objections[0]!.quote).toBe("Honestly, I don't see my team giving up their spreadsheets for this.")
     expect(c.objections[0]!.response).toBe("question_back")
   })
 })
