@@ -37,6 +37,9 @@ const NOT_A_DAY_AFTER = new Set([
   "cohort", "group", "training", "demo", "pilot", "trial", "release", "sprint", "hour", "minute", "minutes", "order", "shipment", "delivery"
 ])
 
+/** A count after "the Nth" makes it the start of a period, not a day: "for the first two weeks", "in the first 90 days". */
+const COUNTED = /^(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|few|couple)$/
+
 /** After "at two", words that keep it a clock time; "looking at one other vendor" is not one. */
 const CLOCK_FOLLOWERS = new Set([
   "o'clock", "oclock", "am", "pm", "a.m", "p.m", "thirty", "fifteen", "forty", "then", "on", "is", "works", "work", "tomorrow", "today",
@@ -193,6 +196,9 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
     // "ahead of Tuesday", "in advance of the 9th": a deadline, not a period ("the summary of today")
     const deadline = before === "of" && ["ahead", "advance"].includes(tokens[tokens[from - 1]?.word === "the" ? from - 3 : from - 2]?.word ?? "")
     if ((NOT_DUE_BEFORE.has(before) && !deadline) || NOT_DUE_BEFORE.has(first) || tokens[to]?.word === "ago") continue
+    // "the first Tuesday of each month", "the 1st of every month": a habit
+    const of = WEEKDAYS.includes(tokens[to]?.word ?? "") ? to + 1 : to
+    if (tokens[of]?.word === "of" && ["each", "every"].includes(tokens[of + 1]?.word ?? "")) continue
     const said = r.text.toLowerCase()
     const known = (c: chrono.Component) => r.start.isCertain(c)
     let day: string | null = null
@@ -202,7 +208,7 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
     else if (/\b\d{1,2}(?:st|nd|rd|th)\b/.test(said) || new RegExp(`\\b(?:${MONTHS})\\b`).test(said)) {
       const d = known("day") ? r.start.get("day") : null
       const after = tokens[to]?.word ?? ""
-      if (d !== null && !NOT_A_DAY_AFTER.has(after)) {
+      if (d !== null && !NOT_A_DAY_AFTER.has(after) && !COUNTED.test(after)) {
         const month = known("month") && new RegExp(`\\b(?:${MONTHS})\\b`).test(said) ? r.start.get("month") : null
         day = month !== null && month !== undefined ? `${capital(MONTHS.split("|")[month - 1]!)} ${d}` : `the ${d}${suffix(d)}`
       }

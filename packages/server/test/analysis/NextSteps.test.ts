@@ -23,6 +23,15 @@ describe("dates that are no due", () => {
     expect(dues("How about the fourth of May?")).toEqual(["May 4"])
   })
 
+  it("the first days of a period and a day of each month are no due; the first of a month stays", () => {
+    expect(dues("We ride along with the crews for the first two weeks.")).toEqual([])
+    expect(dues("Customers see the gain in the first 90 days.")).toEqual([])
+    expect(dues("We meet on the first Tuesday of each month.")).toEqual([])
+    expect(dues("Invoices go out on the 1st of every month.")).toEqual([])
+    expect(dues("Let's start on the first.")).toEqual(["the 1st"])
+    expect(dues("Can we meet on the first Tuesday of next month?")).toEqual(["the 1st Tuesday"])
+  })
+
   it("reads a hyphenated spoken ordinal as a day of the month", () => {
     expect(dues("Let's go over it on the twenty-fifth.")).toEqual(["the 25th"])
     expect(dues("Thursday the thirty-first at two works.")).toEqual(["Thursday the 31st 14:00"])
