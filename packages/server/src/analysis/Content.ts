@@ -86,6 +86,7 @@ import {
 import { type Act, actsIn } from "./Commitments.js"
 import { type Due, dueText, findDues, sameDay } from "./Dates.js"
 import { OBJECTION_MODEL, objectionFeatures, pushbackProbability } from "./ObjectionModel.js"
+import { PAIN_MODEL, painProbability } from "./PainModel.js"
 import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED, topicOf } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import type {
@@ -619,11 +620,26 @@ const objectionSentences = (sentences: ReadonlyArray<Sentence>) =>
 const statesPain = (s: Sentence): boolean =>
   hasPainCue(s.plain) || ((s.numbers.length > 0 || PROPORTION.test(s.plain)) && BURDEN.test(s.plain))
 
+/**
+ * The pains of a call: each buyer sentence that states one (objections excluded); and where a
+ * buyer's turn states none, the learned model (`PainModel.ts`) may hear one, at the sentence it
+ * finds most likely.
+ */
 const findPains = (sentences: ReadonlyArray<Sentence>): Array<BuyerFinding> => {
   const objections = objectionSentences(sentences)
-  return sentences
-    .filter((s) => s.side === "buyer" && !objections.has(s.index) && statesPain(s))
-    .map((s) => ({ ...momentOfSentence(s), numbers: quantities(s.numbers) }))
+  const runs = runsOf(sentences)
+  const told = runs.flatMap((run, r) => {
+    if (run[0]!.side !== "buyer") return []
+    const repBefore = runs[r - 1]?.[0]?.side === "rep" ? runs[r - 1]! : []
+    return bySpeaker(run).flatMap((voice) => {
+      const heard = voice.filter((s) => !objections.has(s.index))
+      const stated = heard.filter(statesPain)
+      if (stated.length > 0 || heard.length === 0) return stated
+      if (painProbability(heard, repBefore) <= PAIN_MODEL.threshold) return []
+      return [heard.map((s) => ({ s, p: painProbability([s], repBefore) })).reduce((best, x) => (x.p > best.p ? x : best)).s]
+    })
+  })
+  return told.map((s) => ({ ...momentOfSentence(s), numbers: quantities(s.numbers) }))
 }
 
 /** A buyer sentence whose figures are business metrics: a metric word or a stated problem, and not who approves. */
