@@ -1,7 +1,8 @@
 /**
- * What the learned models of the content analysis share (`ObjectionModel.ts`, `PainModel.ts`): one
- * example per buyer turn of each train call (the script's text, split into sentences as the
- * analysis splits them, with the rep's turn just before it as context), labelled by the turns an
+ * What the learned models of the content analysis share (`ObjectionModel.ts`, `PainModel.ts`,
+ * `ValueModel.ts`): one example per turn of one side in each train call (the script's text, split
+ * into sentences as the analysis splits them, with the other side's turn just before it as
+ * context), labelled by the turns an
  * annotation lists; a logistic regression trained by stochastic gradient descent in a fixed order
  * (deterministic: the same calls give the same weights), learning rate 0.1; weights under 0.001
  * in magnitude are dropped.
@@ -29,6 +30,8 @@ export interface Settings {
   readonly l2: number
   readonly epochs: number
   readonly threshold: number
+  /** Whose turns are the examples (the other side's turn before is the context): the buyer's unless said. */
+  readonly side?: "buyer" | "rep"
 }
 
 /**
@@ -39,9 +42,11 @@ export const trainTurnModel = (ids: ReadonlyArray<string>, labelled: (annotation
   const examples = ids.flatMap((id) => {
     const script = read(Script, join(HERE, "calls", `${id}.script.json`))
     const positive = labelled(JSON.parse(readFileSync(join(HERE, "calls", `${id}.annotation.json`), "utf8")))
+    const isSide = (who: string | undefined) => who !== undefined && (who === "rep") === (settings.side === "rep")
     return script.turns.flatMap((t, i) => {
-      if (t.who === "rep") return []
-      const before = script.turns[i - 1]?.who === "rep" ? sentencesOf(script.turns[i - 1]!.text) : []
+      if (!isSide(t.who)) return []
+      const previous = script.turns[i - 1]
+      const before = previous !== undefined && !isSide(previous.who) ? sentencesOf(previous.text) : []
       return [{ x: [...objectionFeatures(sentencesOf(t.text), before)], y: positive.has(i) ? 1 : 0 }]
     })
   })

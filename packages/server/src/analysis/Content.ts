@@ -89,6 +89,7 @@ import { OBJECTION_MODEL, objectionFeatures, pushbackProbability } from "./Objec
 import { PAIN_MODEL, painProbability } from "./PainModel.js"
 import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED, topicOf } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
+import { VALUE_MODEL, valueProbability } from "./ValueModel.js"
 import type {
   EvidenceItem,
   Metrics,
@@ -794,36 +795,60 @@ const TRIAL_RESULT = /(?:^|\s)(?:during|after|since|over|in) the (?:pilot|trial|
  * an earlier call), the rep's restatement of the buyer's words is what the claim is tied to.
  */
 const findValueClaims = (sentences: ReadonlyArray<Sentence>, pains: ReadonlyArray<BuyerFinding>): Array<ValueClaim> => {
-  const out: Array<ValueClaim> = []
-  for (const s of sentences) {
-    if (s.side !== "rep" || s.question) continue
-    const cue = VALUE_CUES.test(s.plain)
-    const relative = RELATIVE_VALUE.test(s.plain) || beforeAfter(s) || (s.numbers.length > 0 && TRIAL_RESULT.test(s.plain))
-    const own = s.numbers.filter(isSignificant).map((n) => n.value)
-    const earlier = sentences.filter((b) => b.side === "buyer" && b.end <= s.start)
-    const byNumber = own.length === 0 ? undefined : earlier.find((b) => b.numbers.some((n) => isSignificant(n) && own.includes(n.value)))
-    const applied = byNumber !== undefined && APPLIED_FIGURE.test(s.plain)
-    if (!cue && !relative && !applied) continue
-    const painBefore = [...pains].reverse().find((p) => p.end <= s.start) ?? null
-    const backRef = BACK_REFERENCE.test(s.plain)
-      ? s
-      : sentences.find((r) => r.run === s.run && r.index < s.index && BACK_REFERENCE.test(r.plain)) ?? null
-    let linked_to: Moment | null = null
-    let link: ValueClaim["link"] = null
-    if (byNumber !== undefined) {
-      linked_to = momentOfSentence(byNumber)
-      link = "number"
-    } else if (backRef !== null && (painBefore !== null || relative)) {
-      linked_to = painBefore ?? momentOfSentence(backRef)
-      link = "back_reference"
-    } else if (painBefore !== null && (relative || applied || PAIN_CUES.test(s.plain))) {
-      linked_to = painBefore
-      link = "pain"
-    }
-    out.push({ ...momentOfSentence(s), linked_to: linked_to === null ? null : stripMoment(linked_to), link, quantified: s.numbers.length > 0 || relative })
-  }
-  return out
+  const claimed = sentences.flatMap((s) => {
+    const c = s.side === "rep" && !s.question ? claimAt(s, sentences, pains, false) : null
+    return c === null ? [] : [{ s, c }]
+  })
+  // a rep's run with no claim the rules hear: the learned model (`ValueModel.ts`) may hear one, at its most likely sentence
+  const runs = runsOf(sentences)
+  const learned = runs.flatMap((run, r) => {
+    if (run[0]!.side !== "rep" || claimed.some((x) => x.s.run === run[0]!.run)) return []
+    const heard = run.filter((s) => !s.question)
+    const buyerBefore = runs[r - 1]?.[0]?.side === "buyer" ? runs[r - 1]! : []
+    if (heard.length === 0 || valueProbability(heard, buyerBefore) <= VALUE_MODEL.threshold) return []
+    const { s } = heard.map((s) => ({ s, p: valueProbability([s], buyerBefore) })).reduce((best, x) => (x.p > best.p ? x : best))
+    const c = claimAt(s, sentences, pains, true)
+    return c === null ? [] : [{ s, c }]
+  })
+  return [...claimed, ...learned].sort((a, b) => a.s.index - b.s.index).map((x) => x.c)
 }
+
+/**
+ * A rep sentence as a value claim, tied to the buyer's words it answers: a figure of the buyer's it
+ * repeats, a back reference ("that's the problem you mentioned") or the pain just before; null when
+ * the rules hear no claim in it (a value word, a relative figure, a figure of the buyer's applied),
+ * unless the learned model already did (`learned`).
+ */
+const claimAt = (s: Sentence, sentences: ReadonlyArray<Sentence>, pains: ReadonlyArray<BuyerFinding>, learned: boolean): ValueClaim | null => {
+  const cue = VALUE_CUES.test(s.plain)
+  const relative = RELATIVE_VALUE.test(s.plain) || beforeAfter(s) || (s.numbers.length > 0 && TRIAL_RESULT.test(s.plain))
+  const own = s.numbers.filter(isSignificant).map((n) => n.value)
+  const earlier = sentences.filter((b) => b.side === "buyer" && b.end <= s.start)
+  const byNumber = own.length === 0 ? undefined : earlier.find((b) => b.numbers.some((n) => isSignificant(n) && own.includes(n.value)))
+  const applied = byNumber !== undefined && APPLIED_FIGURE.test(s.plain)
+  if (!learned && !cue && !relative && !applied) return null
+  const painBefore = [...pains].reverse().find((p) => p.end <= s.start) ?? null
+  const backRef = BACK_REFERENCE.test(s.plain)
+    ? s
+    : sentences.find((r) => r.run === s.run && r.index < s.index && BACK_REFERENCE.test(r.plain)) ?? null
+  let linked_to: Moment | null = null
+  let link: ValueClaim["link"] = null
+  if (byNumber !== undefined) {
+    linked_to = momentOfSentence(byNumber)
+    link = "number"
+  } else if (backRef !== null && (painBefore !== null || relative)) {
+    linked_to = painBefore ?? momentOfSentence(backRef)
+    link = "back_reference"
+  } else if (painBefore !== null && (relative || applied || PAIN_CUES.test(s.plain) || (learned && answersRun(painBefore, s, sentences)))) {
+    linked_to = painBefore
+    link = "pain"
+  }
+  return { ...momentOfSentence(s), linked_to: linked_to === null ? null : stripMoment(linked_to), link, quantified: s.numbers.length > 0 || relative }
+}
+
+/** The pain was told in the buyer's run just before the rep's run that holds the claim: the claim answers it. */
+const answersRun = (pain: Moment, claim: Sentence, sentences: ReadonlyArray<Sentence>): boolean =>
+  sentences.some((b) => b.run === claim.run - 1 && b.side === "buyer" && b.start <= pain.start && pain.start < b.end)
 
 /** Only the moment's own fields (a finding may carry more). */
 const stripMoment = (m: Moment): Moment => ({ speaker: m.speaker, side: m.side, start: m.start, end: m.end, quote: m.quote })

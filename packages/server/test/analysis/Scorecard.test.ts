@@ -424,7 +424,9 @@ describe("scoreCall with content", () => {
     expect(dim(mono.scored, "discovery").score).toBe(11)
     expect(questionReference(600)).toBeCloseTo(11 / 3, 9)
     expect(dim(mono.scored, "objection_handling")).toMatchObject({ assessed: false, score: null, reason: "no objection was raised" })
-    expect(dim(mono.scored, "value")).toMatchObject({ assessed: false, score: null })
+    // features pitched without a word of the buyer's: generic claims (the learned value model hears them), −10 each
+    expect(dim(mono.scored, "value")).toMatchObject({ assessed: true, score: 20 })
+    expect(mono.content.findings.value_claims.map((c) => c.link)).toEqual([null, null, null])
     // no next step: −50 on the rep's last sentence
     expect(mono.scored.evidence.filter((e) => e.dimension === "next_steps")).toEqual([
       { dimension: "next_steps", start: expect.any(Number), end: expect.any(Number), speaker: REP, quote: "Great, I will leave it there.", effect: -50 }
