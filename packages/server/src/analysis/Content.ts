@@ -622,11 +622,11 @@ const statesPain = (s: Sentence): boolean =>
   hasPainCue(s.plain) || ((s.numbers.length > 0 || PROPORTION.test(s.plain)) && BURDEN.test(s.plain))
 
 /**
- * The pains of a call: each buyer sentence that states one (objections excluded); and where a
+ * The sentences that tell the call's pains: each buyer sentence that states one (objections excluded); and where a
  * buyer's turn states none, the learned model (`PainModel.ts`) may hear one, at the sentence it
  * finds most likely.
  */
-const findPains = (sentences: ReadonlyArray<Sentence>): Array<BuyerFinding> => {
+const painSentences = (sentences: ReadonlyArray<Sentence>): Array<Sentence> => {
   const objections = objectionSentences(sentences)
   const runs = runsOf(sentences)
   const told = runs.flatMap((run, r) => {
@@ -640,8 +640,10 @@ const findPains = (sentences: ReadonlyArray<Sentence>): Array<BuyerFinding> => {
       return [heard.map((s) => ({ s, p: painProbability([s], repBefore) })).reduce((best, x) => (x.p > best.p ? x : best)).s]
     })
   })
-  return told.map((s) => ({ ...momentOfSentence(s), numbers: quantities(s.numbers) }))
+  return told
 }
+
+const painOf = (s: Sentence): BuyerFinding => ({ ...momentOfSentence(s), numbers: quantities(s.numbers) })
 
 /** A buyer sentence whose figures are business metrics: a metric word or a stated problem, and not who approves. */
 const statesMetric = (s: Sentence): boolean => (METRIC_CUES.test(s.plain) || statesPain(s)) && !APPROVAL.test(s.plain)
@@ -1117,16 +1119,16 @@ const hasSpecific = (s: Sentence, kinds: ReadonlyArray<Specific>): boolean =>
 const isSpecificFor = (element: QualificationElementName, s: Sentence): boolean => hasSpecific(s, QUALIFICATION_CUES[element].specific)
 
 /**
- * Whether a sentence touches an element. Pains (identify pain, need) are read as `findPains`
- * reads them (no negated problem or turn of phrase; a quantified burden counts); Metrics are a
+ * Whether a sentence touches an element. Pains (identify pain, need) are the call's pains
+ * (`painSentences`: the rules' and the learned model's); Metrics are a
  * metric word or a stated problem; a sentence about who approves is neither Metrics nor a criterion.
  */
-const cuedFor = (element: QualificationElementName, cue: RegExp, s: Sentence): boolean => {
+const cuedFor = (element: QualificationElementName, cue: RegExp, s: Sentence, pains: ReadonlySet<number>): boolean => {
   switch (element) {
     case "identify_pain":
-      return statesPain(s)
+      return pains.has(s.index)
     case "need":
-      return statesPain(s) || cue.test(s.plain.replace(NOT_PAIN, " "))
+      return pains.has(s.index) || cue.test(s.plain.replace(NOT_PAIN, " "))
     case "metrics":
       return statesMetric(s)
     case "decision_criteria":
@@ -1136,7 +1138,7 @@ const cuedFor = (element: QualificationElementName, cue: RegExp, s: Sentence): b
   }
 }
 
-const qualificationOf = (framework: Framework, sentences: ReadonlyArray<Sentence>): QualificationResult => {
+const qualificationOf = (framework: Framework, sentences: ReadonlyArray<Sentence>, pains: ReadonlySet<number>): QualificationResult => {
   const runs = runsOf(sentences)
   return {
     framework,
@@ -1148,7 +1150,7 @@ const qualificationOf = (framework: Framework, sentences: ReadonlyArray<Sentence
         const restated = element === "metrics" && s.side === "rep" && !s.question && BACK_REFERENCE.test(s.plain)
         if (from === "buyer" && s.side !== "buyer" && !restated) continue
         if (from === "rep_question" && !(s.side === "rep" && s.question)) continue
-        if (!cuedFor(element, cue, s) && !restated) continue
+        if (!cuedFor(element, cue, s, pains) && !restated) continue
         const evidence = from === "rep_question" ? runs[s.run + 1] ?? [] : [s]
         const score: 1 | 2 = evidence.some((e) => isSpecificFor(element, e)) ? 2 : 1
         if (best === null || score > best.score) best = { s, score }
@@ -1177,7 +1179,8 @@ export const analyzeContent = (input: ContentInput): ContentAnalysis => {
   const questions = sentences
     .filter((s) => s.side === "rep" && s.question)
     .map((s) => ({ ...momentOfSentence(s), open: isOpenQuestion(s.tokens) }))
-  const pains = findPains(sentences)
+  const painSaid = painSentences(sentences)
+  const pains = painSaid.map(painOf)
   const objections = findObjections(sentences, turns)
   const nextSteps = findNextSteps(sentences)
   const repRuns = runsOf(sentences).filter((r) => r[0]!.side === "rep")
@@ -1196,7 +1199,7 @@ export const analyzeContent = (input: ContentInput): ContentAnalysis => {
     })),
     diarization_agreement: agreement,
     metrics,
-    qualification: qualificationOf(input.framework, sentences),
+    qualification: qualificationOf(input.framework, sentences, new Set(painSaid.map((s) => s.index))),
     objections: objections.map((o) => o.objection),
     next_steps: nextSteps.map((n) => n.step),
     findings: {
