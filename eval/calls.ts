@@ -1,6 +1,6 @@
 /**
- * A call of `eval/calls` as the content analysis reads it, for the evaluation (`run.ts`) and the
- * objection model's training (`train-objections.ts`) alike: the ground-truth turns' words spread
+ * A call of `eval/calls` as the content analysis reads it, for the evaluation (`run.ts`) and any
+ * script measuring the analysis on the calls: the ground-truth turns' words spread
  * over their turns as the tests' local speech providers answer them (`truthWords`), the truth
  * turns as our speaker turns (the rep S1, the buyer side S2, S3… in order of appearance). No audio
  * is decoded.

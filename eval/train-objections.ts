@@ -32,8 +32,6 @@ const Annotation = Schema.Struct({ objections: Schema.Array(Schema.Struct({ turn
 export const trainObjectionModel = (ids: ReadonlyArray<string>) =>
   trainTurnModel(ids, (a) => new Set(Schema.decodeUnknownSync(Annotation)(a).objections.flatMap((o) => o.turns)), SETTINGS)
 
-export { trainIds }
-
 if (isMain(import.meta.url)) {
   const { model, positive, turns } = trainObjectionModel(trainIds())
   writeFileSync(OUT, `${JSON.stringify(model)}\n`)

@@ -85,11 +85,11 @@ import {
 } from "./Lexicon.js"
 import { type Act, actsIn } from "./Commitments.js"
 import { type Due, dueText, findDues, sameDay } from "./Dates.js"
-import { OBJECTION_MODEL, objectionFeatures, pushbackProbability } from "./ObjectionModel.js"
-import { PAIN_MODEL, painProbability } from "./PainModel.js"
+import { likeliest, OBJECTION_MODEL } from "./ObjectionModel.js"
+import { PAIN_MODEL } from "./PainModel.js"
 import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED, topicOf } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
-import { VALUE_MODEL, valueProbability } from "./ValueModel.js"
+import { VALUE_MODEL } from "./ValueModel.js"
 import type {
   EvidenceItem,
   Metrics,
@@ -635,9 +635,9 @@ const painSentences = (sentences: ReadonlyArray<Sentence>): Array<Sentence> => {
     return bySpeaker(run).flatMap((voice) => {
       const heard = voice.filter((s) => !objections.has(s.index))
       const stated = heard.filter(statesPain)
-      if (stated.length > 0 || heard.length === 0) return stated
-      if (painProbability(heard, repBefore) <= PAIN_MODEL.threshold) return []
-      return [heard.map((s) => ({ s, p: painProbability([s], repBefore) })).reduce((best, x) => (x.p > best.p ? x : best)).s]
+      if (stated.length > 0) return stated
+      const heardOnly = likeliest(heard, repBefore, PAIN_MODEL)
+      return heardOnly === null ? [] : [heardOnly]
     })
   })
   return told
@@ -754,9 +754,8 @@ const learnedObjection = (
   // a pain told is the buyer's problem, not push-back against the deal: the model reads only what is not one
   const heard = voice.filter((s) => !statesPain(s))
   if (heard.length === 0 || isSettled(heard.map((s) => s.plain).join(" "))) return null
-  if (pushbackProbability(objectionFeatures(heard, repBefore)) <= OBJECTION_MODEL.threshold) return null
-  const scored = heard.map((s) => ({ s, p: pushbackProbability(objectionFeatures([s], repBefore)) }))
-  const { s } = scored.reduce((best, x) => (x.p > best.p ? x : best))
+  const s = likeliest(heard, repBefore, OBJECTION_MODEL)
+  if (s === null) return null
   const topic = topicOf(s.plain)
   return { s, kind: topic === null ? "need" : CATEGORY_KIND[topic], category: topic ?? "learned" }
 }
@@ -807,10 +806,9 @@ const findValueClaims = (sentences: ReadonlyArray<Sentence>, pains: ReadonlyArra
     if (run[0]!.side !== "rep" || claimed.some((x) => x.s.run === run[0]!.run)) return []
     const heard = run.filter((s) => !s.question)
     const buyerBefore = runs[r - 1]?.[0]?.side === "buyer" ? runs[r - 1]! : []
-    if (heard.length === 0 || valueProbability(heard, buyerBefore) <= VALUE_MODEL.threshold) return []
-    const { s } = heard.map((s) => ({ s, p: valueProbability([s], buyerBefore) })).reduce((best, x) => (x.p > best.p ? x : best))
-    const c = claimAt(s, sentences, pains, true)
-    return c === null ? [] : [{ s, c }]
+    const s = likeliest(heard, buyerBefore, VALUE_MODEL)
+    const c = s === null ? null : claimAt(s, sentences, pains, true)
+    return s === null || c === null ? [] : [{ s, c }]
   })
   return [...claimed, ...learned].sort((a, b) => a.s.index - b.s.index).map((x) => x.c)
 }

@@ -53,4 +53,14 @@ export const pushbackProbability = (features: ReadonlySet<string>, m: ObjectionM
   return 1 / (1 + Math.exp(-z))
 }
 
+/**
+ * Where a model hears its item in a turn (every learned model of the analysis reads turns so):
+ * null when the turn's sentences together are not past its threshold, else the sentence it finds
+ * most likely.
+ */
+export const likeliest = <S extends Said>(heard: ReadonlyArray<S>, before: ReadonlyArray<Said>, m: ObjectionModel): S | null => {
+  if (heard.length === 0 || pushbackProbability(objectionFeatures(heard, before), m) <= m.threshold) return null
+  return heard.map((s) => ({ s, p: pushbackProbability(objectionFeatures([s], before), m) })).reduce((best, x) => (x.p > best.p ? x : best)).s
+}
+
 export const OBJECTION_MODEL: ObjectionModel = model

@@ -8,13 +8,8 @@
  * knew."). On the eight batches written blind, each left out in turn, the rules alone found pains
  * at P 0.56 / R 0.34 (turn level), the rules and the model together at P 0.65 / R 0.69 (the whole analysis).
  */
-import { type ObjectionModel, objectionFeatures, pushbackProbability } from "./ObjectionModel.js"
+import type { ObjectionModel } from "./ObjectionModel.js"
 import model from "./pain-model.json" with { type: "json" }
-
-type Said = { readonly plain: string; readonly question: boolean }
 
 export const PAIN_MODEL: ObjectionModel = model
 
-/** The model's probability that a buyer's sentences, after the rep's, tell a pain. */
-export const painProbability = (sentences: ReadonlyArray<Said>, before: ReadonlyArray<Said> = [], m: ObjectionModel = PAIN_MODEL): number =>
-  pushbackProbability(objectionFeatures(sentences, before), m)

@@ -8,13 +8,8 @@
  * the rules alone found value claims at P 0.74 / R 0.32 (turn level), the rules and the model
  * together at P 0.70 / R 0.66 (the whole analysis).
  */
-import { type ObjectionModel, objectionFeatures, pushbackProbability } from "./ObjectionModel.js"
+import type { ObjectionModel } from "./ObjectionModel.js"
 import model from "./value-model.json" with { type: "json" }
-
-type Said = { readonly plain: string; readonly question: boolean }
 
 export const VALUE_MODEL: ObjectionModel = model
 
-/** The model's probability that a rep's sentences, after the buyer's, claim value for the buyer. */
-export const valueProbability = (sentences: ReadonlyArray<Said>, before: ReadonlyArray<Said> = [], m: ObjectionModel = VALUE_MODEL): number =>
-  pushbackProbability(objectionFeatures(sentences, before), m)

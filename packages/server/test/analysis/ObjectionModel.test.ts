@@ -4,7 +4,8 @@
  * push-back the patterns miss without taking neutral lines for push-back.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { trainIds, trainObjectionModel } from "../../../../eval/train-objections.js"
+import { trainObjectionModel } from "../../../../eval/train-objections.js"
+import { trainIds } from "../../../../eval/turn-model.js"
 import { plain } from "../../src/analysis/Lexicon.js"
 import { OBJECTION_MODEL, objectionFeatures, pushbackProbability } from "../../src/analysis/ObjectionModel.js"
 import { pushbackOf } from "../../src/analysis/Pushback.js"

@@ -4,13 +4,16 @@
  * without a pain word, where the rules hear none, without taking logistics or facts for pains.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { trainIds } from "../../../../eval/train-objections.js"
+import { trainIds } from "../../../../eval/turn-model.js"
 import { trainPainModel } from "../../../../eval/train-pains.js"
 import { hasPainCue, plain } from "../../src/analysis/Lexicon.js"
-import { PAIN_MODEL, painProbability } from "../../src/analysis/PainModel.js"
+import { objectionFeatures, pushbackProbability } from "../../src/analysis/ObjectionModel.js"
+import { PAIN_MODEL } from "../../src/analysis/PainModel.js"
 import { scriptedCall } from "../utils/ScriptedCall.js"
 
 const said = (text: string) => text.split(/(?<=[.?!])\s+/).map((s) => ({ plain: plain(s), question: s.endsWith("?") }))
+/** The model's probability for a turn, with the other side's turn before it. */
+const probability = (text: string, before: string) => pushbackProbability(objectionFeatures(said(text), said(before)), PAIN_MODEL)
 
 describe("the learned pain model", () => {
   it("is what the train part gives", () => {
@@ -23,13 +26,13 @@ describe("the learned pain model", () => {
       ["What happened last winter?", "The boiler was overdue a service by a year and nobody noticed until it stopped."]
     ] as const) {
       expect(hasPainCue(plain(buyer))).toBe(false)
-      expect(painProbability(said(buyer), said(rep))).toBeGreaterThan(PAIN_MODEL.threshold)
+      expect(probability(buyer, rep)).toBeGreaterThan(PAIN_MODEL.threshold)
     }
     for (const [rep, buyer] of [
       ["When would suit you?", "Tuesday at ten works for me."],
       ["Thanks for the time today.", "Thank you, it was useful."],
       ["What does your team look like?", "We have forty people in the sales team."]
-    ] as const) expect(painProbability(said(buyer), said(rep))).toBeLessThan(PAIN_MODEL.threshold)
+    ] as const) expect(probability(buyer, rep)).toBeLessThan(PAIN_MODEL.threshold)
   })
 
   it("a buyer turn only the model hears is a pain, at its most likely sentence, with its figures", () => {
