@@ -85,7 +85,7 @@ import {
 } from "./Lexicon.js"
 import { type Act, actsIn } from "./Commitments.js"
 import { type Due, dueText, findDues, sameDay } from "./Dates.js"
-import { likeliest, OBJECTION_MODEL } from "./ObjectionModel.js"
+import { likeliest, OBJECTION_MODEL, objectionFeatures, OWN_WORDS, pushbackProbability } from "./ObjectionModel.js"
 import { PAIN_MODEL } from "./PainModel.js"
 import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED, topicOf } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
@@ -755,7 +755,8 @@ const learnedObjection = (
   const heard = voice.filter((s) => !statesPain(s))
   if (heard.length === 0 || isSettled(heard.map((s) => s.plain).join(" "))) return null
   const s = likeliest(heard, repBefore, OBJECTION_MODEL)
-  if (s === null) return null
+  // the rep's turn before may lift the buyer's words past the threshold, not stand in for them
+  if (s === null || pushbackProbability(objectionFeatures(heard)) < OWN_WORDS) return null
   const topic = topicOf(s.plain)
   return { s, kind: topic === null ? "need" : CATEGORY_KIND[topic], category: topic ?? "learned" }
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { trainObjectionModel } from "../../../../eval/train-objections.js"
 import { trainIds } from "../../../../eval/turn-model.js"
 import { plain } from "../../src/analysis/Lexicon.js"
-import { OBJECTION_MODEL, objectionFeatures, pushbackProbability } from "../../src/analysis/ObjectionModel.js"
+import { OBJECTION_MODEL, objectionFeatures, OWN_WORDS, pushbackProbability } from "../../src/analysis/ObjectionModel.js"
 import { pushbackOf } from "../../src/analysis/Pushback.js"
 import { scriptedCall } from "../utils/ScriptedCall.js"
 
@@ -35,6 +35,17 @@ describe("the learned objection model", () => {
     for (const neutral of ["We have forty people in the sales team.", "The numbers look good.", "What time works for you?", "Great, thanks for walking me through it."]) {
       expect(probability(neutral)).toBeLessThan(OBJECTION_MODEL.threshold)
     }
+  })
+
+  it("the rep's turn may lift a buyer's turn, not make it: a bare acknowledgement of an offer is no objection", () => {
+    const offer = "Our renewal offer is ninety a seat, and honestly the terms are pretty clean, plus setup is free."
+    for (const ack of ["Okay.", "Right.", "I see."]) {
+      // the buyer's own words carry nothing, whatever the offer before them makes of the turn
+      expect(probability(ack)).toBeLessThan(OWN_WORDS)
+      expect(scriptedCall([["rep", offer], ["buyer", ack], ["rep", "Great, I'll send it over today."]]).objections).toEqual([])
+    }
+    const pushed = scriptedCall([["rep", offer], ["buyer", "Honestly, I don't see my team giving up their spreadsheets for this."]])
+    expect(pushed.objections).toHaveLength(1)
   })
 
   it("a buyer turn only the model hears is an objection, at its most likely sentence, of the kind its topic names", () => {
