@@ -1,5 +1,5 @@
 /**
- * What the learned models of the content analysis share (`ObjectionModel.ts`, `PainModel.ts`,
+ * How the learned models of the content analysis are trained (`TurnModel.ts`; `ObjectionModel.ts`, `PainModel.ts`,
  * `ValueModel.ts`): one example per turn of one side in each train call (the script's text, split
  * into sentences as the analysis splits them, with the other side's turn just before it as
  * context), labelled by the turns an
@@ -12,7 +12,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
 import { plain } from "../packages/server/src/analysis/Lexicon.js"
-import { objectionFeatures } from "../packages/server/src/analysis/ObjectionModel.js"
+import { turnFeatures } from "../packages/server/src/analysis/TurnModel.js"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const RATE = 0.1
@@ -47,7 +47,7 @@ export const trainTurnModel = (ids: ReadonlyArray<string>, labelled: (annotation
       if (!isSide(t.who)) return []
       const previous = script.turns[i - 1]
       const before = previous !== undefined && !isSide(previous.who) ? sentencesOf(previous.text) : []
-      return [{ x: [...objectionFeatures(sentencesOf(t.text), before)], y: positive.has(i) ? 1 : 0 }]
+      return [{ x: [...turnFeatures(sentencesOf(t.text), before)], y: positive.has(i) ? 1 : 0 }]
     })
   })
   const weights = new Map<string, number>()

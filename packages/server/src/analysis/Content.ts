@@ -85,8 +85,9 @@ import {
 } from "./Lexicon.js"
 import { type Act, actsIn } from "./Commitments.js"
 import { type Due, dueText, findDues, sameDay } from "./Dates.js"
-import { likeliest, OBJECTION_MODEL, objectionFeatures, OWN_WORDS, pushbackProbability } from "./ObjectionModel.js"
+import { OBJECTION_MODEL, OWN_WORDS } from "./ObjectionModel.js"
 import { PAIN_MODEL } from "./PainModel.js"
+import { likeliest, probabilityOf, turnFeatures } from "./TurnModel.js"
 import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED, topicOf } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import { VALUE_MODEL } from "./ValueModel.js"
@@ -756,7 +757,7 @@ const learnedObjection = (
   if (heard.length === 0 || isSettled(heard.map((s) => s.plain).join(" "))) return null
   const s = likeliest(heard, repBefore, OBJECTION_MODEL)
   // the rep's turn before may lift the buyer's words past the threshold, not stand in for them
-  if (s === null || pushbackProbability(objectionFeatures(heard)) < OWN_WORDS) return null
+  if (s === null || probabilityOf(turnFeatures(heard), OBJECTION_MODEL) < OWN_WORDS) return null
   const topic = topicOf(s.plain)
   return { s, kind: topic === null ? "need" : CATEGORY_KIND[topic], category: topic ?? "learned" }
 }

@@ -11,59 +11,13 @@
  * finding go when the model gave its turn under 0.05 gained precision on 12 more blind calls (0.56 →
  * 0.60) but lost plain objections of the fixtures ("We are also looking at one other vendor.").
  *
- * Pure and deterministic: the same words give the same probability; the features are the plain
- * text's words (`u:`), adjacent pairs (`b:`) and whether a sentence is a question (`f:question`).
+ * The features, the regression and how a turn is read are those of every learned model
+ * (`TurnModel.ts`).
  */
 import model from "./objection-model.json" with { type: "json" }
+import type { TurnModel } from "./TurnModel.js"
 
-export interface ObjectionModel {
-  readonly bias: number
-  /** The probability above which a buyer's turn is taken for push-back. */
-  readonly threshold: number
-  readonly weights: Readonly<Record<string, number>>
-}
-
-type Said = { readonly plain: string; readonly question: boolean }
-
-/**
- * The features of a buyer's turn: its sentences as plain text, which of them are questions, and
- * what the rep said just before (`r:` words; `r:question` when the rep asked: a pain is usually
- * told in answer to a question, push-back in answer to a proposal).
- */
-export const objectionFeatures = (sentences: ReadonlyArray<Said>, before: ReadonlyArray<Said> = []): ReadonlySet<string> => {
-  const out = new Set<string>()
-  for (const s of before) for (const w of s.plain.split(" ")) if (w.length > 0) out.add(`r:${w}`)
-  if (before.length > 0 && before[before.length - 1]!.question) out.add("r:question")
-  for (const s of sentences) {
-    const words = s.plain.split(" ").filter((w) => w.length > 0)
-    words.forEach((w, i) => {
-      out.add(`u:${w}`)
-      const next = words[i + 1]
-      if (next !== undefined) out.add(`b:${w}_${next}`)
-    })
-    if (s.question) out.add("f:question")
-  }
-  return out
-}
-
-/** The model's probability that the features are push-back. */
-export const pushbackProbability = (features: ReadonlySet<string>, m: ObjectionModel = OBJECTION_MODEL): number => {
-  let z = m.bias
-  for (const f of features) z += m.weights[f] ?? 0
-  return 1 / (1 + Math.exp(-z))
-}
-
-/**
- * Where a model hears its item in a turn (every learned model of the analysis reads turns so):
- * null when the turn's sentences together are not past its threshold, else the sentence it finds
- * most likely.
- */
-export const likeliest = <S extends Said>(heard: ReadonlyArray<S>, before: ReadonlyArray<Said>, m: ObjectionModel): S | null => {
-  if (heard.length === 0 || pushbackProbability(objectionFeatures(heard, before), m) <= m.threshold) return null
-  return heard.map((s) => ({ s, p: pushbackProbability(objectionFeatures([s], before), m) })).reduce((best, x) => (x.p > best.p ? x : best)).s
-}
-
-export const OBJECTION_MODEL: ObjectionModel = model
+export const OBJECTION_MODEL: TurnModel = model
 
 /**
  * A learned objection must be carried by the buyer's own words: the probability of the turn read

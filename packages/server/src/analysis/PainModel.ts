@@ -1,6 +1,6 @@
 /**
  * Pains learned from the annotated calls: the same features and regression as the objection model
- * (`ObjectionModel.ts`: the words and word pairs of a buyer's turn and of the rep's turn before
+ * (`TurnModel.ts`: the words and word pairs of a buyer's turn and of the rep's turn before
  * it), trained by `npm run train:pains` (`eval/train-pains.ts`) on the train part of the
  * evaluation, its weights in `pain-model.json`. It hears problems told without a pain word: a
  * figure that is a burden ("Average was eleven minutes last month. And about a third of callers
@@ -8,8 +8,8 @@
  * knew."). On the eight batches written blind, each left out in turn, the rules alone found pains
  * at P 0.56 / R 0.34 (turn level), the rules and the model together at P 0.65 / R 0.69 (the whole analysis).
  */
-import type { ObjectionModel } from "./ObjectionModel.js"
+import type { TurnModel } from "./TurnModel.js"
 import model from "./pain-model.json" with { type: "json" }
 
-export const PAIN_MODEL: ObjectionModel = model
+export const PAIN_MODEL: TurnModel = model
 

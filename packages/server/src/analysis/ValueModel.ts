@@ -1,6 +1,6 @@
 /**
  * Value claims learned from the annotated calls: the features and regression of the objection
- * model (`ObjectionModel.ts`), read over a rep's turn with the buyer's turn before it as context
+ * model (`TurnModel.ts`), read over a rep's turn with the buyer's turn before it as context
  * (`r:` features), trained by `npm run train:value` (`eval/train-value.ts`) on the train part of the
  * evaluation, its weights in `value-model.json`. It hears what the rep says the buyer gets when no
  * value word or figure of the rules is in it ("You'd stop retyping every order.", "Your planners
@@ -8,8 +8,8 @@
  * the rules alone found value claims at P 0.74 / R 0.32 (turn level), the rules and the model
  * together at P 0.70 / R 0.66 (the whole analysis).
  */
-import type { ObjectionModel } from "./ObjectionModel.js"
+import type { TurnModel } from "./TurnModel.js"
 import model from "./value-model.json" with { type: "json" }
 
-export const VALUE_MODEL: ObjectionModel = model
+export const VALUE_MODEL: TurnModel = model
 

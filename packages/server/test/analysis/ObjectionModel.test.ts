@@ -7,13 +7,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { trainObjectionModel } from "../../../../eval/train-objections.js"
 import { trainIds } from "../../../../eval/turn-model.js"
 import { plain } from "../../src/analysis/Lexicon.js"
-import { OBJECTION_MODEL, objectionFeatures, OWN_WORDS, pushbackProbability } from "../../src/analysis/ObjectionModel.js"
+import { OBJECTION_MODEL, OWN_WORDS } from "../../src/analysis/ObjectionModel.js"
+import { probabilityOf, turnFeatures } from "../../src/analysis/TurnModel.js"
 import { pushbackOf } from "../../src/analysis/Pushback.js"
 import { scriptedCall } from "../utils/ScriptedCall.js"
 
 const said = (text: string) => text.split(/(?<=[.?!])\s+/).map((s) => ({ plain: plain(s), question: s.endsWith("?") }))
 /** The model's probability for a buyer's turn, with the rep's turn before it when given. */
-const probability = (text: string, rep = "") => pushbackProbability(objectionFeatures(said(text), rep === "" ? [] : said(rep)))
+const probability = (text: string, rep = "") => probabilityOf(turnFeatures(said(text), rep === "" ? [] : said(rep)), OBJECTION_MODEL)
 
 describe("the learned objection model", () => {
   it("is what the train part gives, and the train part holds no test call", async () => {

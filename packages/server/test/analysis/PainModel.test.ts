@@ -7,13 +7,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { trainIds } from "../../../../eval/turn-model.js"
 import { trainPainModel } from "../../../../eval/train-pains.js"
 import { hasPainCue, plain } from "../../src/analysis/Lexicon.js"
-import { objectionFeatures, pushbackProbability } from "../../src/analysis/ObjectionModel.js"
+import { probabilityOf, turnFeatures } from "../../src/analysis/TurnModel.js"
 import { PAIN_MODEL } from "../../src/analysis/PainModel.js"
 import { scriptedCall } from "../utils/ScriptedCall.js"
 
 const said = (text: string) => text.split(/(?<=[.?!])\s+/).map((s) => ({ plain: plain(s), question: s.endsWith("?") }))
 /** The model's probability for a turn, with the other side's turn before it. */
-const probability = (text: string, before: string) => pushbackProbability(objectionFeatures(said(text), said(before)), PAIN_MODEL)
+const probability = (text: string, before: string) => probabilityOf(turnFeatures(said(text), said(before)), PAIN_MODEL)
 
 describe("the learned pain model", () => {
   it("is what the train part gives", () => {

@@ -8,13 +8,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { trainIds } from "../../../../eval/turn-model.js"
 import { trainValueModel } from "../../../../eval/train-value.js"
 import { plain, VALUE_CUES } from "../../src/analysis/Lexicon.js"
-import { objectionFeatures, pushbackProbability } from "../../src/analysis/ObjectionModel.js"
+import { probabilityOf, turnFeatures } from "../../src/analysis/TurnModel.js"
 import { VALUE_MODEL } from "../../src/analysis/ValueModel.js"
 import { scriptedCall } from "../utils/ScriptedCall.js"
 
 const said = (text: string) => text.split(/(?<=[.?!])\s+/).map((s) => ({ plain: plain(s), question: s.endsWith("?") }))
 /** The model's probability for a turn, with the other side's turn before it. */
-const probability = (text: string, before: string) => pushbackProbability(objectionFeatures(said(text), said(before)), VALUE_MODEL)
+const probability = (text: string, before: string) => probabilityOf(turnFeatures(said(text), said(before)), VALUE_MODEL)
 
 describe("the learned value-claim model", () => {
   it("is what the train part gives", () => {
