@@ -16,7 +16,7 @@
  * (0.688 / 0.802) and at 0.55 (0.722 / 0.771, the same F1: the higher recall kept), 0.1 at 0.5
  * (0.727 / 0.746). A stronger L2 keeps the model from leaning on one call's topic words. `dev8-*`,
  * measured fresh with these settings (P 0.79 / R 0.80), then joined with them unchanged; `dev9-*`
- * likewise (fresh P 0.56 / R 0.60 against callsight-1.8).
+ * likewise (fresh P 0.56 / R 0.60 against callsight-1.8), and `dev10-*` (P 0.55 / R 0.67 against 1.9).
  */
 import { writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
