@@ -26,12 +26,11 @@ describe("the learned objection model", () => {
   }, 60_000)
 
   it("hears push-back with no pattern's words, and not neutral lines", () => {
-    // lines the committed weights hear; alone, many plain lines are not past the threshold (after
-    // dev10 joined, "Honestly, I don't see my team giving up their spreadsheets for this." read 0.38,
-    // "Honestly, my lads will just ignore it." 0.05): the model adds to the patterns, it does not replace them
+    // alone, many plain lines are not past the threshold ("Honestly, my lads will just ignore it."
+    // reads 0.05): the model adds to the patterns, it does not replace them
     for (const [rep, buyer] of [
       ["The renewal would be at the new list price.", "Hmm. I'm not sold on that, to be honest."],
-      ["So that's the plan for the rollout.", "My team won't touch another app, I can tell you that now."]
+      ["So that's the plan for the rollout.", "Honestly, I don't see my team giving up their spreadsheets for this."]
     ] as const) {
       expect(pushbackOf(plain(buyer))).toBeNull()
       expect(probability(buyer, rep)).toBeGreaterThan(OBJECTION_MODEL.threshold)
@@ -55,11 +54,11 @@ describe("the learned objection model", () => {
   it("a buyer turn only the model hears is an objection, at its most likely sentence, of the kind its topic names", () => {
     const c = scriptedCall([
       ["rep", "So that's the plan for the rollout."],
-      ["buyer", "Right. My team won't touch another app, I can tell you that now."],
+      ["buyer", "Right. Honestly, I don't see my team giving up their spreadsheets for this."],
       ["rep", "What would they need to see to give it a try?"]
     ])
     expect(c.objections).toHaveLength(1)
-    expect(c.objections[0]!.quote).toBe("My team won't touch another app, I can tell you that now.")
+    expect(c.objections[0]!.quote).toBe("Honestly, I don't see my team giving up their spreadsheets for this.")
     expect(c.objections[0]!.response).toBe("question_back")
   })
 })
