@@ -29,10 +29,11 @@ export const OBJECTION_MODEL: TurnModel = model
  * 0.715 / 0.781, at 0.1 **0.720 / 0.777** (kept, callsight-1.9: the same F1, and the bare
  * acknowledgements still read under it), 0.15 0.722 / 0.764, 0.2 0.727 / 0.756 — a trade of
  * recall for precision, not a gain; over ten, with the threshold at 0.3 (callsight-1.10): without
- * it 0.715 / 0.766, at 0.1 0.723 / 0.755, at 0.2 0.722 / 0.722. Tried on the same folds, not kept: dropping a phrase
- * pattern's finding when the model gives its turn under 0.1 (eight batches: 0.728 / 0.827 alone,
- * 0.753 / 0.809 with this; nine: 0.776 / 0.737), or only the weakest categories' (approval limits
- * and proof: P 0.51 and 0.53 on the batches; nine: 0.757 / 0.749 at 0.2) — it drops plain
+ * it 0.715 / 0.766, at 0.1 0.723 / 0.755, at 0.2 0.722 / 0.722. Tried on the same folds, not
+ * kept: dropping a phrase pattern's finding when the model gives its turn under 0.1 (eight
+ * batches: 0.728 / 0.827 alone, 0.753 / 0.809 with this; nine: 0.776 / 0.737), or only the
+ * weakest categories' (approval limits and proof: P 0.51 and 0.53 on the batches; nine: 0.757 /
+ * 0.749 at 0.2) — it drops plain
  * objections said with little context, which the model has too few words to be sure of ("That
  * sounds good in theory. But forty thousand is above what we had in mind." reads 0.07), and an
  * approval limit raised against a proposal, which the issue counts as push-back ("Anything over
