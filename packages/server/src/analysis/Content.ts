@@ -88,7 +88,7 @@ import { type Due, dueText, findDues, sameDay } from "./Dates.js"
 import { OBJECTION_MODEL, OWN_WORDS } from "./ObjectionModel.js"
 import { PAIN_MODEL } from "./PainModel.js"
 import { likeliest, probabilityOf, turnFeatures } from "./TurnModel.js"
-import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED, topicOf } from "./Pushback.js"
+import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED, statesRule, topicOf } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import { VALUE_MODEL } from "./ValueModel.js"
 import type {
@@ -665,6 +665,10 @@ const wordCount = (sentences: ReadonlyArray<Sentence>) => sentences.reduce((n, s
  */
 const KIND_RANK: Readonly<Record<ObjectionItem["kind"], number>> = { price: 0, budget: 0, competitor: 1, authority: 2, timing: 2, need: 3 }
 
+/** Push-back said against the deal, not an answer to the rep (`answersRep`) nor a rule of how the buyer buys (`statesRule`). */
+const raisedAgainst = (asked: string | undefined, plainText: string, kind: ObjectionItem["kind"], category: string): boolean =>
+  (asked === undefined || !answersRep(asked, plainText, kind)) && !statesRule(asked, plainText, category)
+
 const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray<Turn>): Array<ObjectionFinding> => {
   const runs = runsOf(sentences)
   const out: Array<ObjectionFinding> = []
@@ -680,7 +684,7 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
     for (const voice of bySpeaker(run)) {
       const raised = voice
         .map((s) => ({ s, o: objectionOf(s) }))
-        .filter((x) => x.o !== null && (asked === undefined || !answersRep(asked, x.s.plain, x.o.kind, x.o.category)))
+        .filter((x) => x.o !== null && raisedAgainst(asked, x.s.plain, x.o.kind, x.o.category))
       const fresh = raised.filter((x) => !RESTATED.test(x.s.plain))
       const found = fresh.reduce<typeof fresh[number] | undefined>(
         (best, x) => best === undefined || KIND_RANK[x.o!.kind] < KIND_RANK[best.o!.kind] ? x : best,
@@ -690,7 +694,7 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
       else {
         // what the patterns miss, the learned model may hear (`ObjectionModel.ts`): said where it is most likely, of the kind its topic names
         const learned = learnedObjection(voice, repBefore)
-        if (learned !== null && (asked === undefined || !answersRep(asked, learned.s.plain, learned.kind, learned.category))) {
+        if (learned !== null && raisedAgainst(asked, learned.s.plain, learned.kind, learned.category)) {
           out.push(answered(runs, turns, r, learned.s, learned.kind, learned.category))
         }
       }

@@ -331,5 +331,30 @@ const PROCESS_QUESTION = any(
  * and what needs approval, said in answer to the rep's question about the decision, is the process
  * the rep asked for.
  */
-export const answersRep = (repRun: string, buyerSentence: string, kind: ObjectionKind, category: string): boolean =>
+export const answersRep = (repRun: string, buyerSentence: string, kind: ObjectionKind): boolean =>
   (kind === "need" && OFFER.test(repRun) && DECLINE.test(buyerSentence)) || (kind === "authority" && PROCESS_QUESTION.test(repRun))
+
+/** A rule for every purchase: "anything over …", "any new software …", "exceptions …", "purchases above …" as its subject. */
+const RULE_FOR_ANY = /^(?:(?:so|and|then|well|yes|yeah|right|okay|ok|oh|now|also|for)\s+)*(?:anything|everything|any (?:[a-z]+ ){0,2}(?:purchase|spend|order|contract|software|system|supplier|vendor|tool)s?|purchases|spend|spending|exceptions?)(?=\s|$)/
+/** Said against this deal after all: "but anything over …", "… though". */
+const CONTRAST = any("but", "though", "although", "still", "however", "which means", "so this", "so that")
+/** The rep asks for the commitment: "shall we go ahead?", "are you ready to sign?". */
+const COMMITMENT_ASK = any(
+  "(shall|should|can|could) we (go ahead|proceed|sign|get (it|this|that|you) (signed|started|going)|move (ahead|forward)|get started|start|do (it|this|that))",
+  "ready to (sign|go ahead|proceed|move forward|start|commit|go)", "(do|have) we (got )?a deal", "happy to (go ahead|proceed|sign|move forward)",
+  "(send|get) (you )?(over )?the (contract|order form|agreement|paperwork)"
+)
+
+/**
+ * How buying works, told as a rule for every purchase ("Anything over five thousand a year goes to
+ * the board of finance.", "Exceptions go to the board, and it meets quarterly."), is the buyer's
+ * process, not push-back against this deal — unless it is said against the rep's ask for the
+ * commitment ("Shall we go ahead?" "Anything over twenty thousand goes to the board…") or turned
+ * against the deal in the sentence itself ("But anything over a hundred thousand has to go through
+ * procurement…"). Chosen on the train part: over the blind batches left out in turn, approval
+ * limits were the patterns' weakest category (P 0.46), most false findings such rules told in
+ * passing.
+ */
+export const statesRule = (repRun: string | undefined, buyerSentence: string, category: string): boolean =>
+  category === "approval_limit" && RULE_FOR_ANY.test(buyerSentence) && !CONTRAST.test(buyerSentence) &&
+  (repRun === undefined || !COMMITMENT_ASK.test(repRun))

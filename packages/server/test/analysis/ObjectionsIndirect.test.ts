@@ -103,6 +103,22 @@ describe("not push-back", () => {
     expect(objections.map((o) => o.kind)).toEqual(["authority"])
   })
 
+  it("a rule for every purchase, told in passing, is how they buy", () => {
+    const { objections } = call([
+      ["rep", "How many sites do you run at the moment?"],
+      ["buyer", "Four. Anything over five thousand a year goes to the finance board, and it meets quarterly."]
+    ])
+    expect(objections).toHaveLength(0)
+  })
+
+  it("the same rule turned against the deal is push-back", () => {
+    const { objections } = call([
+      ["rep", "How many sites do you run at the moment?"],
+      ["buyer", "Four. But anything over a hundred thousand has to go through procurement, and they want three bids."]
+    ])
+    expect(objections.map((o) => o.kind)).toEqual(["authority"])
+  })
+
   it("a step the buyer proposes puts nothing off", () => {
     expect(objectionsOf("Let's go through the numbers together after the quarter closes, on the third.")).toHaveLength(0)
   })

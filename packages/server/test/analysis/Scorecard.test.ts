@@ -398,17 +398,17 @@ describe("scoreCall with content", () => {
       [REP, 10, "I hear you."]
     ])
     expect(dim(scored, "objection_handling").score).toBe(75)
-    const value = scored.evidence.filter((e) => e.dimension === "value")
-    expect(value.map((e) => e.effect)).toEqual([20, 5])
-    expect(value[0]!.quote).toMatch(/the tool pays for itself in about three months/)
-    expect(value[0]!.speaker).toBe(REP)
-    expect(dim(scored, "value").score).toBe(75)
+    // the ROI argument, tied to the buyer's number (the demo before it may be heard as a claim too: callsight-1.11)
+    const roi = scored.evidence.find((e) => e.dimension === "value" && /the tool pays for itself in about three months/.test(e.quote ?? ""))!
+    expect(roi).toMatchObject({ speaker: REP, effect: 20 })
+    // two claims tied to the pain (the ROI argument quantified): 50 + 20 + 20 + 5
+    expect(dim(scored, "value").score).toBe(95)
     const friday = scored.evidence.find((e) => e.dimension === "next_steps" && /Friday/.test(e.quote!))!
     expect(friday.effect).toBeGreaterThan(0)
     expect(content.next_steps.find((s) => s.due === "Friday 10:00")).toBeDefined()
     const moments = findMoments({ speaker_turns: demo.turns, speakers: [], duration_s: demo.duration })
-    expect(describeEvidence(value[0]!, moments, content)).toMatchObject({ rule: "value_linked" })
-    expect(describeEvidence(value[0]!, moments, content).text).toMatch(/^Value tied to the buyer's number/)
+    expect(describeEvidence(roi, moments, content)).toMatchObject({ rule: "value_linked" })
+    expect(describeEvidence(roi, moments, content).text).toMatch(/^Value tied to the buyer's number/)
     expect(describeEvidence(handling[1]!, moments, content).text).toMatch(/^Paused 1.4 s before answering a price objection/)
     // without the content, the quote
     expect(describeEvidence(handling[1]!, moments).text).toBe("“I hear you.”")
@@ -424,9 +424,12 @@ describe("scoreCall with content", () => {
     expect(dim(mono.scored, "discovery").score).toBe(11)
     expect(questionReference(600)).toBeCloseTo(11 / 3, 9)
     expect(dim(mono.scored, "objection_handling")).toMatchObject({ assessed: false, score: null, reason: "no objection was raised" })
-    // features pitched without a word of the buyer's: generic claims (the learned value model hears them), −10 each
-    expect(dim(mono.scored, "value")).toMatchObject({ assessed: true, score: 20 })
-    expect(mono.content.findings.value_claims.map((c) => c.link)).toEqual([null, null, null])
+    // features pitched without a word of the buyer's: generic claims (the learned value model hears
+    // some of them: how many depends on its weights), −10 each from 50, −30 at most
+    const generic = mono.content.findings.value_claims
+    expect(generic.length).toBeGreaterThan(0)
+    expect(generic.map((c) => c.link)).toEqual(generic.map(() => null))
+    expect(dim(mono.scored, "value")).toMatchObject({ assessed: true, score: 50 - 10 * Math.min(3, generic.length) })
     // no next step: −50 on the rep's last sentence
     expect(mono.scored.evidence.filter((e) => e.dimension === "next_steps")).toEqual([
       { dimension: "next_steps", start: expect.any(Number), end: expect.any(Number), speaker: REP, quote: "Great, I will leave it there.", effect: -50 }
