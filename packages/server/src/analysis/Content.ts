@@ -88,7 +88,7 @@ import { type Due, dueText, findDues, sameDay } from "./Dates.js"
 import { OBJECTION_MODEL, OWN_WORDS } from "./ObjectionModel.js"
 import { PAIN_MODEL } from "./PainModel.js"
 import { likeliest, probabilityOf, turnFeatures } from "./TurnModel.js"
-import { answersRep, CATEGORY_KIND, experienceOf, isSettled, pushbackOf, RESTATED, statesRule, topicOf } from "./Pushback.js"
+import { CATEGORY_KIND, experienceOf, isSettled, pushbackOf, raisedAgainst, RESTATED, topicOf } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import { VALUE_MODEL } from "./ValueModel.js"
 import type {
@@ -664,10 +664,6 @@ const wordCount = (sentences: ReadonlyArray<Sentence>) => sentences.reduce((n, s
  * the competitor; "I'd have to ask her, and the price is above what I had in mind" about the price).
  */
 const KIND_RANK: Readonly<Record<ObjectionItem["kind"], number>> = { price: 0, budget: 0, competitor: 1, authority: 2, timing: 2, need: 3 }
-
-/** Push-back said against the deal, not an answer to the rep (`answersRep`) nor a rule of how the buyer buys (`statesRule`). */
-const raisedAgainst = (asked: string | undefined, plainText: string, kind: ObjectionItem["kind"], category: string): boolean =>
-  (asked === undefined || !answersRep(asked, plainText, kind)) && !statesRule(asked, plainText, category)
 
 const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray<Turn>): Array<ObjectionFinding> => {
   const runs = runsOf(sentences)

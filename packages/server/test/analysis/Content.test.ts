@@ -262,8 +262,9 @@ describe("demo-objection", () => {
     // the demo before it ("Let me show you how we would catch that. … so a manager can jump straight to
     // the part of the call that matters") the value model hears as a claim too since callsight-1.11;
     // the ROI argument is the one tied to the buyer's number
-    const claim = c.findings.value_claims.find((v) => v.link === "number")!
-    expect(c.findings.value_claims.filter((v) => v.link === "number")).toHaveLength(1)
+    const linked = c.findings.value_claims.filter((v) => v.link === "number")
+    expect(linked).toHaveLength(1)
+    const claim = linked[0]!
     expect(claim.quote).toBe("If we recover even half of the thirty thousand a month that slips, the tool pays for itself in about three months.")
     expect(claim).toMatchObject({ speaker: REP, quantified: true })
     expect(claim.linked_to!.quote).toMatch(/roughly thirty thousand dollars in bookings that slip/)

@@ -398,7 +398,7 @@ describe("scoreCall with content", () => {
       [REP, 10, "I hear you."]
     ])
     expect(dim(scored, "objection_handling").score).toBe(75)
-    // the ROI argument, tied to the buyer's number (the demo before it may be heard as a claim too: callsight-1.11)
+    // the ROI argument, tied to the buyer's number (the demo before it is heard as a claim too since callsight-1.11)
     const roi = scored.evidence.find((e) => e.dimension === "value" && /the tool pays for itself in about three months/.test(e.quote ?? ""))!
     expect(roi).toMatchObject({ speaker: REP, effect: 20 })
     // two claims tied to the pain (the ROI argument quantified): 50 + 20 + 20 + 5
