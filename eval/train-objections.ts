@@ -28,7 +28,12 @@
  * **0.45 0.736 / 0.737** (best F1), 0.5 0.741 / 0.723, 0.55 0.747 / 0.704 (callsight-1.11); `dev12-*`
  * measured fresh with it (P 0.82 / R 0.73), then joined, and the threshold chosen over the twelve:
  * 0.45 0.696 / 0.791, **0.5 0.714 / 0.772** (best F1, by a hair: flat from 0.45 to 0.6), 0.55 0.722 /
- * 0.759, 0.6 0.733 / 0.750, 0.65 0.744 / 0.726 (callsight-1.12).
+ * 0.759, 0.6 0.733 / 0.750, 0.65 0.744 / 0.726 (callsight-1.12). `dev13-*` measured fresh against
+ * it (P 0.70 / R 0.73), then joined, and the threshold chosen over the thirteen (with the approval
+ * rule told after another clause, `LIMIT_RULE` in Pushback.ts): 0.5 0.709 / 0.776, 0.55 0.726 / 0.769,
+ * **0.6 0.744 / 0.751**, 0.65 0.751 / 0.728, 0.7 0.755 / 0.715 — 0.6 has the best F1 (0.747, with
+ * 0.55) and the best of the smaller of P and R, which is what the issue's bar (both ≥ 0.8) asks
+ * (callsight-1.13).
  */
 import { writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -37,7 +42,7 @@ import { Schema } from "effect"
 import { isMain, trainIds, trainTurnModel } from "./turn-model.js"
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/objection-model.json")
-const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.5 }
+const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.6 }
 
 const Annotation = Schema.Struct({ objections: Schema.Array(Schema.Struct({ turns: Schema.Array(Schema.Number) })) })
 

@@ -336,6 +336,12 @@ const answersRep = (repRun: string, buyerSentence: string, kind: ObjectionKind):
 
 /** A rule for every purchase: "anything over …", "any new software …", "exceptions …", "purchases above …" as its subject. */
 const RULE_FOR_ANY = /^(?:(?:so|and|then|well|yes|yeah|right|okay|ok|oh|now|also|for)\s+)*(?:anything|everything|any (?:[a-z]+ ){0,2}(?:purchase|spend|order|contract|software|system|supplier|vendor|tool)s?|purchases|spend|spending|exceptions?)(?=\s|$)/
+/**
+ * The same rule told after another clause, "anything over …" as the subject of going somewhere
+ * ("My cousin's the managing director, anything over five thousand goes past him."; not "Marco has
+ * to approve anything over ten thousand", where it is the object of someone's approval).
+ */
+const LIMIT_RULE = /(?:^|\s)(?:anything|everything) (?:over|above|more than|bigger than) (?:\S+ ){1,5}(?:goes|go|has to|have to|needs?|must|comes)(?=\s|$)/
 /** Said against this deal after all: "but anything over …", "… though". */
 const CONTRAST = any("but", "though", "although", "still", "however", "which means", "so this", "so that")
 /** The rep asks for the commitment: "shall we go ahead?", "are you ready to sign?". */
@@ -353,10 +359,11 @@ const COMMITMENT_ASK = any(
  * against the deal in the sentence itself ("But anything over a hundred thousand has to go through
  * procurement…"). Chosen on the train part: over the eleven blind batches left out in turn, approval
  * limits were the patterns' weakest category (26 right, 33 false), most false findings such rules
- * told in passing (callsight-1.11).
+ * told in passing (callsight-1.11). The rule told after another clause (`LIMIT_RULE`) is the same
+ * process (callsight-1.13: over the thirteen blind batches at 0.6, P 0.740 / R 0.751 → 0.744 / 0.751).
  */
 const statesRule = (repRun: string | undefined, buyerSentence: string, category: string): boolean =>
-  category === "approval_limit" && RULE_FOR_ANY.test(buyerSentence) && !CONTRAST.test(buyerSentence) &&
+  category === "approval_limit" && (RULE_FOR_ANY.test(buyerSentence) || LIMIT_RULE.test(buyerSentence)) && !CONTRAST.test(buyerSentence) &&
   (repRun === undefined || !COMMITMENT_ASK.test(repRun))
 
 /**

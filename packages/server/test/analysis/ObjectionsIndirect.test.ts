@@ -111,6 +111,22 @@ describe("not push-back", () => {
     expect(objections).toHaveLength(0)
   })
 
+  it("the rule told after another clause is how they buy too", () => {
+    const { objections } = call([
+      ["rep", "How many sites do you run at the moment?"],
+      ["buyer", "Four. My cousin's the managing director, anything over five thousand goes past him."]
+    ])
+    expect(objections).toHaveLength(0)
+  })
+
+  it("a limit someone must approve, said against the deal, is push-back", () => {
+    const { objections } = call([
+      ["rep", "How many sites do you run at the moment?"],
+      ["buyer", "Four. Marco has to approve anything over ten thousand a year, and he's away until the twenty-ninth."]
+    ])
+    expect(objections.map((o) => o.kind)).toEqual(["authority"])
+  })
+
   it("the same rule turned against the deal is push-back", () => {
     const { objections } = call([
       ["rep", "How many sites do you run at the moment?"],
