@@ -424,18 +424,43 @@ describe("scoreCall with content", () => {
     expect(dim(mono.scored, "discovery").score).toBe(11)
     expect(questionReference(600)).toBeCloseTo(11 / 3, 9)
     expect(dim(mono.scored, "objection_handling")).toMatchObject({ assessed: false, score: null, reason: "no objection was raised" })
-    // features pitched without a word of the buyer's: the rules hear no claim in them, the learned
-    // value model may hear generic ones (how many depends on its weights: none since callsight-1.13),
-    // −10 each from 50, −30 at most; with no claim and no pain, Value is not assessed
-    const generic = mono.content.findings.value_claims
-    expect(generic.map((c) => c.link)).toEqual(generic.map(() => null))
-    expect(dim(mono.scored, "value")).toMatchObject(
-      generic.length > 0 ? { assessed: true, score: 50 - 10 * Math.min(3, generic.length) } : { assessed: false, score: null }
-    )
+    // features pitched without a word of the buyer's: the rules hear no value claim in them, nor does
+    // the learned value model since callsight-1.13 (before, it heard some as generic claims); with no
+    // claim and no pain, Value is not assessed
+    expect(mono.content.findings.value_claims).toEqual([])
+    expect(dim(mono.scored, "value")).toMatchObject({ assessed: false, score: null })
     // no next step: −50 on the rep's last sentence
     expect(mono.scored.evidence.filter((e) => e.dimension === "next_steps")).toEqual([
       { dimension: "next_steps", start: expect.any(Number), end: expect.any(Number), speaker: REP, quote: "Great, I will leave it there.", effect: -50 }
     ])
+  })
+
+  it("value claims tied to nothing the buyer said cost 10 each, 30 at most", () => {
+    const claims = [
+      "It pays for itself within the year.",
+      "Our customers save about a day a week on reporting.",
+      "Most teams recoup the licence in the first quarter.",
+      "It's a win for your managers as well."
+    ]
+    const pitch = (n: number): Truth => ({
+      duration: 60,
+      stereo: false,
+      speakers: ["prospect", "rep"],
+      turns: [
+        { speaker: "rep", start: 1, end: 5, text: "Thanks for taking the call." },
+        { speaker: "prospect", start: 5.5, end: 7, text: "Sure, go ahead." },
+        ...claims.slice(0, n).flatMap((text, i) => [
+          { speaker: "rep", start: 8 + i * 10, end: 13 + i * 10, text },
+          { speaker: "prospect", start: 13.5 + i * 10, end: 15 + i * 10, text: "Okay." }
+        ])
+      ]
+    })
+    for (const [n, score] of [[1, 40], [2, 30], [3, 20], [4, 20]] as const) {
+      const { content, scored } = withContent(pitch(n))
+      expect(content.findings.value_claims.map((c) => c.quote)).toEqual(claims.slice(0, n))
+      expect(content.findings.value_claims.map((c) => c.link)).toEqual(claims.slice(0, n).map(() => null))
+      expect(dim(scored, "value")).toMatchObject({ assessed: true, score })
+    }
   })
 
   it("without content, or with content null, the content dimensions need a transcript (as before)", () => {
