@@ -367,9 +367,31 @@ const statesRule = (repRun: string | undefined, buyerSentence: string, category:
   (repRun === undefined || !COMMITMENT_ASK.test(repRun))
 
 /**
+ * The buyer running the negotiation over the paper rather than pushing back on it: setting the
+ * agenda ("I would like to cover four points: the term, the implementation fee…", "Big ones.
+ * Liability first.", "Payment terms. Add that."), or asking for the revised paper or an answer by a
+ * date ("I need the revised contract in my hands by Friday", "Please let me know about the payment
+ * terms today"). The push-back comes when a term is argued, and is found there.
+ */
+const AGENDA = any(
+  "(i|we) (would like|want|need|wanted) to (cover|go through|discuss|talk through|run through|walk through|raise) ([a-z]+ ){0,2}(points?|things|items|issues|topics|of them)",
+  "walk (through )?the (redlines?|contract|paper|changes)", "(add|put) (that|it|this) (to the list|on the list|on the agenda)", "(add that|add it)$", "in that order"
+)
+const PAPER_REQUEST = any(
+  "(need|want|have|get|send|see) (me |us )?(the|a|your) (revised|updated|amended|new|final|clean|signed) ([a-z]+ ){0,1}(contract|order form|agreement|paper|redlines?|msa|terms|version|draft|copy)",
+  "(please )?let (me|us) know (about|by|today|tomorrow|before|on)"
+)
+/** A topic of the paper named alone, as an item to take up: "Payment terms.", "Liability first." */
+const TOPIC_ALONE = /^(?:(?:and|also|then|so|big ones|okay|ok|right)\s+)*(?:the\s+)?(?:liability|indemnit[a-z]*|payment terms|payment|term|terms|termination|auto renewal|renewal|exit( clause| provisions)?|sla|redlines?|data processing)(?:\s+(?:first|next|then|too|also|as well|last))?$/
+
+const runsThePaper = (buyerSentence: string, category: string): boolean =>
+  category === "contract_terms" && (AGENDA.test(buyerSentence) || PAPER_REQUEST.test(buyerSentence) || TOPIC_ALONE.test(buyerSentence))
+
+/**
  * Whether a buyer sentence taken for push-back (by a pattern or the learned model) stands against
  * the deal, given the rep's run just before it (undefined when the buyer spoke first): not an answer
  * to the rep (`answersRep`), nor a rule of how the buyer buys (`statesRule`).
  */
 export const raisedAgainst = (repRun: string | undefined, buyerSentence: string, kind: ObjectionKind, category: string): boolean =>
-  (repRun === undefined || !answersRep(repRun, buyerSentence, kind)) && !statesRule(repRun, buyerSentence, category)
+  (repRun === undefined || !answersRep(repRun, buyerSentence, kind)) && !statesRule(repRun, buyerSentence, category) &&
+  !runsThePaper(buyerSentence, category)

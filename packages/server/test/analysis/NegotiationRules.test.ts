@@ -127,4 +127,23 @@ describe("push-back beyond the early-stage lexicon", () => {
     ])
     expect(c.findings.objections.map((o) => [o.objection.kind, o.category])).toEqual([["authority", "contract_terms"]])
   })
+
+  it("the buyer setting the agenda of the paper or asking for it by a date is no push-back; a term argued is", () => {
+    const c = call([
+      ["rep", "Thanks for the redlines. Where would you like to start?"],
+      ["buyer", "I would like to cover three points: the term, the payment terms and the exit provisions."],
+      ["rep", "Happy to. Anything else?"],
+      ["buyer", "Liability first."],
+      ["rep", "Our cap is twelve months of fees."],
+      ["buyer", "Our counsel wants the liability cap raised to three times the annual fees."],
+      ["rep", "I can take that to our legal team."],
+      ["buyer", "Good. I need the revised contract in my hands by Friday. Please let me know about the payment terms today."]
+    ])
+    expect(c.findings.objections.map((o) => [o.objection.quote, o.category])).toEqual([
+      ["Our counsel wants the liability cap raised to three times the annual fees.", "contract_terms"]
+    ])
+    // the same sentences are about the paper all the same: the patterns read them so, the call does not
+    expect(pushbackOf(plain("Liability first."))).toBe("contract_terms")
+    expect(pushbackOf(plain("Please let me know about the payment terms today."))).toBe("contract_terms")
+  })
 })

@@ -32,6 +32,13 @@ describe("dates that are no due", () => {
     expect(dues("Can we meet on the first Tuesday of next month?")).toEqual(["the 1st Tuesday"])
   })
 
+  it("a weekday after 'a' is any such day, a habit or an open choice: no due", () => {
+    expect(dues("Half our people fill in their timesheets on a Friday afternoon from memory.")).toEqual([])
+    expect(dues("Could you manage a Thursday?")).toEqual([])
+    expect(dues("We get a call on a Tuesday night, and the family wants Friday.")).toEqual(["Friday"])
+    expect(dues("Let's talk again on Friday afternoon.")).toEqual(["Friday"])
+  })
+
   it("reads a hyphenated spoken ordinal as a day of the month", () => {
     expect(dues("Let's go over it on the twenty-fifth.")).toEqual(["the 25th"])
     expect(dues("Thursday the thirty-first at two works.")).toEqual(["Thursday the 31st 14:00"])
