@@ -33,7 +33,12 @@
  * rule told after another clause, `LIMIT_RULE` in Pushback.ts): 0.5 0.709 / 0.776, 0.55 0.726 / 0.769,
  * **0.6 0.744 / 0.751**, 0.65 0.751 / 0.728, 0.7 0.755 / 0.715 — 0.6 has the best F1 (0.747, with
  * 0.55) and the best of the smaller of P and R, which is what the issue's bar (both ≥ 0.8) asks
- * (callsight-1.13).
+ * (callsight-1.13). `dev14-*` measured fresh against callsight-1.14 (P 0.80 / R 0.75), then joined;
+ * trained on it too the model is less sure of push-back (at 0.6 over the fourteen batches P 0.771 /
+ * R 0.699), and with the weakest categories' phrases overruled under 0.1 (`OVERRULABLE` in
+ * ObjectionModel.ts) the threshold was chosen over the fourteen: 0.4 0.774 / 0.759, **0.45 0.791 /
+ * 0.750** (best F1, 0.770), 0.5 0.803 / 0.734, 0.55 0.807 / 0.712, 0.6 0.812 / 0.694, 0.65 0.812 /
+ * 0.674 (callsight-1.15).
  */
 import { writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -42,7 +47,7 @@ import { Schema } from "effect"
 import { isMain, trainIds, trainTurnModel } from "./turn-model.js"
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/objection-model.json")
-const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.6 }
+const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.45 }
 
 const Annotation = Schema.Struct({ objections: Schema.Array(Schema.Struct({ turns: Schema.Array(Schema.Number) })) })
 

@@ -334,6 +334,10 @@ const PROCESS_QUESTION = any(
 const answersRep = (repRun: string, buyerSentence: string, kind: ObjectionKind): boolean =>
   (kind === "need" && OFFER.test(repRun) && DECLINE.test(buyerSentence)) || (kind === "authority" && PROCESS_QUESTION.test(repRun))
 
+/** An approval limit that names its amount: "anything over ten thousand", "above fifty k". */
+const AMOUNT_LIMIT = any(`(over|above|more than|beyond|bigger than|larger than|up to) (a |an )?${NUMBER}`)
+export const namesAmount = (plainText: string): boolean => AMOUNT_LIMIT.test(plainText)
+
 /** A rule for every purchase: "anything over …", "any new software …", "exceptions …", "purchases above …" as its subject. */
 const RULE_FOR_ANY = /^(?:(?:so|and|then|well|yes|yeah|right|okay|ok|oh|now|also|for)\s+)*(?:anything|everything|any (?:[a-z]+ ){0,2}(?:purchase|spend|order|contract|software|system|supplier|vendor|tool)s?|purchases|spend|spending|exceptions?)(?=\s|$)/
 /**

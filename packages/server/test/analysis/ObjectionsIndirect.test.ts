@@ -135,6 +135,29 @@ describe("not push-back", () => {
     expect(objections.map((o) => o.kind)).toEqual(["authority"])
   })
 
+  it("a phrase of the weakest categories the model hears no push-back in is overruled", () => {
+    // who approves, proof, security, the paper: the phrase patterns hear push-back in each line, the
+    // learned model, with the rep's turn before, under 0.1 (OVERRULED in ObjectionModel.ts)
+    for (const line of [
+      "I must dash, the committee awaits.",
+      "Who else uses it, out of interest?",
+      "And the SOC 2, whenever you can.",
+      "Redline in Word, not PDF."
+    ]) {
+      expect(pushbackOf(plain(line))).not.toBeNull()
+      expect(objectionsOf(line)).toEqual([])
+    }
+  })
+
+  it("an approval limit that names its amount is never overruled", () => {
+    // the model reads this line under 0.1 after the ask; the limit tied to money is the push-back all the same
+    const { objections } = call([
+      ["rep", "So shall we go ahead with the annual plan?"],
+      ["buyer", "Anything over twenty thousand goes to the board, and they need two quotes."]
+    ])
+    expect(objections.map((o) => [o.kind, o.quote])).toEqual([["authority", "Anything over twenty thousand goes to the board, and they need two quotes."]])
+  })
+
   it("a step the buyer proposes puts nothing off", () => {
     expect(objectionsOf("Let's go through the numbers together after the quarter closes, on the third.")).toHaveLength(0)
   })
