@@ -394,7 +394,8 @@ const runsThePaper = (buyerSentence: string, category: string): boolean =>
 /**
  * Whether a buyer sentence taken for push-back (by a pattern or the learned model) stands against
  * the deal, given the rep's run just before it (undefined when the buyer spoke first): not an answer
- * to the rep (`answersRep`), nor a rule of how the buyer buys (`statesRule`).
+ * to the rep (`answersRep`), nor a rule of how the buyer buys (`statesRule`), nor the buyer running
+ * the negotiation over the paper (`runsThePaper`).
  */
 export const raisedAgainst = (repRun: string | undefined, buyerSentence: string, kind: ObjectionKind, category: string): boolean =>
   (repRun === undefined || !answersRep(repRun, buyerSentence, kind)) && !statesRule(repRun, buyerSentence, category) &&
