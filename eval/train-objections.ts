@@ -38,7 +38,10 @@
  * R 0.699), and with the weakest categories' phrases overruled under 0.1 (`OVERRULABLE` in
  * ObjectionModel.ts) the threshold was chosen over the fourteen: 0.4 0.774 / 0.759, **0.45 0.791 /
  * 0.750** (best F1, 0.770), 0.5 0.803 / 0.734, 0.55 0.807 / 0.712, 0.6 0.812 / 0.694, 0.65 0.812 /
- * 0.674 (callsight-1.15).
+ * 0.674 (callsight-1.15). `dev15-*` measured fresh against it (P 0.80 / R 0.68), then joined, and the
+ * threshold chosen over the fifteen: 0.35 0.758 / 0.787 (F1 0.772), **0.4 0.771 / 0.769** (F1 0.770,
+ * the best of the smaller of P and R, which the issue's bar asks), 0.45 0.778 / 0.749, 0.5 0.790 /
+ * 0.736, 0.55 0.797 / 0.724 (callsight-1.16).
  */
 import { writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -47,7 +50,7 @@ import { Schema } from "effect"
 import { isMain, trainIds, trainTurnModel } from "./turn-model.js"
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/objection-model.json")
-const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.45 }
+const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.4 }
 
 const Annotation = Schema.Struct({ objections: Schema.Array(Schema.Struct({ turns: Schema.Array(Schema.Number) })) })
 

@@ -424,14 +424,12 @@ describe("scoreCall with content", () => {
     expect(dim(mono.scored, "discovery").score).toBe(11)
     expect(questionReference(600)).toBeCloseTo(11 / 3, 9)
     expect(dim(mono.scored, "objection_handling")).toMatchObject({ assessed: false, score: null, reason: "no objection was raised" })
-    // features pitched without a word of the buyer's: the rules hear no value claim in them; the
-    // learned value model, past 0.2 since callsight-1.14, hears the dashboard line (said twice) as a
-    // benefit claimed for the buyer's managers, tied to nothing they said: two generic claims, −20
-    expect(mono.content.findings.value_claims.map((c) => [c.quote, c.link])).toEqual([
-      ["Managers get a dashboard with every rep and every deal.", null],
-      ["Managers get a dashboard with every rep and every deal.", null]
-    ])
-    expect(dim(mono.scored, "value")).toMatchObject({ assessed: true, score: 30 })
+    // features pitched without a word of the buyer's: the rules hear no value claim in them, nor does
+    // the learned value model trained on 241 calls (callsight-1.16; the dashboard line sits near its
+    // threshold: 1.14 and 1.15 heard it as a generic claim); with no claim and no pain, Value is not
+    // assessed (the −10 per generic claim is tested below on claims the rules hear)
+    expect(mono.content.findings.value_claims).toEqual([])
+    expect(dim(mono.scored, "value")).toMatchObject({ assessed: false, score: null })
     // no next step: −50 on the rep's last sentence
     expect(mono.scored.evidence.filter((e) => e.dimension === "next_steps")).toEqual([
       { dimension: "next_steps", start: expect.any(Number), end: expect.any(Number), speaker: REP, quote: "Great, I will leave it there.", effect: -50 }
