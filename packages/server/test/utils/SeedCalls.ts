@@ -16,7 +16,11 @@ export const seedWeekCall = (clientId: string, options: {
   readonly status?: "completed" | "queued"
   /** The rep's talk ratio in the stored metrics. */
   readonly talk?: number
-  /** When the call was made (ISO), instead of the week's Tuesday: completed at that moment, created an hour before. */
+  /**
+   * When the call was made (ISO), instead of the week's Tuesday: completed at that moment, created an
+   * hour before but never before that day's midnight UTC (a call made "now" just after midnight is
+   * still today's, whichever of the two a view reads).
+   */
   readonly at?: string
   /** Transcript segments (start second, text), rep and buyer by turns, stored as the worker does. */
   readonly transcript?: ReadonlyArray<readonly [number, string]>
@@ -52,7 +56,9 @@ export const seedWeekCall = (clientId: string, options: {
       INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
                          created_at, completed_at, result)
       SELECT ${callId}, ${clientId}, ${`ext-${callId}`}, ${options.closerEmail}, ${status}, 'wav', ${`blob/${callId}`}, 1, 'x',
-             t - interval '1 hour', CASE WHEN ${status} = 'completed' THEN t END, ${result}::jsonb
+             CASE WHEN ${options.at ?? null}::timestamptz IS NULL THEN t - interval '1 hour'
+                  ELSE GREATEST(t - interval '1 hour', date_trunc('day', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') END,
+             CASE WHEN ${status} = 'completed' THEN t END, ${result}::jsonb
       FROM (SELECT COALESCE(${options.at ?? null}::timestamptz,
                             (date_trunc('week', now() AT TIME ZONE 'UTC') - make_interval(weeks => ${options.weeksAgo})
                              + interval '1 day') AT TIME ZONE 'UTC') AS t) w`
