@@ -85,10 +85,10 @@ import {
 } from "./Lexicon.js"
 import { type Act, actsIn } from "./Commitments.js"
 import { type Due, dueText, findDues, sameDay } from "./Dates.js"
-import { OBJECTION_MODEL, OVERRULABLE, OVERRULED, OWN_WORDS } from "./ObjectionModel.js"
+import { OBJECTION_MODEL, overrulable, OVERRULED, OWN_WORDS } from "./ObjectionModel.js"
 import { PAIN_MODEL } from "./PainModel.js"
 import { likeliest, probabilityOf, turnFeatures } from "./TurnModel.js"
-import { CATEGORY_KIND, experienceOf, isSettled, namesAmount, pushbackOf, raisedAgainst, RESTATED, topicOf } from "./Pushback.js"
+import { CATEGORY_KIND, experienceOf, isSettled, pushbackOf, raisedAgainst, RESTATED, topicOf } from "./Pushback.js"
 import type { ContentInput, Framework } from "./Transcript.js"
 import { VALUE_MODEL } from "./ValueModel.js"
 import type {
@@ -686,9 +686,8 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
         (best, x) => best === undefined || KIND_RANK[x.o!.kind] < KIND_RANK[best.o!.kind] ? x : best,
         undefined
       ) ?? raised[0]
-      // a weak category's phrase the model hears no push-back in, with the rep's turn before, is overruled (`OVERRULED`)
-      const overruled = found !== undefined && found.o !== null && OVERRULABLE.has(found.o.category) &&
-        !(found.o.category === "approval_limit" && namesAmount(found.s.plain)) &&
+      // a weak category's phrase the model hears no push-back in, with the rep's turn before, is overruled (`overrulable`)
+      const overruled = found !== undefined && found.o !== null && overrulable(found.o.category, found.s.plain) &&
         probabilityOf(turnFeatures(voice, repBefore), OBJECTION_MODEL) < OVERRULED
       if (overruled) continue
       if (found !== undefined && found.o !== null) out.push(answered(runs, turns, r, found.s, found.o.kind, found.o.category))

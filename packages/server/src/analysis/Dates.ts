@@ -197,7 +197,7 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
     const deadline = before === "of" && ["ahead", "advance"].includes(tokens[tokens[from - 1]?.word === "the" ? from - 3 : from - 2]?.word ?? "")
     if ((NOT_DUE_BEFORE.has(before) && !deadline) || NOT_DUE_BEFORE.has(first) || tokens[to]?.word === "ago") continue
     // "on a Sunday night", "a Thursday": any such day, a habit or an open choice, never one agreed
-    if ((tokens[from - 1]?.word === "a" || tokens[from - 1]?.word === "an") && WEEKDAYS.includes(first)) continue
+    if (tokens[from - 1]?.word === "a" && WEEKDAYS.includes(first)) continue
     // "the first Tuesday of each month", "the 1st of every month": a habit
     const of = WEEKDAYS.includes(tokens[to]?.word ?? "") ? to + 1 : to
     if (tokens[of]?.word === "of" && ["each", "every"].includes(tokens[of + 1]?.word ?? "")) continue

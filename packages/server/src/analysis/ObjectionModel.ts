@@ -15,6 +15,7 @@
  * (`TurnModel.ts`).
  */
 import model from "./objection-model.json" with { type: "json" }
+import { namesAmount } from "./Pushback.js"
 import type { TurnModel } from "./TurnModel.js"
 
 export const OBJECTION_MODEL: TurnModel = model
@@ -80,5 +81,8 @@ export const OWN_WORDS = 0.1
  * features; how the rep answers tells push-back from a pain): the F1 flat, 0.5 P 0.744 / R 0.753
  * against 0.6 0.744 / 0.751 without; `OWN_WORDS` at 0.3: 0.6 P 0.746 / R 0.706, a trade.
  */
-export const OVERRULABLE: ReadonlySet<string> = new Set(["approval_limit", "proof", "security", "contract_terms"])
+const OVERRULABLE: ReadonlySet<string> = new Set(["approval_limit", "proof", "security", "contract_terms"])
+/** Whether a phrase pattern's finding of this category, in this sentence, may be overruled by the model. */
+export const overrulable = (category: string, plainText: string): boolean =>
+  OVERRULABLE.has(category) && !(category === "approval_limit" && namesAmount(plainText))
 export const OVERRULED = 0.1
