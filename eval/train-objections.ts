@@ -41,7 +41,11 @@
  * 0.674 (callsight-1.15). `dev15-*` measured fresh against it (P 0.80 / R 0.68), then joined, and the
  * threshold chosen over the fifteen: 0.35 0.758 / 0.787 (F1 0.772), **0.4 0.771 / 0.769** (F1 0.770,
  * the best of the smaller of P and R, which the issue's bar asks), 0.45 0.778 / 0.749, 0.5 0.790 /
- * 0.736, 0.55 0.797 / 0.724 (callsight-1.16).
+ * 0.736, 0.55 0.797 / 0.724 (callsight-1.16). `dev16-*` measured fresh against it (P 0.68 / R 0.73),
+ * then joined; trained on it too the model is again less sure of push-back, and with price and timing
+ * phrases overruled as well the threshold was chosen over the sixteen: 0.25 0.759 / 0.782, **0.3
+ * 0.779 / 0.772** (best F1, 0.775, and the best of the smaller of P and R), 0.35 0.790 / 0.749, 0.4
+ * 0.798 / 0.729, 0.45 0.809 / 0.709 (callsight-1.17).
  */
 import { writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -50,7 +54,7 @@ import { Schema } from "effect"
 import { isMain, trainIds, trainTurnModel } from "./turn-model.js"
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/objection-model.json")
-const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.4 }
+const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.3 }
 
 const Annotation = Schema.Struct({ objections: Schema.Array(Schema.Struct({ turns: Schema.Array(Schema.Number) })) })
 

@@ -336,7 +336,21 @@ const answersRep = (repRun: string, buyerSentence: string, kind: ObjectionKind):
 
 /** An approval limit that names its amount: "anything over ten thousand", "above fifty k". */
 const AMOUNT_LIMIT = any(`(over|above|more than|beyond|bigger than|larger than|up to) (a |an )?${NUMBER}`)
-export const namesAmount = (plainText: string): boolean => AMOUNT_LIMIT.test(plainText)
+/** A price that names its figure: "forty thousand is above what we had in mind", "twelve percent, Sam". */
+const PRICE_FIGURE = any("[0-9][0-9,.]*", `${NUMBER} (hundred|thousand|million|grand|k|percent|quid|pounds|dollars|euros|bucks)`)
+/** A lock-in told as a fact: "we just renewed with our current provider", "we signed for three years". */
+const LOCK_IN = any("(just|recently) (renewed|signed|switched|moved|bought|migrated)", "locked in", "(signed|committed|renewed) ([a-z]+ ){0,5}for")
+
+/**
+ * Push-back that names its terms: an approval limit its amount, a price its figure, a lock-in its
+ * contract. Such a line stands against the deal by what it names, however few words it has around
+ * it ("But forty thousand is above what we had in mind.", "We just renewed with our current provider
+ * last month."): the learned model reads such lines low, and the issue counts each as push-back.
+ */
+export const namesItsTerms = (category: string, plainText: string): boolean =>
+  (category === "approval_limit" && AMOUNT_LIMIT.test(plainText)) ||
+  (category === "price" && PRICE_FIGURE.test(plainText)) ||
+  (category === "timing" && LOCK_IN.test(plainText))
 
 /** A rule for every purchase: "anything over …", "any new software …", "exceptions …", "purchases above …" as its subject. */
 const RULE_FOR_ANY = /^(?:(?:so|and|then|well|yes|yeah|right|okay|ok|oh|now|also|for)\s+)*(?:anything|everything|any (?:[a-z]+ ){0,2}(?:purchase|spend|order|contract|software|system|supplier|vendor|tool)s?|purchases|spend|spending|exceptions?)(?=\s|$)/

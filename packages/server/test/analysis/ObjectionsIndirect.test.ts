@@ -158,6 +158,33 @@ describe("not push-back", () => {
     expect(objections.map((o) => [o.kind, o.quote])).toEqual([["authority", "Anything over twenty thousand goes to the board, and they need two quotes."]])
   })
 
+  it("a price or a date told of the buyer's own affairs, the model hearing no push-back, is overruled", () => {
+    // the phrase patterns hear price and timing in these; told at length, the model reads each under 0.1 (callsight-1.17)
+    for (const line of [
+      "The diesel for the boats is very expensive this year, with the harbour dues on top.",
+      "I'm on leave until the new year, so send it to Ruth in the meantime."
+    ]) {
+      expect(pushbackOf(plain(line))).not.toBeNull()
+      expect(objectionsOf(line)).toEqual([])
+    }
+  })
+
+  it("the plainest push-back is never overruled: a short line, a price with its figure", () => {
+    // (a lock-in told as a fact is kept too: "objections told in the past still stand")
+    // each reads under 0.1 with the rep's line before: with so few words the model has little but its bias to go on
+    const price = call([
+      ["rep", "It's forty thousand a year for the whole team."],
+      ["buyer", "It's a lot."]
+    ])
+    expect(price.objections.map((o) => [o.kind, o.quote])).toEqual([["price", "It's a lot."]])
+    const upsell = call([
+      ["rep", "Would you like to add the analytics module?"],
+      ["buyer", "Not this year."]
+    ])
+    expect(upsell.objections.map((o) => [o.kind, o.quote])).toEqual([["timing", "Not this year."]])
+    expect(objectionsOf("That sounds good in theory, but forty thousand is well above what we had in mind for this.")[0]?.kind).toBe("price")
+  })
+
   it("a step the buyer proposes puts nothing off", () => {
     expect(objectionsOf("Let's go through the numbers together after the quarter closes, on the third.")).toHaveLength(0)
   })
