@@ -45,7 +45,13 @@
  * then joined; trained on it too the model is again less sure of push-back, and with price and timing
  * phrases overruled as well the threshold was chosen over the sixteen: 0.25 0.759 / 0.782, **0.3
  * 0.779 / 0.772** (best F1, 0.775, and the best of the smaller of P and R), 0.35 0.790 / 0.749, 0.4
- * 0.798 / 0.729, 0.45 0.809 / 0.709 (callsight-1.17).
+ * 0.798 / 0.729, 0.45 0.809 / 0.709 (callsight-1.17). `dev17-*` measured fresh against it (P 0.78 /
+ * R 0.65), then joined; trained on it too the model is surer of push-back again (over the seventeen at
+ * 0.3 P 0.704 / R 0.835), and the threshold was chosen over the seventeen: 0.4 0.738 / 0.805 (best F1,
+ * 0.770), 0.45 0.748 / 0.789, **0.5 0.758 / 0.768** (the best of the smaller of P and R, which the
+ * issue's bar asks), 0.55 0.770 / 0.751 (callsight-1.18). Tried on the same folds and not kept:
+ * examples shuffled in each pass (a seeded order, not the split's): 0.4 0.758 / 0.781, 0.5 0.781 /
+ * 0.738, the F1 no better (0.769 at 0.4).
  */
 import { writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
@@ -54,7 +60,7 @@ import { Schema } from "effect"
 import { isMain, trainIds, trainTurnModel } from "./turn-model.js"
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/objection-model.json")
-const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.3 }
+const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.5 }
 
 const Annotation = Schema.Struct({ objections: Schema.Array(Schema.Struct({ turns: Schema.Array(Schema.Number) })) })
 

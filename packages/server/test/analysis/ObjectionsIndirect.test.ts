@@ -161,7 +161,7 @@ describe("not push-back", () => {
   it("a price or a date told of the buyer's own affairs, the model hearing no push-back, is overruled", () => {
     // the phrase patterns hear price and timing in these; told at length, the model reads each under 0.1 (callsight-1.17)
     for (const line of [
-      "The diesel for the boats is very expensive this year, with the harbour dues on top.",
+      "The ferry to the island is expensive in summer, so the staff come over on Sundays.",
       "I'm on leave until the new year, so send it to Ruth in the meantime."
     ]) {
       expect(pushbackOf(plain(line))).not.toBeNull()

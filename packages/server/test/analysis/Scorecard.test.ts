@@ -424,12 +424,17 @@ describe("scoreCall with content", () => {
     expect(dim(mono.scored, "discovery").score).toBe(11)
     expect(questionReference(600)).toBeCloseTo(11 / 3, 9)
     expect(dim(mono.scored, "objection_handling")).toMatchObject({ assessed: false, score: null, reason: "no objection was raised" })
-    // features pitched without a word of the buyer's: the rules hear no value claim in them, nor does
-    // the learned value model trained on 255 calls (callsight-1.17; the dashboard line sits near its
-    // threshold: 1.14 and 1.15 heard it as a generic claim); with no claim and no pain, Value is not
-    // assessed (the −10 per generic claim is tested below on claims the rules hear)
-    expect(mono.content.findings.value_claims).toEqual([])
-    expect(dim(mono.scored, "value")).toMatchObject({ assessed: false, score: null })
+    // features pitched without a word of the buyer's: the rules hear no value claim in them; the
+    // learned value model hears a feature line or two as a claim or none, which moves with each
+    // retraining (the dashboard line at callsight-1.14 and 1.15, none at 1.16 and 1.17, the
+    // integration line at 1.18).
+    // Whatever it hears is tied to nothing the buyer said and costs 10, 30 at most; with no claim and
+    // no pain, Value is not assessed (the −10 is tested below on claims the rules hear)
+    const claims = mono.content.findings.value_claims
+    expect(claims.filter((c) => c.link !== null || c.linked_to !== null)).toEqual([])
+    expect(dim(mono.scored, "value")).toMatchObject(
+      claims.length === 0 ? { assessed: false, score: null } : { assessed: true, score: 50 - 10 * Math.min(3, claims.length) }
+    )
     // no next step: −50 on the rep's last sentence
     expect(mono.scored.evidence.filter((e) => e.dimension === "next_steps")).toEqual([
       { dimension: "next_steps", start: expect.any(Number), end: expect.any(Number), speaker: REP, quote: "Great, I will leave it there.", effect: -50 }
