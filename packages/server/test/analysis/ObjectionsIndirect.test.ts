@@ -171,17 +171,14 @@ describe("not push-back", () => {
 
   it("the plainest push-back is never overruled: a short line, a price with its figure", () => {
     // (a lock-in told as a fact is kept too: "objections told in the past still stand")
-    // each reads under 0.1 with the rep's line before: with so few words the model has little but its bias to go on
+    // each reads under 0.1 with the rep's line before (callsight-1.18: 0.05, 0.06, 0.06): with so few
+    // words the model has little but its bias to go on
     const price = call([
-      ["rep", "It's forty thousand a year for the whole team."],
-      ["buyer", "It's a lot."]
+      ["rep", "And the annual plan includes the reporting module."],
+      ["buyer", "Too expensive."]
     ])
-    expect(price.objections.map((o) => [o.kind, o.quote])).toEqual([["price", "It's a lot."]])
-    const upsell = call([
-      ["rep", "Would you like to add the analytics module?"],
-      ["buyer", "Not this year."]
-    ])
-    expect(upsell.objections.map((o) => [o.kind, o.quote])).toEqual([["timing", "Not this year."]])
+    expect(price.objections.map((o) => [o.kind, o.quote])).toEqual([["price", "Too expensive."]])
+    expect(objectionsOf("Not this year.").map((o) => [o.kind, o.quote])).toEqual([["timing", "Not this year."]])
     expect(objectionsOf("That sounds good in theory, but forty thousand is well above what we had in mind for this.")[0]?.kind).toBe("price")
   })
 

@@ -427,9 +427,9 @@ describe("scoreCall with content", () => {
     // features pitched without a word of the buyer's: the rules hear no value claim in them; the
     // learned value model hears a feature line or two as a claim or none, which moves with each
     // retraining (the dashboard line at callsight-1.14 and 1.15, none at 1.16 and 1.17, the
-    // integration line at 1.18).
-    // Whatever it hears is tied to nothing the buyer said and costs 10, 30 at most; with no claim and
-    // no pain, Value is not assessed (the −10 is tested below on claims the rules hear)
+    // integration line at 1.18). Whatever it hears is tied to nothing the buyer said and costs 10,
+    // 30 at most; with no claim and no pain, Value is not assessed (the −10 is tested below on claims
+    // the rules hear)
     const claims = mono.content.findings.value_claims
     expect(claims.filter((c) => c.link !== null || c.linked_to !== null)).toEqual([])
     expect(dim(mono.scored, "value")).toMatchObject(
