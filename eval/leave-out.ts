@@ -1,0 +1,101 @@
+/**
+ * How every threshold and setting of the learned models was chosen since callsight-1.10: each blind
+ * batch of the train part (`dev-*`, `dev2-*`, …) left out in turn, the three models trained on the
+ * rest, the whole analysis run on the batch left out, and the batches' counts pooled (precision =
+ * matched / (found − duplicates), recall = matched / annotated, as `run.ts` counts them). The test
+ * part is never read: each fold's split is the train part alone.
+ *
+ *   npm run eval:leave-out                          every batch, the committed thresholds
+ *   npm run eval:leave-out -- --thresholds 0.4,0.5  the objection model's threshold swept
+ *   npm run eval:leave-out -- --batches dev16-,dev17- --jobs 3
+ *
+ * Each fold works in a copy of the repository's tracked and new files under the system's temporary
+ * folder (the copy shares `node_modules`), so a change to a rule, a feature or a trainer is measured
+ * by running this in the tree that has it. Slow: about nine minutes for seventeen batches and three
+ * thresholds with three jobs on two cores. Not run by CI (it tunes nothing by itself; it prints).
+ */
+import { execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Schema } from "effect"
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..")
+const MODEL = "packages/server/src/analysis/objection-model.json"
+const ITEMS = ["objections (any kind)", "next steps", "pains", "value claims"] as const
+
+const Split = Schema.Struct({ note: Schema.String, train: Schema.Array(Schema.String), test: Schema.Array(Schema.String) })
+const Tally = Schema.Struct({ annotated: Schema.Number, found: Schema.Number, matched: Schema.Number, duplicates: Schema.Number })
+const Figures = Schema.Struct({ parts: Schema.Struct({ test: Schema.Struct({ items: Schema.Record({ key: Schema.String, value: Tally }) }) }) })
+type Tally = typeof Tally.Type
+
+const option = (name: string): string | undefined => {
+  const at = process.argv.indexOf(`--${name}`)
+  return at < 0 ? undefined : process.argv[at + 1]
+}
+
+const run = (cwd: string, args: ReadonlyArray<string>): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=source", ...args], { cwd, stdio: ["ignore", "pipe", "inherit"] })
+    let out = ""
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()))
+    child.on("error", reject)
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code} in ${cwd}`))))
+  })
+
+/** One batch left out: its figures at each threshold. */
+const fold = async (batch: string, train: ReadonlyArray<string>, thresholds: ReadonlyArray<number | null>) => {
+  const dir = mkdtempSync(join(tmpdir(), `leave-out-${batch}`))
+  try {
+    const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: ROOT, maxBuffer: 1 << 28 })
+      .toString().split("\0").filter((f) => f.length > 0 && !f.startsWith("node_modules"))
+    const tar = execFileSync("tar", ["cf", "-", "--null", "-T", "-"], { cwd: ROOT, input: files.join("\0"), maxBuffer: 1 << 30 })
+    execFileSync("tar", ["xf", "-"], { cwd: dir, input: tar })
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"))
+    const split = { note: `fold: ${batch} left out`, train: train.filter((id) => !id.startsWith(batch)), test: train.filter((id) => id.startsWith(batch)) }
+    writeFileSync(join(dir, "eval/split.json"), JSON.stringify(split, null, 1))
+    for (const trainer of ["train-objections", "train-pains", "train-value"]) await run(dir, [`eval/${trainer}.ts`])
+    const out: Array<{ threshold: number | null; items: Record<string, Tally> }> = []
+    for (const threshold of thresholds) {
+      if (threshold !== null) {
+        const model = JSON.parse(readFileSync(join(dir, MODEL), "utf8"))
+        writeFileSync(join(dir, MODEL), JSON.stringify({ ...model, threshold }))
+      }
+      const figures = Schema.decodeUnknownSync(Figures)(JSON.parse(await run(dir, ["eval/run.ts", "--json"])))
+      out.push({ threshold, items: figures.parts.test.items })
+    }
+    process.stderr.write(`${batch} done\n`)
+    return out
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const main = async () => {
+  const split = Schema.decodeUnknownSync(Split)(JSON.parse(readFileSync(join(ROOT, "eval/split.json"), "utf8")))
+  const blind = [...new Set(split.train.flatMap((id) => /^dev\d*-/.exec(id)?.[0] ?? []))]
+  const batches = option("batches")?.split(",") ?? blind
+  const thresholds = option("thresholds")?.split(",").map(Number) ?? [null]
+  const jobs = Number(option("jobs") ?? 3)
+  const results: Array<Awaited<ReturnType<typeof fold>>> = []
+  const queue = [...batches]
+  await Promise.all(Array.from({ length: jobs }, async () => {
+    for (let b = queue.shift(); b !== undefined; b = queue.shift()) results.push(await fold(b, split.train, thresholds))
+  }))
+  console.log(`${batches.length} batches left out in turn, pooled (P / R / F1)`)
+  thresholds.forEach((t, i) => {
+    const cells = ITEMS.map((item) => {
+      const sum = (k: keyof Tally) => results.reduce((n, r) => n + (r[i]!.items[item]?.[k] ?? 0), 0)
+      const p = sum("matched") / Math.max(1, sum("found") - sum("duplicates"))
+      const r = sum("matched") / Math.max(1, sum("annotated"))
+      return `${item.replace(" (any kind)", "")} ${p.toFixed(3)} / ${r.toFixed(3)} / ${(p + r === 0 ? 0 : (2 * p * r) / (p + r)).toFixed(3)}`
+    })
+    console.log(`  ${t === null ? "committed" : t.toFixed(2)}  ${cells.join("   ")}`)
+  })
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(1)
+})
