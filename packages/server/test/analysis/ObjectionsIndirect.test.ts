@@ -6,10 +6,20 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { plain } from "../../src/analysis/Lexicon.js"
+import { OBJECTION_MODEL, OVERRULED } from "../../src/analysis/ObjectionModel.js"
 import { CATEGORY_KIND, pushbackOf } from "../../src/analysis/Pushback.js"
+import { probabilityOf, turnFeatures } from "../../src/analysis/TurnModel.js"
 import { scriptedCall } from "../utils/ScriptedCall.js"
 
 const call = scriptedCall
+
+/**
+ * The model's probability of push-back in a one-sentence buyer line after a one-sentence rep line: the
+ * tests of what is never overruled use lines it reads under `OVERRULED`, or they would pass without
+ * their rule (every retraining moves the weights; this keeps them honest).
+ */
+const heard = (rep: string, buyer: string) =>
+  probabilityOf(turnFeatures([{ plain: plain(buyer), question: false }], [{ plain: plain(rep), question: rep.endsWith("?") }]), OBJECTION_MODEL)
 
 /** The objections of one buyer line after a neutral rep line. */
 const objectionsOf = (buyer: string) => call([["rep", "Thanks for the time today."], ["buyer", buyer]]).objections
@@ -151,6 +161,7 @@ describe("not push-back", () => {
 
   it("an approval limit that names its amount is never overruled", () => {
     // the model reads this line under 0.1 after the ask; the limit tied to money is the issue's push-back all the same
+    expect(heard("So shall we go ahead with the annual plan?", "Anything over twenty thousand goes to the board, and they need two quotes.")).toBeLessThan(OVERRULED)
     const { objections } = call([
       ["rep", "So shall we go ahead with the annual plan?"],
       ["buyer", "Anything over twenty thousand goes to the board, and they need two quotes."]
@@ -171,15 +182,20 @@ describe("not push-back", () => {
 
   it("the plainest push-back is never overruled: a short line, a price with its figure", () => {
     // (a lock-in told as a fact is kept too: "objections told in the past still stand")
-    // each reads under 0.1 with the rep's line before (callsight-1.18: 0.05, 0.06, 0.06): with so few
+    // each reads under 0.1 with the rep's line before (callsight-1.19: 0.05, 0.06, 0.05): with so few
     // words the model has little but its bias to go on
+    const neutral = "Thanks for the time today."
+    expect(heard("And the annual plan includes the reporting module.", "Too expensive.")).toBeLessThan(OVERRULED)
+    expect(heard(neutral, "Not this year.")).toBeLessThan(OVERRULED)
+    const told = "That sounds good in theory, but forty thousand is well above what we had in mind for this."
+    expect(heard(neutral, told)).toBeLessThan(OVERRULED)
     const price = call([
       ["rep", "And the annual plan includes the reporting module."],
       ["buyer", "Too expensive."]
     ])
     expect(price.objections.map((o) => [o.kind, o.quote])).toEqual([["price", "Too expensive."]])
     expect(objectionsOf("Not this year.").map((o) => [o.kind, o.quote])).toEqual([["timing", "Not this year."]])
-    expect(objectionsOf("That sounds good in theory, but forty thousand is well above what we had in mind for this.")[0]?.kind).toBe("price")
+    expect(objectionsOf(told)[0]?.kind).toBe("price")
   })
 
   it("a step the buyer proposes puts nothing off", () => {
