@@ -8,6 +8,8 @@
  *   npm run eval:leave-out                          every batch, the committed thresholds
  *   npm run eval:leave-out -- --thresholds 0.4,0.5  the objection model's threshold swept
  *   npm run eval:leave-out -- --batches dev16-,dev17- --jobs 3
+ *   npm run eval:leave-out -- --out /tmp/folds      also each fold's `run.ts --json` (its calls'
+ *                                                   false findings and misses, quoted), to read
  *
  * Each fold works in a copy of the repository's tracked and new files under the system's temporary
  * folder (the copy shares `node_modules`), so a change to a rule, a feature or a trainer is measured
@@ -15,7 +17,7 @@
  * thresholds with three jobs on two cores. Not run by CI (it tunes nothing by itself; it prints).
  */
 import { execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -62,7 +64,10 @@ const fold = async (batch: string, train: ReadonlyArray<string>, thresholds: Rea
         const model = JSON.parse(readFileSync(join(dir, MODEL), "utf8"))
         writeFileSync(join(dir, MODEL), JSON.stringify({ ...model, threshold }))
       }
-      const figures = Schema.decodeUnknownSync(Figures)(JSON.parse(await run(dir, ["eval/run.ts", "--json"])))
+      const json = await run(dir, ["eval/run.ts", "--json"])
+      const keep = option("out")
+      if (keep !== undefined) writeFileSync(join(keep, `${batch}${threshold ?? "committed"}.json`), json)
+      const figures = Schema.decodeUnknownSync(Figures)(JSON.parse(json))
       out.push({ threshold, items: figures.parts.test.items })
     }
     process.stderr.write(`${batch} done\n`)
@@ -78,6 +83,8 @@ const main = async () => {
   const batches = option("batches")?.split(",") ?? blind
   const thresholds = option("thresholds")?.split(",").map(Number) ?? [null]
   const jobs = Number(option("jobs") ?? 3)
+  const keep = option("out")
+  if (keep !== undefined) mkdirSync(keep, { recursive: true })
   const results: Array<Awaited<ReturnType<typeof fold>>> = []
   const queue = [...batches]
   await Promise.all(Array.from({ length: jobs }, async () => {
