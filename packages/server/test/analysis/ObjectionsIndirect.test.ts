@@ -182,7 +182,7 @@ describe("not push-back", () => {
 
   it("the plainest push-back is never overruled: a short line, a price with its figure", () => {
     // (a lock-in told as a fact is kept too: "objections told in the past still stand")
-    // each reads under 0.1 with the rep's line before (callsight-1.19: 0.05, 0.06, 0.05): with so few
+    // each reads under 0.1 with the rep's line before (callsight-1.20: 0.05, 0.06, 0.04): with so few
     // words the model has little but its bias to go on
     const neutral = "Thanks for the time today."
     expect(heard("And the annual plan includes the reporting module.", "Too expensive.")).toBeLessThan(OVERRULED)
