@@ -37,6 +37,9 @@ const option = (name: string): string | undefined => {
   return at < 0 ? undefined : process.argv[at + 1]
 }
 
+/** `--out DIR`: where each fold's `run.ts --json` is kept, if anywhere. */
+const KEEP = option("out")
+
 const run = (cwd: string, args: ReadonlyArray<string>): Promise<string> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "--conditions=source", ...args], { cwd, stdio: ["ignore", "pipe", "inherit"] })
@@ -65,8 +68,7 @@ const fold = async (batch: string, train: ReadonlyArray<string>, thresholds: Rea
         writeFileSync(join(dir, MODEL), JSON.stringify({ ...model, threshold }))
       }
       const json = await run(dir, ["eval/run.ts", "--json"])
-      const keep = option("out")
-      if (keep !== undefined) writeFileSync(join(keep, `${batch}${threshold ?? "committed"}.json`), json)
+      if (KEEP !== undefined) writeFileSync(join(KEEP, `${batch}${threshold ?? "committed"}.json`), json)
       const figures = Schema.decodeUnknownSync(Figures)(JSON.parse(json))
       out.push({ threshold, items: figures.parts.test.items })
     }
@@ -83,8 +85,7 @@ const main = async () => {
   const batches = option("batches")?.split(",") ?? blind
   const thresholds = option("thresholds")?.split(",").map(Number) ?? [null]
   const jobs = Number(option("jobs") ?? 3)
-  const keep = option("out")
-  if (keep !== undefined) mkdirSync(keep, { recursive: true })
+  if (KEEP !== undefined) mkdirSync(KEEP, { recursive: true })
   const results: Array<Awaited<ReturnType<typeof fold>>> = []
   const queue = [...batches]
   await Promise.all(Array.from({ length: jobs }, async () => {
