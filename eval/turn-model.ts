@@ -42,15 +42,12 @@ export interface Settings {
   readonly side?: "buyer" | "rep"
 }
 
-/**
- * The model the train calls give, with `labelled` reading an annotation (the parsed JSON) into the
- * turns that are positive examples.
- */
-export const trainTurnModel = (ids: ReadonlyArray<string>, labelled: (annotation: unknown) => ReadonlySet<number>, settings: Settings) => {
-  const examples = ids.flatMap((id) => {
+/** One example per turn of `side` (the buyer's unless said) in each call: its features, and 1 where `labelled` lists the turn. */
+export const examplesOf = (ids: ReadonlyArray<string>, labelled: (annotation: unknown) => ReadonlySet<number>, side?: "buyer" | "rep") =>
+  ids.flatMap((id) => {
     const script = read(Script, join(HERE, "calls", `${id}.script.json`))
     const positive = labelled(JSON.parse(readFileSync(join(HERE, "calls", `${id}.annotation.json`), "utf8")))
-    const isSide = (who: string | undefined) => who !== undefined && (who === "rep") === (settings.side === "rep")
+    const isSide = (who: string | undefined) => who !== undefined && (who === "rep") === (side === "rep")
     return script.turns.flatMap((t, i) => {
       if (!isSide(t.who)) return []
       const previous = script.turns[i - 1]
@@ -58,6 +55,13 @@ export const trainTurnModel = (ids: ReadonlyArray<string>, labelled: (annotation
       return [{ x: [...turnFeatures(sentencesOf(t.text), before)], y: positive.has(i) ? 1 : 0 }]
     })
   })
+
+/**
+ * The model the train calls give, with `labelled` reading an annotation (the parsed JSON) into the
+ * turns that are positive examples.
+ */
+export const trainTurnModel = (ids: ReadonlyArray<string>, labelled: (annotation: unknown) => ReadonlySet<number>, settings: Settings) => {
+  const examples = examplesOf(ids, labelled, settings.side)
   const weights = new Map<string, number>()
   let bias = 0
   // the mean over every step of the second half of the passes (averaged SGD), each weight's sum
