@@ -20,10 +20,12 @@ import { analyzeContent, type ContentAnalysis } from "../packages/server/src/ana
 import { METHOD_VERSION } from "../packages/server/src/analysis/Method.js"
 import { acousticMetrics } from "../packages/server/src/analysis/Metrics.js"
 import { DIMENSION_WEIGHTS, DIMENSIONS, type DimensionName, scoreCall } from "../packages/server/src/analysis/Scorecard.js"
-import type { ScoredCall } from "../packages/server/src/analysis/Types.js"
+import type { ContentInput } from "../packages/server/src/analysis/Transcript.js"
+import type { Metrics, ScoredCall } from "../packages/server/src/analysis/Types.js"
 import type { Truth } from "../packages/server/test/utils/Fixtures.js"
 import { truthWords } from "../packages/server/test/utils/TruthWords.js"
 import { CALLS, contentInputOf, readJson, truthOf } from "./calls.js"
+import { isMain } from "./turn-model.js"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 
@@ -63,20 +65,22 @@ const Annotation = Schema.Struct({
 })
 type Annotation = typeof Annotation.Type
 
-const Split = Schema.Struct({ note: Schema.String, train: Schema.Array(Schema.String), test: Schema.Array(Schema.String) })
+export const Split = Schema.Struct({ note: Schema.String, train: Schema.Array(Schema.String), test: Schema.Array(Schema.String) })
 
 // ---------------------------------------------------------------------------------------------
 // Running the analysis on a call's ground truth
 
-interface CallRun {
+export interface CallRun {
   readonly id: string
+  readonly input: ContentInput
+  readonly metrics: Metrics
   readonly truth: Truth
   readonly annotation: Annotation
   readonly content: ContentAnalysis
   readonly scored: ScoredCall
 }
 
-const runCall = (id: string): CallRun => {
+export const runCall = (id: string): CallRun => {
   const truth = truthOf(id)
   const annotation = Schema.decodeUnknownSync(Annotation)(readJson(join(CALLS, `${id}.annotation.json`)))
   if (annotation.call !== id) throw new Error(`${id}.annotation.json names the call ${annotation.call}`)
@@ -86,7 +90,7 @@ const runCall = (id: string): CallRun => {
   // as `combine` (Analyzer.ts) does: the acoustic metrics of the turns, the content metrics over them
   const metrics = { ...acousticMetrics(turns, truth.duration), ...content.metrics }
   const scored = scoreCall({ metrics, speaker_turns: turns, speakers, duration_s: truth.duration, content })
-  return { id, truth, annotation, content, scored }
+  return { id, input, metrics, truth, annotation, content, scored }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +273,7 @@ const dueAgrees = (annotated: string | null, found: string | null): boolean => {
   return [...a].some((k) => f.has(k))
 }
 
-interface CallResult {
+export interface CallResult {
   readonly id: string
   readonly part: "train" | "test"
   readonly tallies: Record<string, Tally>
@@ -289,7 +293,7 @@ const quoteOf = (truth: Truth, turn: number) => {
   return text.length > 110 ? `${text.slice(0, 107)}…` : text
 }
 
-const compare = (run: CallRun, part: "train" | "test"): CallResult => {
+export const compare = (run: CallRun, part: "train" | "test"): CallResult => {
   const { truth, annotation: ann, content, scored } = run
   const details: Array<string> = []
   const tallies: Record<string, Tally> = {}
@@ -449,11 +453,11 @@ const compare = (run: CallRun, part: "train" | "test"): CallResult => {
 // ---------------------------------------------------------------------------------------------
 // Figures of a part
 
-const ITEMS = [
+export const ITEMS = [
   "objections (any kind)", "objections (same kind)", "next steps", "pains", "value claims", "qualification ≥1", "qualification =2"
 ] as const
 
-const summarize = (results: ReadonlyArray<CallResult>) => {
+export const summarize = (results: ReadonlyArray<CallResult>) => {
   const items = Object.fromEntries(ITEMS.map((name) => {
     const sum = tally()
     for (const r of results) {
@@ -494,7 +498,7 @@ const summarize = (results: ReadonlyArray<CallResult>) => {
     overall: mae((r) => r.overall)
   }
 }
-type Summary = ReturnType<typeof summarize>
+export type Summary = ReturnType<typeof summarize>
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -503,7 +507,7 @@ const fmt = (x: number | null) => (x === null ? "  –  " : x.toFixed(2))
 const pad = (s: string, n: number) => s.padEnd(n)
 const lpad = (s: string, n: number) => s.padStart(n)
 
-const table = (part: string, s: Summary): string => {
+export const table = (part: string, s: Summary): string => {
   const lines: Array<string> = []
   lines.push(`${part.toUpperCase()} (${s.calls.length} calls)`)
   lines.push(`  ${pad("item", 24)}${lpad("annotated", 10)}${lpad("found", 7)}${lpad("matched", 9)}${lpad("dup", 5)}${lpad("precision", 11)}${lpad("recall", 8)}`)
@@ -524,14 +528,20 @@ const table = (part: string, s: Summary): string => {
   return lines.join("\n")
 }
 
+/** The split's two parts, checked to share no call. */
+export const readSplit = () => {
+  const split = Schema.decodeUnknownSync(Split)(readJson(join(HERE, "split.json")))
+  const overlap = split.train.filter((id) => split.test.includes(id))
+  if (overlap.length > 0) throw new Error(`calls in both parts: ${overlap.join(", ")}`)
+  return split
+}
+
 const main = () => {
   const args = process.argv.slice(2)
   const json = args.includes("--json")
   const detailsAt = args.indexOf("--details")
   const detailsPart = detailsAt < 0 ? null : args[detailsAt + 1] === "test" ? "test" : "train"
-  const split = Schema.decodeUnknownSync(Split)(readJson(join(HERE, "split.json")))
-  const overlap = split.train.filter((id) => split.test.includes(id))
-  if (overlap.length > 0) throw new Error(`calls in both parts: ${overlap.join(", ")}`)
+  const split = readSplit()
   const results = (["train", "test"] as const).flatMap((part) => split[part].map((id) => compare(runCall(id), part)))
   const parts = {
     train: summarize(results.filter((r) => r.part === "train")),
@@ -559,4 +569,4 @@ const main = () => {
   process.stdout.write(`${out.join("\n")}\n`)
 }
 
-main()
+if (isMain(import.meta.url)) main()
