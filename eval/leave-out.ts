@@ -22,6 +22,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
+import { wilson } from "./run.js"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..")
 const MODEL = "packages/server/src/analysis/objection-model.json"
@@ -91,13 +92,15 @@ const main = async () => {
   await Promise.all(Array.from({ length: jobs }, async () => {
     for (let b = queue.shift(); b !== undefined; b = queue.shift()) results.push(await fold(b, split.train, thresholds))
   }))
-  console.log(`${batches.length} batches left out in turn, pooled (P / R / F1)`)
+  console.log(`${batches.length} batches left out in turn, pooled (P / R / F1, and the 95% Wilson intervals of P and R)`)
   thresholds.forEach((t, i) => {
     const cells = ITEMS.map((item) => {
       const sum = (k: keyof Tally) => results.reduce((n, r) => n + (r[i]!.items[item]?.[k] ?? 0), 0)
       const p = sum("matched") / Math.max(1, sum("found") - sum("duplicates"))
       const r = sum("matched") / Math.max(1, sum("annotated"))
-      return `${item.replace(" (any kind)", "")} ${p.toFixed(3)} / ${r.toFixed(3)} / ${(p + r === 0 ? 0 : (2 * p * r) / (p + r)).toFixed(3)}`
+      const interval = (k: number, n: number) => wilson(k, n)?.map((x) => x.toFixed(3)).join("–") ?? "–"
+      return `${item.replace(" (any kind)", "")} ${p.toFixed(3)} / ${r.toFixed(3)} / ${(p + r === 0 ? 0 : (2 * p * r) / (p + r)).toFixed(3)}` +
+        ` (95%: P ${interval(sum("matched"), sum("found") - sum("duplicates"))}, R ${interval(sum("matched"), sum("annotated"))})`
     })
     console.log(`  ${t === null ? "committed" : t.toFixed(2)}  ${cells.join("   ")}`)
   })

@@ -228,11 +228,27 @@ const add = (t: Tally, m: Matching, annotated: number, found: number) => {
   t.duplicates += m.duplicates.length
 }
 const ratio = (n: number, d: number): number | null => (d > 0 ? Math.round((n / d) * 1000) / 1000 : null)
+/**
+ * The 95% Wilson score interval of a share of n (items taken as independent, which items of one call
+ * are not quite): how far a part this small pins the share down. Null when n is 0.
+ */
+export const wilson = (k: number, n: number): readonly [number, number] | null => {
+  if (n <= 0) return null
+  const z = 1.96
+  const p = k / n
+  const d = 1 + (z * z) / n
+  const centre = (p + (z * z) / (2 * n)) / d
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d
+  const r = (x: number) => Math.round(x * 1000) / 1000
+  return [r(Math.max(0, centre - half)), r(Math.min(1, centre + half))]
+}
 /** Precision leaves duplicates out: a second finding of one annotated item is neither right nor wrong. */
 const figures = (t: Tally) => ({
   ...t,
   precision: ratio(t.matched, t.found - t.duplicates),
-  recall: ratio(t.matched, t.annotated)
+  recall: ratio(t.matched, t.annotated),
+  precision_95: wilson(t.matched, t.found - t.duplicates),
+  recall_95: wilson(t.matched, t.annotated)
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -510,10 +526,11 @@ const lpad = (s: string, n: number) => s.padStart(n)
 export const table = (part: string, s: Summary): string => {
   const lines: Array<string> = []
   lines.push(`${part.toUpperCase()} (${s.calls.length} calls)`)
-  lines.push(`  ${pad("item", 24)}${lpad("annotated", 10)}${lpad("found", 7)}${lpad("matched", 9)}${lpad("dup", 5)}${lpad("precision", 11)}${lpad("recall", 8)}`)
+  lines.push(`  ${pad("item", 24)}${lpad("annotated", 10)}${lpad("found", 7)}${lpad("matched", 9)}${lpad("dup", 5)}${lpad("precision", 11)}${lpad("recall", 8)}   95% intervals: P; R`)
+  const interval = (i: readonly [number, number] | null) => (i === null ? "–" : `${i[0].toFixed(2)}–${i[1].toFixed(2)}`)
   for (const name of ITEMS) {
     const x = s.items[name]!
-    lines.push(`  ${pad(name, 24)}${lpad(String(x.annotated), 10)}${lpad(String(x.found), 7)}${lpad(String(x.matched), 9)}${lpad(String(x.duplicates), 5)}${lpad(fmt(x.precision), 11)}${lpad(fmt(x.recall), 8)}`)
+    lines.push(`  ${pad(name, 24)}${lpad(String(x.annotated), 10)}${lpad(String(x.found), 7)}${lpad(String(x.matched), 9)}${lpad(String(x.duplicates), 5)}${lpad(fmt(x.precision), 11)}${lpad(fmt(x.recall), 8)}   ${interval(x.precision_95)}; ${interval(x.recall_95)}`)
   }
   const rate = (r: { agree: number; of: number; rate: number | null }) => `${r.agree}/${r.of}${r.rate === null ? "" : ` (${r.rate.toFixed(2)})`}`
   lines.push(`  next steps: owner agrees ${rate(s.next_step_owner)}, due names the same day ${rate(s.next_step_due)}, found where the annotation says no next step: ${s.next_steps_on_non_step_turns}`)
