@@ -1,6 +1,6 @@
 /**
  * How every threshold and setting of the learned models was chosen since callsight-1.10: each blind
- * batch of the train part (`dev-*`, `dev2-*`, …) left out in turn, the three models trained on the
+ * batch of the train part (`dev-*`, `dev2-*`, …) left out in turn, the four models trained on the
  * rest, the whole analysis run on the batch left out, and the batches' counts pooled (precision =
  * matched / (found − duplicates), recall = matched / annotated, as `run.ts` counts them). The test
  * part is never read: each fold's split is the train part alone.
@@ -26,11 +26,14 @@ import { wilson } from "./run.js"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..")
 const MODEL = "packages/server/src/analysis/objection-model.json"
-const ITEMS = ["objections (any kind)", "next steps", "pains", "value claims"] as const
+const ITEMS = ["objections (any kind)", "objections (same kind)", "next steps", "pains", "value claims"] as const
 
 const Split = Schema.Struct({ note: Schema.String, train: Schema.Array(Schema.String), test: Schema.Array(Schema.String) })
 const Tally = Schema.Struct({ annotated: Schema.Number, found: Schema.Number, matched: Schema.Number, duplicates: Schema.Number })
-const Figures = Schema.Struct({ parts: Schema.Struct({ test: Schema.Struct({ items: Schema.Record({ key: Schema.String, value: Tally }) }) }) })
+const Agreement = Schema.Struct({ agree: Schema.Number, of: Schema.Number })
+const Figures = Schema.Struct({
+  parts: Schema.Struct({ test: Schema.Struct({ items: Schema.Record({ key: Schema.String, value: Tally }), objection_kind: Agreement }) })
+})
 type Tally = typeof Tally.Type
 
 const option = (name: string): string | undefined => {
@@ -61,8 +64,8 @@ const fold = async (batch: string, train: ReadonlyArray<string>, thresholds: Rea
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"))
     const split = { note: `fold: ${batch} left out`, train: train.filter((id) => !id.startsWith(batch)), test: train.filter((id) => id.startsWith(batch)) }
     writeFileSync(join(dir, "eval/split.json"), JSON.stringify(split, null, 1))
-    for (const trainer of ["train-objections", "train-pains", "train-value"]) await run(dir, [`eval/${trainer}.ts`])
-    const out: Array<{ threshold: number | null; items: Record<string, Tally> }> = []
+    for (const trainer of ["train-objections", "train-pains", "train-value", "train-kinds"]) await run(dir, [`eval/${trainer}.ts`])
+    const out: Array<{ threshold: number | null; items: Record<string, Tally>; kind: typeof Agreement.Type }> = []
     for (const threshold of thresholds) {
       if (threshold !== null) {
         const model = JSON.parse(readFileSync(join(dir, MODEL), "utf8"))
@@ -71,7 +74,7 @@ const fold = async (batch: string, train: ReadonlyArray<string>, thresholds: Rea
       const json = await run(dir, ["eval/run.ts", "--json"])
       if (KEEP !== undefined) writeFileSync(join(KEEP, `${batch}${threshold ?? "committed"}.json`), json)
       const figures = Schema.decodeUnknownSync(Figures)(JSON.parse(json))
-      out.push({ threshold, items: figures.parts.test.items })
+      out.push({ threshold, items: figures.parts.test.items, kind: figures.parts.test.objection_kind })
     }
     process.stderr.write(`${batch} done\n`)
     return out
@@ -102,7 +105,10 @@ const main = async () => {
       return `${item.replace(" (any kind)", "")} ${p.toFixed(3)} / ${r.toFixed(3)} / ${(p + r === 0 ? 0 : (2 * p * r) / (p + r)).toFixed(3)}` +
         ` (95%: P ${interval(sum("matched"), sum("found") - sum("duplicates"))}, R ${interval(sum("matched"), sum("annotated"))})`
     })
+    const agree = results.reduce((n, r) => n + r[i]!.kind.agree, 0)
+    const of = results.reduce((n, r) => n + r[i]!.kind.of, 0)
     console.log(`  ${t === null ? "committed" : t.toFixed(2)}  ${cells.join("   ")}`)
+    console.log(`        objection kinds: ${agree} of the ${of} matched objections with an annotated kind (${(agree / Math.max(1, of)).toFixed(3)})`)
   })
 }
 

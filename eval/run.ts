@@ -293,6 +293,8 @@ export interface CallResult {
   readonly id: string
   readonly part: "train" | "test"
   readonly tallies: Record<string, Tally>
+  /** matched objections whose annotation gives a kind: how many the found kind agrees with */
+  readonly kind: { agree: number; of: number }
   readonly owner: { agree: number; of: number }
   readonly due: { agree: number; of: number }
   readonly linked: { agree: number; of: number }
@@ -323,6 +325,7 @@ export const compare = (run: CallRun, part: "train" | "test"): CallResult => {
     category: o.category ?? "-"
   }))
   const inTurns = (turns: ReadonlyArray<number>, turn: number | null) => turn !== null && turns.includes(turn)
+  const kind = { agree: 0, of: 0 }
   for (const sameKind of [false, true]) {
     const m = match(
       ann.objections.length,
@@ -339,6 +342,10 @@ export const compare = (run: CallRun, part: "train" | "test"): CallResult => {
       for (const f of m.falseFound) details.push(`objection false    ${objections[f]!.item.kind}/${objections[f]!.category} at ${objections[f]!.item.at}s: "${objections[f]!.quote}"`)
       for (const [a, f] of m.pairs) {
         const o = ann.objections[a]!
+        if (o.kind !== null) {
+          kind.of++
+          if (o.kind === objections[f]!.item.kind) kind.agree++
+        }
         if (o.kind !== objections[f]!.item.kind) details.push(`objection kind     turn ${o.turns[0]}: annotated ${o.kind ?? "-"}/${o.category}, found ${objections[f]!.item.kind}`)
       }
     }
@@ -455,6 +462,7 @@ export const compare = (run: CallRun, part: "train" | "test"): CallResult => {
     id: run.id,
     part,
     tallies,
+    kind,
     owner,
     due,
     linked,
@@ -508,6 +516,7 @@ export const summarize = (results: ReadonlyArray<CallResult>) => {
     next_step_owner: sumOf((r) => r.owner),
     next_step_due: sumOf((r) => r.due),
     value_claims_linked: sumOf((r) => r.linked),
+    objection_kind: sumOf((r) => r.kind),
     next_steps_on_non_step_turns: results.reduce((n, r) => n + r.steps_on_non_steps, 0),
     qualification_elements: { exact: ratio(q.exact, q.of), mae: ratio(q.absError, q.of), n: q.of },
     dimensions: Object.fromEntries(DIMENSIONS.map((d) => [d, mae((r) => r.dimensions[d])])) as Record<DimensionName, ReturnType<typeof mae>>,
@@ -533,6 +542,7 @@ export const table = (part: string, s: Summary): string => {
     lines.push(`  ${pad(name, 24)}${lpad(String(x.annotated), 10)}${lpad(String(x.found), 7)}${lpad(String(x.matched), 9)}${lpad(String(x.duplicates), 5)}${lpad(fmt(x.precision), 11)}${lpad(fmt(x.recall), 8)}   ${interval(x.precision_95)}; ${interval(x.recall_95)}`)
   }
   const rate = (r: { agree: number; of: number; rate: number | null }) => `${r.agree}/${r.of}${r.rate === null ? "" : ` (${r.rate.toFixed(2)})`}`
+  lines.push(`  objections: the kind agrees with the annotated one on ${rate(s.objection_kind)} of those matched that have one`)
   lines.push(`  next steps: owner agrees ${rate(s.next_step_owner)}, due names the same day ${rate(s.next_step_due)}, found where the annotation says no next step: ${s.next_steps_on_non_step_turns}`)
   lines.push(`  value claims answering a pain, found tied to the buyer's words: ${rate(s.value_claims_linked)}`)
   lines.push(`  qualification elements: exact score ${fmt(s.qualification_elements.exact)}, mean absolute error ${fmt(s.qualification_elements.mae)} (of ${s.qualification_elements.n})`)

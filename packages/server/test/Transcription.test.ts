@@ -147,7 +147,7 @@ describe("transcripts", () => {
         expect(report).toMatch(new RegExp(`${Math.round(call.transcription.diarization_agreement * 100)}\\s*%`))
       }))
 
-    it.effect("demo-objection through AssemblyAI (the tenant's flag): the price objection, pause and question back, the ROI argument, Friday at ten", () =>
+    it.effect("demo-objection through AssemblyAI (the tenant's flag): the objection to the price, pause and question back, the ROI argument, Friday at ten", () =>
       Effect.gen(function* () {
         const providers = yield* Providers
         const tenant = yield* createTenant(3)
@@ -165,7 +165,7 @@ describe("transcripts", () => {
         expect(call.transcription.diarization_agreement).toBeGreaterThanOrEqual(0.95)
 
         expect(call.objections).toEqual([
-          expect.objectContaining({ kind: "price", quote: "That sounds useful, but honestly the price is a problem.", response: "question_back" })
+          expect.objectContaining({ kind: "budget", quote: "That sounds useful, but honestly the price is a problem.", response: "question_back" })
         ])
         // the rep waited 1.4 s (truth 78.767 → 80.167); our turns' edges are within 0.3 s
         expect(Math.abs(call.objections[0].response_pause_s - 1.4)).toBeLessThanOrEqual(0.3)

@@ -85,6 +85,7 @@ import {
 } from "./Lexicon.js"
 import { type Act, actsIn } from "./Commitments.js"
 import { type Due, dueText, findDues, sameDay } from "./Dates.js"
+import { objectionKindOf } from "./KindModel.js"
 import { OBJECTION_MODEL, overrulable, OVERRULED, OWN_WORDS } from "./ObjectionModel.js"
 import { PAIN_MODEL } from "./PainModel.js"
 import { likeliest, probabilityOf, turnFeatures } from "./TurnModel.js"
@@ -690,12 +691,14 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
       const overruled = found !== undefined && found.o !== null && overrulable(found.o.category, found.s.plain) &&
         probabilityOf(turnFeatures(voice, repBefore), OBJECTION_MODEL) < OVERRULED
       if (overruled) continue
-      if (found !== undefined && found.o !== null) out.push(answered(runs, turns, r, found.s, found.o.kind, found.o.category))
+      // whether it is push-back is the rules' and the objection model's call; what it is about, the kind model's (`KindModel.ts`)
+      if (found !== undefined && found.o !== null) out.push(answered(runs, turns, r, found.s, objectionKindOf(voice, found.o.kind), found.o.category))
       else {
         // what the patterns miss, the learned model may hear (`ObjectionModel.ts`): said where it is most likely, of the kind its topic names
         const learned = learnedObjection(voice, repBefore)
         if (learned !== null && raisedAgainst(asked, learned.s.plain, learned.kind, learned.category)) {
-          out.push(answered(runs, turns, r, learned.s, learned.kind, learned.category))
+          const named = learned.category === "learned" ? null : learned.kind
+          out.push(answered(runs, turns, r, learned.s, objectionKindOf(voice, named), learned.category))
         }
       }
     }

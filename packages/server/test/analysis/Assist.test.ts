@@ -62,10 +62,10 @@ const LLM = { provider: "openai-compatible", model: "test-model" }
 
 const demo = truth("demo-objection")
 const PRICE = "That sounds useful, but honestly the price is a problem."
-/** The rules' objections held to the price objection, which the lexicon finds. */
+/** The rules' objections held to the objection to the price, which the lexicon finds (a budget objection by the kind model). */
 const priceOnly = (c: ContentAnalysis) => {
   const price = c.findings.objections.filter((o) => o.objection.quote === PRICE)
-  expect(price.map((o) => o.objection.kind), "the rules find the price objection").toEqual(["price"])
+  expect(price.map((o) => o.objection.kind), "the rules find the objection to the price").toEqual(["budget"])
   return pin({ objections: price })(c)
 }
 
