@@ -80,7 +80,7 @@ describe("the tenant's speech-to-text integration", () => {
         const { status, analysis } = yield* analyse(tenant.apiKey, "demo-objection.mp3")
         expect(status).toMatchObject({ status: "completed", credits_charged: 1 })
         expect(analysis.transcription).toMatchObject({ provider: "assemblyai" })
-        expect(analysis.objections.map((o: any) => o.kind)).toEqual(["price"])
+        expect(analysis.objections.map((o: any) => o.kind)).toEqual(["budget"]) // the objection to the price, which the kind model reads as budget (callsight-1.21)
         const uploaded = sentTo(providers.tenantAssemblyAI, audio)
         expect(uploaded.map((r) => r.path)).toEqual(["/v2/upload"])
         expect(uploaded[0]!.headers["authorization"]).toBe(TENANT_AAI_KEY)
