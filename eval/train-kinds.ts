@@ -21,6 +21,7 @@
 import { writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { Objection } from "@callsight/api-spec"
 import { Schema } from "effect"
 import { turnFeatures } from "../packages/server/src/analysis/TurnModel.js"
 import { HERE, isMain, read, Script, sentencesOf, trainIds, trainSoftmaxModel } from "./turn-model.js"
@@ -28,11 +29,11 @@ import { HERE, isMain, read, Script, sentencesOf, trainIds, trainSoftmaxModel } 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/kind-model.json")
 const SETTINGS = { l2: 0.03, epochs: 10 }
 
-const KINDS = ["price", "budget", "timing", "authority", "need", "competitor"] as const
-type Kind = (typeof KINDS)[number]
+/** The API's kinds, in its order: each feature's weights follow it. */
+const KINDS = Objection.fields.kind.literals
 
 const Annotation = Schema.Struct({
-  objections: Schema.Array(Schema.Struct({ turns: Schema.Array(Schema.Number), kind: Schema.NullOr(Schema.Literal(...KINDS)) }))
+  objections: Schema.Array(Schema.Struct({ turns: Schema.Array(Schema.Number), kind: Schema.NullOr(Objection.fields.kind) }))
 })
 
 /** Each turn of each annotated objection with a kind: its buyer's words and the kind. */
@@ -40,8 +41,8 @@ export const kindExamples = (ids: ReadonlyArray<string>) =>
   ids.flatMap((id) => {
     const script = read(Script, join(HERE, "calls", `${id}.script.json`))
     const annotation = read(Annotation, join(HERE, "calls", `${id}.annotation.json`))
-    return annotation.objections.flatMap((o) =>
-      o.kind === null ? [] : o.turns.map((t) => ({ x: [...turnFeatures(sentencesOf(script.turns[t]!.text))], y: o.kind as Kind }))
+    return annotation.objections.flatMap(({ kind, turns }) =>
+      kind === null ? [] : turns.map((t) => ({ x: [...turnFeatures(sentencesOf(script.turns[t]!.text))], y: kind }))
     )
   })
 
@@ -50,7 +51,7 @@ export const trainKindModel = (ids: ReadonlyArray<string>) => trainSoftmaxModel(
 
 if (isMain(import.meta.url)) {
   const examples = kindExamples(trainIds())
-  const model = trainKindModel(trainIds())
+  const model = trainSoftmaxModel(examples, KINDS, SETTINGS)
   writeFileSync(OUT, `${JSON.stringify(model)}\n`)
   console.log(`${examples.length} objection turns with a kind, ${Object.keys(model.weights).length} features → ${OUT}`)
 }

@@ -694,7 +694,7 @@ const findObjections = (sentences: ReadonlyArray<Sentence>, turns: ReadonlyArray
       // whether it is push-back is the rules' and the objection model's call; what it is about, the kind model's (`KindModel.ts`)
       if (found !== undefined && found.o !== null) out.push(answered(runs, turns, r, found.s, objectionKindOf(voice, found.o.kind), found.o.category))
       else {
-        // what the patterns miss, the learned model may hear (`ObjectionModel.ts`): said where it is most likely, of the kind its topic names
+        // what the patterns miss, the learned model may hear (`ObjectionModel.ts`): said where it is most likely; the topic it names, if any, is the rules' kind
         const learned = learnedObjection(voice, repBefore)
         if (learned !== null && raisedAgainst(asked, learned.s.plain, learned.kind, learned.category)) {
           const named = learned.category === "learned" ? null : learned.kind

@@ -14,6 +14,7 @@
  *
  * Pure and deterministic: the same words give the same kind.
  */
+import { Objection } from "@callsight/api-spec"
 import { Schema } from "effect"
 import model from "./kind-model.json" with { type: "json" }
 import type { ObjectionKind } from "./Lexicon.js"
@@ -27,7 +28,7 @@ export interface KindModel {
 }
 
 const Header = Schema.Struct({
-  classes: Schema.Array(Schema.Literal("price", "budget", "timing", "authority", "need", "competitor")),
+  classes: Schema.Array(Objection.fields.kind),
   bias: Schema.Array(Schema.Number)
 })
 
