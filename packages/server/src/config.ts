@@ -148,6 +148,15 @@ export const appConfig = Config.all({
   publicBaseUrl: Config.url("PUBLIC_BASE_URL").pipe(Config.option),
   smtpUrl: Config.option(Config.redacted("SMTP_URL")),
   mailFrom: Config.string("MAIL_FROM").pipe(Config.withDefault("Callsight <no-reply@localhost>")),
+  // Without SMTP_URL, production refuses to start unless SIGN_IN_LINKS=log says, knowingly, that
+  // sign-in links may be written to the log (unsafe: whoever reads the log can sign in as anyone).
+  signInLinksLog: Config.literal("log")("SIGN_IN_LINKS").pipe(Config.option, Config.map(Option.isSome)),
+  // Hosts, addresses and CIDR ranges that tenant-supplied URLs may reach although they are
+  // internal (lib/Outbound.ts): comma-separated, e.g. `crm.corp.example,10.20.0.0/16`.
+  outboundAllowHosts: Config.string("OUTBOUND_ALLOW_HOSTS").pipe(
+    Config.withDefault(""),
+    Config.map((list) => list.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== ""))
+  ),
   cookieSecure: Config.option(Config.boolean("COOKIE_SECURE")),
   trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   signInLimitPerEmail: positiveInt("SIGN_IN_LIMIT_PER_EMAIL").pipe(Config.withDefault(5)),

@@ -246,7 +246,7 @@ describe("MCP over Streamable HTTP", () => {
             expect(errorText(await call(client, "get_call", {}))).toMatch(/invalid arguments/)
             expect(errorText(await call(client, "record_outcome", { call_id: fromBase64.call_id, outcome: "maybe" })))
               .toMatch(/invalid arguments/)
-            expect(errorText(await call(client, "upload_audio", { url: "file:///etc/passwd" }))).toMatch(/http and https/)
+            expect(errorText(await call(client, "upload_audio", { url: "file:///etc/passwd" }))).toMatch(/must be an http\(s\) URL/)
             expect(errorText(await call(client, "upload_audio", {}))).toMatch(/exactly one of url and content_base64/)
             expect(errorText(await call(client, "upload_audio", { content_base64: "bm90IGF1ZGlv" }))).toMatch(/UnsupportedMediaType/)
 

@@ -22,7 +22,7 @@ import { blobKeyOf, CallIntake } from "../calls/CallIntake.js"
 import { CallsRepo } from "../calls/CallsRepo.js"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
-import { WebhookOutbox, webhookUrlProblem } from "../events/WebhookOutbox.js"
+import { WebhookOutbox } from "../events/WebhookOutbox.js"
 import { newId } from "../lib/Ids.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
 
@@ -103,7 +103,7 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
         // The lighter door to the webhooks: this call's webhook goes to this URL too (README, "Webhooks").
         const callbackUrl = form.fields.get("callback_url")?.trim()
         if (callbackUrl !== undefined && callbackUrl !== "") {
-          const problem = callbackUrl.length > 2000 ? "at most 2000 characters" : webhookUrlProblem(callbackUrl, config.production)
+          const problem = callbackUrl.length > 2000 ? "at most 2000 characters" : yield* outbox.urlProblem(callbackUrl)
           if (problem !== undefined) return yield* invalid("callback_url", problem)
         }
         const format = sniffFormat(audio.head)

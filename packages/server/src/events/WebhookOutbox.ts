@@ -10,6 +10,7 @@ import { Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../config.js"
 import { newId } from "../lib/Ids.js"
+import { Outbound } from "../lib/Outbound.js"
 import { Secrets } from "../tenancy/Secrets.js"
 import { type CallSnapshot, WebhooksRepo } from "./WebhooksRepo.js"
 
@@ -64,6 +65,18 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("WebhookOutbo
     const repo = yield* WebhooksRepo
     const config = yield* AppConfig
     const secrets = yield* Secrets
+    const outbound = yield* Outbound
+
+    /**
+     * Why a webhook endpoint or callback URL is refused, or undefined: `webhookUrlProblem`'s rules,
+     * then the outbound guard's (lib/Outbound.ts: no internal address, in production).
+     */
+    const urlProblem = (url: string): Effect.Effect<string | undefined> => {
+      const problem = webhookUrlProblem(url, config.production)
+      return problem !== undefined
+        ? Effect.succeed(problem)
+        : outbound.check(url).pipe(Effect.match({ onFailure: (refusal) => refusal.reason, onSuccess: () => undefined }))
+    }
 
     /**
      * Writes the deliveries of the call's new status, in the caller's transaction: one per active
@@ -107,13 +120,13 @@ export class WebhookOutbox extends Effect.Service<WebhookOutbox>()("WebhookOutbo
       return true
     })
 
-    /** Remembers the upload's callback URL (checked by `webhookUrlProblem` first), in the upload's transaction. */
+    /** Remembers the upload's callback URL (checked by `urlProblem` first), in the upload's transaction. */
     const registerCallback = Effect.fn("WebhookOutbox.registerCallback")(function* (clientId: ClientId, callId: CallId, url: string) {
       yield* ensureCallbackSecret(clientId)
       yield* repo.saveCallback({ callId, clientId, url })
     })
 
-    return { enqueue, ensureCallbackSecret, registerCallback } as const
+    return { urlProblem, enqueue, ensureCallbackSecret, registerCallback } as const
   }),
-  dependencies: [WebhooksRepo.Default, Secrets.Default]
+  dependencies: [WebhooksRepo.Default, Secrets.Default, Outbound.Default]
 }) {}

@@ -15,6 +15,7 @@ import {
 } from "@callsight/api-spec"
 import { Effect, Either, Option } from "effect"
 import { Transactions } from "../db/Transactions.js"
+import { Outbound } from "../lib/Outbound.js"
 import { AuditLog, changed } from "../tenancy/AuditLog.js"
 import type { Caller } from "../tenancy/Caller.js"
 import { last4, Secrets } from "../tenancy/Secrets.js"
@@ -73,6 +74,7 @@ export class CrmConnections extends Effect.Service<CrmConnections>()("CrmConnect
     const checks = yield* CrmChecks
     const audit = yield* AuditLog
     const transactions = yield* Transactions
+    const outbound = yield* Outbound
 
     /**
      * Checks the credentials with the provider (a refusal or no answer is 422 on `loc`, nothing
@@ -167,6 +169,12 @@ export class CrmConnections extends Effect.Service<CrmConnections>()("CrmConnect
       }
       const credentials = splitCredentials(spec, req.credentials)
       if (Either.isLeft(credentials)) return yield* credentials.left
+      // A URL field is requested at once (and by the sync later): no internal address (lib/Outbound.ts).
+      for (const field of spec.fields.filter((f) => f.type === "url")) {
+        const value = credentials.right.fields[field.name]
+        if (value === undefined) continue
+        yield* outbound.checkBaseUrl(value).pipe(Effect.mapError((refusal) => invalid(["credentials", field.name], refusal.reason)))
+      }
       const saved = yield* save(caller, spec, credentials.right, { syncOutcomes: null, loc: ["credentials"], via: "crm/connect" })
       return connectionView(saved)
     })
@@ -175,5 +183,5 @@ export class CrmConnections extends Effect.Service<CrmConnections>()("CrmConnect
 
     return { getCrmA, upsertCrmA, deleteCrmA, providers, status, connect, disconnect } as const
   }),
-  dependencies: [CrmConnectionsRepo.Default, Secrets.Default, CrmChecks.Default, AuditLog.Default, Transactions.Default]
+  dependencies: [CrmConnectionsRepo.Default, Secrets.Default, CrmChecks.Default, AuditLog.Default, Transactions.Default, Outbound.Default]
 }) {}

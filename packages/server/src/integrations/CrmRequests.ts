@@ -6,7 +6,7 @@
  * HTTP client, naming a URL) echo them, so a reason can go into a response, a log line or a row.
  */
 import { HttpClient, type HttpClientRequest } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Data, Duration, Effect } from "effect"
 
 export type CrmAnswer = Data.TaggedEnum<{
@@ -84,5 +84,5 @@ export class CrmRequests extends Effect.Service<CrmRequests>()("CrmRequests", {
 
     return { send } as const
   }),
-  dependencies: [NodeHttpClient.layerUndici]
+  dependencies: [OutboundHttpClient]
 }) {}

@@ -6,7 +6,7 @@
  */
 import type { LlmProvider } from "@callsight/api-spec"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Data, Duration, Effect } from "effect"
 import { AppConfig } from "../config.js"
 
@@ -100,5 +100,5 @@ export class KeyChecks extends Effect.Service<KeyChecks>()("KeyChecks", {
 
     return { check } as const
   }),
-  dependencies: [NodeHttpClient.layerUndici]
+  dependencies: [OutboundHttpClient]
 }) {}

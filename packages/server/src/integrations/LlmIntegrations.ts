@@ -11,6 +11,7 @@ import {
   ValidationFailed
 } from "@callsight/api-spec"
 import { Effect } from "effect"
+import { Outbound } from "../lib/Outbound.js"
 import { AuditLog, changed } from "../tenancy/AuditLog.js"
 import type { Caller } from "../tenancy/Caller.js"
 import { last4, Secrets } from "../tenancy/Secrets.js"
@@ -39,6 +40,7 @@ export class LlmIntegrations extends Effect.Service<LlmIntegrations>()("LlmInteg
     const checks = yield* KeyChecks
     const audit = yield* AuditLog
     const transactions = yield* Transactions
+    const outbound = yield* Outbound
 
     const list = Effect.fn("LlmIntegrations.list")(function* (clientId: ClientId) {
       return { integrations: (yield* repo.list(clientId)).map(view) }
@@ -50,6 +52,8 @@ export class LlmIntegrations extends Effect.Service<LlmIntegrations>()("LlmInteg
       if (req.provider === "openai-compatible" && baseUrl === null) {
         return yield* invalid("base_url", "required for openai-compatible: the server's API base URL")
       }
+      // A URL the tenant gives is requested at once, and later by the worker: no internal address (lib/Outbound.ts).
+      if (baseUrl !== null) yield* outbound.checkBaseUrl(baseUrl).pipe(Effect.mapError((refusal) => invalid("base_url", refusal.reason)))
       const name = PROVIDER_NAMES[req.provider]
       const checked = yield* checks.check(req.provider, req.api_key, baseUrl)
       if (checked._tag === "Refused") {
@@ -102,5 +106,5 @@ export class LlmIntegrations extends Effect.Service<LlmIntegrations>()("LlmInteg
 
     return { list, upsert, remove } as const
   }),
-  dependencies: [LlmIntegrationsRepo.Default, Secrets.Default, KeyChecks.Default, AuditLog.Default, Transactions.Default]
+  dependencies: [LlmIntegrationsRepo.Default, Secrets.Default, KeyChecks.Default, AuditLog.Default, Transactions.Default, Outbound.Default]
 }) {}

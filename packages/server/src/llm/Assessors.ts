@@ -11,7 +11,7 @@
  */
 import type { ClientId } from "@callsight/api-spec"
 import { HttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Duration, Effect, Option } from "effect"
 import { AppConfig, type AppConfigShape } from "../config.js"
 import { type LlmAssistant, LlmAssistants } from "../tenancy/LlmAssistants.js"
@@ -67,5 +67,5 @@ export class Assessors extends Effect.Service<Assessors>()("Assessors", {
 
     return { forTenant, recordUse: assistants.recordUse } as const
   }),
-  dependencies: [NodeHttpClient.layerUndici]
+  dependencies: [OutboundHttpClient]
 }) {}

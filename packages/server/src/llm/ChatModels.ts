@@ -11,7 +11,7 @@ import type { LanguageModel } from "@effect/ai"
 import { AnthropicClient, AnthropicLanguageModel } from "@effect/ai-anthropic"
 import { OpenAiClient, OpenAiLanguageModel } from "@effect/ai-openai"
 import { HttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Effect, Option, type Scope } from "effect"
 import { AppConfig } from "../config.js"
 import { LlmAssistants, type LlmAssistantUnreadable } from "../tenancy/LlmAssistants.js"
@@ -55,5 +55,5 @@ export class ChatModels extends Effect.Service<ChatModels>()("ChatModels", {
 
     return { forTenant, recordUse: assistants.recordUse } as const
   }),
-  dependencies: [NodeHttpClient.layerUndici]
+  dependencies: [OutboundHttpClient]
 }) {}

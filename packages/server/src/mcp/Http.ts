@@ -27,6 +27,7 @@ import {
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Effect, Layer, Redacted, Stream } from "effect"
 import { AppConfig } from "../config.js"
+import { Outbound } from "../lib/Outbound.js"
 import { Callers } from "../tenancy/Caller.js"
 import { OutcomeRecords } from "../tenancy/OutcomeRecords.js"
 import { VERSION } from "../version.js"
@@ -78,6 +79,7 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
     const auth = yield* TenantAuth
     const config = yield* AppConfig
     const search = yield* Search
+    const outbound = yield* Outbound
     const outcomes = yield* OutcomeRecords
     const callers = yield* Callers
     const server = yield* HttpServer.HttpServer
@@ -86,7 +88,7 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
     const limits = {
       maxBytes: Math.min(MAX_REMOTE_AUDIO_BYTES, config.maxUploadMb * 1024 * 1024),
       timeoutMs: DOWNLOAD_TIMEOUT_MS,
-      allowPrivateAddresses: !config.production
+      outbound
     }
 
     /** The MCP server of one request, for the tenant of `identity`, its tools presenting `key`. */
@@ -152,4 +154,4 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
     yield* router.get(MCP_PATH, Effect.succeed(methodNotAllowed))
     yield* router.del(MCP_PATH, Effect.succeed(methodNotAllowed))
   })
-).pipe(Layer.provide([Search.Default, Callers.Default]))
+).pipe(Layer.provide([Search.Default, Callers.Default, Outbound.Default]))

@@ -51,8 +51,8 @@ import {
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Data, Effect, Exit, JSONSchema, Option, ParseResult, Runtime, Schema } from "effect"
-import { lookup } from "node:dns/promises"
-import { isIP } from "node:net"
+import { type Dispatcher, fetch } from "undici"
+import type { UrlRefusal } from "../lib/Outbound.js"
 
 // ---------------------------------------------------------------------------------------------
 // What the tools run on
@@ -67,8 +67,11 @@ export interface RemoteAudioLimits {
   readonly maxBytes: number
   /** The whole download, redirects included. */
   readonly timeoutMs: number
-  /** Whether a URL may name a loopback, private or link-local address (development only). */
-  readonly allowPrivateAddresses: boolean
+  /** The outbound guard every URL and redirect passes, and the dispatcher that connects only where it allows. */
+  readonly outbound: {
+    readonly check: (url: string) => Effect.Effect<URL, UrlRefusal>
+    readonly dispatcher: Dispatcher
+  }
 }
 
 export interface McpBackend {
@@ -506,42 +509,9 @@ const baseName = (path: string): string | undefined => {
   }
 }
 
-/** Whether an IP address is loopback, private, link-local, shared, multicast or unspecified. */
-export const isPrivateAddress = (address: string): boolean => {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1]
-  if (mapped !== undefined) return isPrivateAddress(mapped)
-  if (isIP(address) === 4) {
-    const [a, b] = address.split(".").map(Number) as [number, number]
-    return a === 0 || a === 10 || a === 127 || a >= 224 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)
-  }
-  const v6 = address.toLowerCase()
-  return v6 === "::" || v6 === "::1" || /^f[cd]/.test(v6) || /^fe[89ab]/.test(v6) || v6.startsWith("ff")
-}
-
+/** Whether the URL may be downloaded: http(s), and no internal address (lib/Outbound.ts). */
 const checkUrl = (raw: string, limits: RemoteAudioLimits) =>
-  Effect.gen(function* () {
-    const url = yield* Effect.try({
-      try: () => new URL(raw),
-      catch: () => new McpToolError({ message: `not a URL: ${JSON.stringify(raw)}` })
-    })
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      return yield* new McpToolError({ message: `only http and https URLs can be downloaded, not ${url.protocol}` })
-    }
-    if (!limits.allowPrivateAddresses) {
-      const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
-      const addresses = isIP(host) !== 0
-        ? [host]
-        : yield* Effect.tryPromise({
-          try: () => lookup(host, { all: true, verbatim: true }).then((all) => all.map((a) => a.address)),
-          catch: () => new McpToolError({ message: `cannot resolve ${host}` })
-        })
-      if (addresses.some(isPrivateAddress)) {
-        return yield* new McpToolError({ message: `${host} is a local or private address: give a public URL, or content_base64` })
-      }
-    }
-    return url
-  })
+  limits.outbound.check(raw).pipe(Effect.mapError((refusal) => new McpToolError({ message: `url ${refusal.reason}: give a public URL, or content_base64` })))
 
 const MAX_REDIRECTS = 3
 
@@ -552,7 +522,7 @@ const download = (raw: string, limits: RemoteAudioLimits) =>
     for (let hop = 0; ; hop++) {
       const target = url
       const response = yield* Effect.tryPromise({
-        try: (signal) => fetch(target, { redirect: "manual", signal }),
+        try: (signal) => fetch(target, { redirect: "manual", signal, dispatcher: limits.outbound.dispatcher }),
         catch: (e) => new McpToolError({ message: `cannot download ${target.href}: ${e instanceof Error ? e.message : String(e)}` })
       })
       if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {

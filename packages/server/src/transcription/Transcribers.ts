@@ -10,7 +10,7 @@
  */
 import type { ClientId } from "@callsight/api-spec"
 import { HttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Duration, Effect, Option, type Redacted } from "effect"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { type SpeechIntegration, SpeechIntegrations } from "../tenancy/SpeechIntegrations.js"
@@ -101,5 +101,5 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
 
     return { forTenant, choiceFor } as const
   }),
-  dependencies: [RuntimeFlags.Default, NodeHttpClient.layerUndici]
+  dependencies: [RuntimeFlags.Default, OutboundHttpClient]
 }) {}

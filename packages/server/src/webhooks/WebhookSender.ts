@@ -13,7 +13,7 @@
  */
 import { type ClientId, Conflict, type DeliveryId, NotFound, type WebhookId } from "@callsight/api-spec"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Duration, Effect, Layer, Option } from "effect"
 import { Webhook } from "standardwebhooks"
 import { AppConfig } from "../config.js"
@@ -204,7 +204,7 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("WebhookSende
 
     return { attempt, pass, redeliver } as const
   }),
-  dependencies: [WebhooksRepo.Default, Secrets.Default, Transactions.Default, EventsRepo.Default, AuditLog.Default, NodeHttpClient.layerUndici]
+  dependencies: [WebhooksRepo.Default, Secrets.Default, Transactions.Default, EventsRepo.Default, AuditLog.Default, OutboundHttpClient]
 }) {}
 
 /**

@@ -9,7 +9,7 @@ import { type ClientId, type CreateWebhookRequest, NotFound, ValidationFailed, W
 import { Effect, Option } from "effect"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
-import { newSigningSecret, WebhookOutbox, webhookUrlProblem } from "../events/WebhookOutbox.js"
+import { newSigningSecret, WebhookOutbox } from "../events/WebhookOutbox.js"
 import { WebhooksRepo } from "../events/WebhooksRepo.js"
 import { newId } from "../lib/Ids.js"
 import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
@@ -45,7 +45,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks", {
     }, Effect.orDie)
 
     const create = Effect.fn("Webhooks.create")(function* (clientId: ClientId, actor: Actor, req: CreateWebhookRequest) {
-      const problem = webhookUrlProblem(req.url, config.production)
+      const problem = yield* outbox.urlProblem(req.url)
       if (problem !== undefined) {
         return yield* new ValidationFailed({ detail: [{ loc: ["body", "url"], msg: problem, type: "value_error" }] })
       }
