@@ -1,22 +1,24 @@
 /**
  * `GET /`: what a browser finds at the service's address — what this is and where to go next (the
- * reference, the OpenAPI document, the probes). Static, no external resources. And what any other
- * path finds: a JSON 404 like every other error of the service, not an empty one.
+ * reference, the OpenAPI document, the probes). Static, no external resources, its style allowed by
+ * its hash (http/SecurityHeaders.ts). And what any other path finds: a JSON 404 like every other
+ * error of the service, not an empty one.
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { inlineStyle } from "./http/SecurityHeaders.js"
 import { VERSION } from "./version.js"
 
 const HOME = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Callsight</title>
-<style>
+${inlineStyle(`
 body{margin:0;background:#f1f5f9;color:#0f172a;font:16px/1.55 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif}
 main{max-width:640px;margin:48px auto;background:#fff;border-radius:14px;padding:36px 40px;box-shadow:0 10px 30px rgba(15,23,42,.08)}
 h1{margin:0 0 4px;font-size:26px}p.version{margin:0 0 18px;color:#64748b;font-size:13px}
 h2{font-size:16px;margin:26px 0 8px}a{color:#1d4ed8}code{background:#f1f5f9;border-radius:4px;padding:1px 5px;font-size:14px}
 li{margin:4px 0}
-</style></head>
+`)}</head>
 <body><main>
 <h1>Callsight</h1>
 <p class="version">version ${VERSION}</p>

@@ -3,8 +3,8 @@
  * - `ApiErrorsLive` (inside the API): decode failures become 422 `ValidationFailed` with a
  *   `detail` body; over-limit multipart bodies become 413; defects become a 500 whose body holds
  *   only a trace id (the log line has the cause).
- * - `serverMiddleware` (outermost): the `/reporting` prefix alias, request metrics and one JSON
- *   log line per request.
+ * - `serverMiddleware` (outermost): the security headers of every answer (SecurityHeaders.ts),
+ *   the `/reporting` prefix alias, request metrics and one JSON log line per request.
  */
 import { InternalError, PayloadTooLarge, ValidationFailed, type ValidationIssue } from "@callsight/api-spec"
 import {
@@ -17,8 +17,10 @@ import {
   Multipart
 } from "@effect/platform"
 import { Cause, Effect } from "effect"
+import type { AppConfig } from "../config.js"
 import { endpointOf, locate } from "./EndpointIndex.js"
 import { RequestMetrics } from "./RequestMetrics.js"
+import { securityHeaders } from "./SecurityHeaders.js"
 
 const issueType: Record<string, string> = {
   Missing: "missing",
@@ -149,5 +151,5 @@ const observe = HttpMiddleware.make((app) =>
   })
 )
 
-export const serverMiddleware = (app: HttpApp.Default): HttpApp.Default<never, RequestMetrics> =>
-  reportingAlias(observe(app))
+export const serverMiddleware = (app: HttpApp.Default): HttpApp.Default<never, RequestMetrics | AppConfig> =>
+  securityHeaders(reportingAlias(observe(app)))

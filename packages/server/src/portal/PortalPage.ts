@@ -16,6 +16,7 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { Effect, Layer, Option } from "effect"
 import { DIMENSION_LABELS } from "../analysis/Scorecard.js"
 import { CallViews } from "../calls/CallViews.js"
+import { inlineScript, inlineStyle } from "../http/SecurityHeaders.js"
 import { escapeHtml as e } from "../lib/Html.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
 import { CoachingDashboard } from "../views/CoachingDashboard.js"
@@ -96,10 +97,8 @@ ${d.closers.map((c) => `<tr><td>${e(c.full_name)}</td><td>${c.calls_this_week}</
 </tbody></table>`}
 </section>`
 
-const page = (o: { readonly company: string; readonly email: string; readonly body: string }) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${e(o.company)} · Callsight</title>
-<style>
+// The page's style and script, fixed text allowed by their hashes (http/SecurityHeaders.ts).
+const STYLE = inlineStyle(`
 body{margin:0;background:#f1f5f9;color:#0f172a;font:15px/1.5 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif}
 header{background:#0f172a;color:#e2e8f0;padding:14px 28px;display:flex;justify-content:space-between;align-items:center}
 header b{color:#fff}main{max-width:1080px;margin:0 auto;padding:20px 28px;display:grid;gap:18px}
@@ -111,15 +110,22 @@ table.kv th{color:#64748b;font-weight:500;width:16%}a{color:#1d4ed8}
 .risk{display:inline-block;border-radius:6px;padding:0 6px;font-size:12px;text-transform:uppercase}
 .risk.high{background:#fee2e2;color:#991b1b}.risk.medium{background:#fef3c7;color:#92400e}.risk.low{background:#e0f2fe;color:#075985}
 button{background:none;border:1px solid #475569;color:#e2e8f0;border-radius:6px;padding:4px 10px;cursor:pointer}
-</style></head>
-<body><header><span><b>Callsight</b> · ${e(o.company)}</span><span>${e(o.email)} <button id="signout">Sign out</button></span></header>
-<main>${o.body}</main>
-<script>
+`)
+
+const SIGN_OUT = inlineScript(`
 document.getElementById("signout").addEventListener("click", function () {
   fetch("/v1/client-auth/logout", { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: "{}" })
     .then(function () { location.replace("/sign-in") })
 })
-</script></body></html>`
+`)
+
+const page = (o: { readonly company: string; readonly email: string; readonly body: string }) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer"><title>${e(o.company)} · Callsight</title>
+${STYLE}</head>
+<body><header><span><b>Callsight</b> · ${e(o.company)}</span><span>${e(o.email)} <button id="signout">Sign out</button></span></header>
+<main>${o.body}</main>
+${SIGN_OUT}</body></html>`
 
 export const PortalPageLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function* () {
