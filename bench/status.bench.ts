@@ -83,7 +83,10 @@ const startService = async (port: number, dataDir: string, args: ReadonlyArray<s
       ADMIN_API_KEY: ADMIN_KEY,
       SECRETS_KEY: randomBytes(32).toString("base64"),
       LOG_FORMAT: "json",
-      NODE_ENV: "production"
+      NODE_ENV: "production",
+      // production does not start without a mail transport; the bench sends no mail (nodemailer
+      // connects only to send), so a port where nothing listens will do
+      SMTP_URL: "smtp://127.0.0.1:9"
     },
     // the request log goes to a pipe, as in production, and is drained
     stdio: ["ignore", "pipe", "inherit"]

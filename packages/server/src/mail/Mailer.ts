@@ -1,8 +1,20 @@
 /**
- * Outgoing e-mail. With `SMTP_URL` (e.g. `smtp://user:pass@mail.example.com:587`,
- * `smtps://…:465`) messages go out through nodemailer's SMTP transport. Without it they are kept
- * in the `email_outbox` table and logged with their link, so the embedded quick start can sign in
- * without a mail server; the outbox is never used when SMTP is configured (it holds live links).
+ * Outgoing e-mail, by one of three transports chosen at start-up:
+ *
+ * - `smtp`: with `SMTP_URL` (e.g. `smtp://user:pass@mail.example.com:587`, `smtps://…:465`)
+ *   messages go out through nodemailer's SMTP transport. Nothing of a message is logged or kept.
+ * - `outbox` (development only: `NODE_ENV` is not `production`, no `SMTP_URL`): messages are kept
+ *   whole in the `email_outbox` table and logged with their link, so the embedded quick start can
+ *   sign in without a mail server. The rows and the log lines hold live sign-in links: whoever
+ *   reads them can sign in as the addressee. That is what a developer needs on their own machine,
+ *   and why production never uses it.
+ * - `log` (production without `SMTP_URL`, only with `SIGN_IN_LINKS=log`): nothing is sent and
+ *   nothing kept; each message's link is written to the log, with a loud warning at start-up.
+ *   Unsafe, and the operator's explicit choice.
+ *
+ * Production without `SMTP_URL` and without `SIGN_IN_LINKS=log` refuses to start
+ * (`MailTransportMissing`, naming both variables), as it does without `SECRETS_KEY`. Production
+ * keeps nothing in `email_outbox`: rows left from an earlier run without SMTP are deleted at start.
  */
 import { Context, Data, Effect, Layer, Option, Redacted } from "effect"
 import { createTransport } from "nodemailer"
@@ -14,16 +26,31 @@ export interface MailMessage {
   readonly subject: string
   readonly text: string
   readonly html: string
-  /** The link the message carries, written in the log line when the message goes to the outbox. */
+  /**
+   * The link the message carries (it holds a token: it signs in, or verifies an address). Written
+   * to the log only by the development outbox and by production's `SIGN_IN_LINKS=log`; the message's
+   * text and HTML, which hold it too, are never logged.
+   */
   readonly link?: string | undefined
 }
 
 /** The message could not be handed to the mail server. */
 export class MailFailed extends Data.TaggedError("MailFailed")<{ readonly message: string }> {}
 
+/** Production has no way to deliver sign-in links but the log, and was not told it may use it. */
+export class MailTransportMissing extends Data.TaggedError("MailTransportMissing")<{ readonly message: string }> {}
+
+export const MAIL_TRANSPORT_MISSING =
+  "SMTP_URL must be set when NODE_ENV=production: sign-in links are sent by e-mail. " +
+  "To write them to the log instead, set SIGN_IN_LINKS=log (unsafe: whoever reads the log can sign in as anyone)"
+
+export const SIGN_IN_LINKS_LOG_WARNING =
+  "UNSAFE: SIGN_IN_LINKS=log and no SMTP_URL: no e-mail is sent; every sign-in and verification link is written " +
+  "to this log instead, and whoever reads the log can sign in as any user. Set SMTP_URL and remove SIGN_IN_LINKS"
+
 export interface MailerShape {
-  /** `smtp` or `outbox`: where messages go. */
-  readonly transport: "smtp" | "outbox"
+  /** `smtp`, `outbox` (development) or `log` (production with `SIGN_IN_LINKS=log`): where messages go. */
+  readonly transport: "smtp" | "outbox" | "log"
   readonly send: (message: MailMessage) => Effect.Effect<void, MailFailed>
 }
 
@@ -32,13 +59,38 @@ export class Mailer extends Context.Tag("@callsight/Mailer")<Mailer, MailerShape
     Mailer,
     Effect.gen(function* () {
       const config = yield* AppConfig
-      return yield* Option.match(config.smtpUrl, {
-        onSome: (url) => smtpMailer(Redacted.value(url), config.mailFrom),
-        onNone: () => Effect.map(OutboxRepo, outboxMailer)
-      })
+      const outbox = yield* OutboxRepo
+      if (config.production) yield* emptyOutbox(outbox)
+      if (Option.isSome(config.smtpUrl)) {
+        if (config.signInLinksLog) {
+          yield* Effect.logWarning("SIGN_IN_LINKS=log is ignored: SMTP_URL is set, links are only sent by e-mail")
+        }
+        return yield* smtpMailer(Redacted.value(config.smtpUrl.value), config.mailFrom)
+      }
+      if (!config.production) {
+        yield* Effect.logInfo(
+          "no SMTP_URL: e-mails are kept in the email_outbox table and logged with their link (development only; " +
+            "production does not start without SMTP_URL)"
+        )
+        return outboxMailer(outbox)
+      }
+      if (!config.signInLinksLog) return yield* new MailTransportMissing({ message: MAIL_TRANSPORT_MISSING })
+      yield* Effect.logWarning(SIGN_IN_LINKS_LOG_WARNING)
+      return logMailer
     })
   ).pipe(Layer.provide(OutboxRepo.Default))
 }
+
+/** Production keeps nothing in the outbox: rows an earlier run without SMTP left (live links) go. */
+const emptyOutbox = (outbox: OutboxRepo) =>
+  outbox.clear.pipe(
+    Effect.flatMap((removed) =>
+      removed === 0
+        ? Effect.void
+        : Effect.logWarning(`removed ${removed} e-mail(s) kept in email_outbox: production keeps none (they hold sign-in links)`)
+    ),
+    Effect.orDie
+  )
 
 const smtpMailer = (url: string, from: string) =>
   Effect.acquireRelease(
@@ -58,6 +110,7 @@ const smtpMailer = (url: string, from: string) =>
     }))
   )
 
+/** Development: the whole message in `email_outbox`, its link in the log line. */
 const outboxMailer = (outbox: OutboxRepo): MailerShape => ({
   transport: "outbox",
   send: (message) =>
@@ -71,3 +124,13 @@ const outboxMailer = (outbox: OutboxRepo): MailerShape => ({
       Effect.withSpan("Mailer.send", { attributes: { transport: "outbox" } })
     )
 })
+
+/** Production with `SIGN_IN_LINKS=log`: nothing sent or kept; the link alone goes to the log. */
+const logMailer: MailerShape = {
+  transport: "log",
+  send: (message) =>
+    Effect.logWarning("e-mail not sent (no SMTP_URL): its link is in this log line because SIGN_IN_LINKS=log (unsafe)").pipe(
+      Effect.annotateLogs({ to: message.to, subject: message.subject, ...(message.link ? { link: message.link } : {}) }),
+      Effect.withSpan("Mailer.send", { attributes: { transport: "log" } })
+    )
+}
