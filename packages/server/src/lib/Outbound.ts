@@ -174,6 +174,16 @@ export class OutboundRefused extends Error {
   }
 }
 
+/** Whether `error`, or one of its causes, is the guard's refusal. */
+export const isOutboundRefusal = (error: unknown): boolean => {
+  let current: unknown = error
+  for (let i = 0; i < 6 && typeof current === "object" && current !== null; i++) {
+    if ((current as { readonly code?: unknown }).code === "ERR_OUTBOUND_REFUSED") return true
+    current = (current as { readonly cause?: unknown }).cause
+  }
+  return false
+}
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<LookupAddress>, family?: number) => void
 
 /**

@@ -13,7 +13,7 @@
  */
 import { type ClientId, Conflict, type DeliveryId, NotFound, type WebhookId } from "@callsight/api-spec"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { OutboundHttpClient } from "../lib/Outbound.js"
+import { isOutboundRefusal, OutboundHttpClient } from "../lib/Outbound.js"
 import { Duration, Effect, Layer, Option } from "effect"
 import { Webhook } from "standardwebhooks"
 import { AppConfig } from "../config.js"
@@ -98,6 +98,8 @@ export class WebhookSender extends Effect.Service<WebhookSender>()("WebhookSende
         if (answer._tag === "Left") {
           const error = answer.left === "timeout"
             ? `no answer within ${Duration.toSeconds(ATTEMPT_TIMEOUT)} s`
+            : isOutboundRefusal(answer.left)
+            ? "refused: the endpoint's address is internal, and deliveries reach public addresses only"
             : short(answer.left.message)
           return { statusCode: null, error, durationMs: took() }
         }
