@@ -276,7 +276,7 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
         OpenApi.Description,
         "crm-a speaks the HubSpot CRM API v3 with a private-app token. The token is checked first with one call " +
           "(`GET /crm/v3/objects/deals?limit=1`): refused, or crm-a out of reach, is 422 on `access_token` with the " +
-          "provider's reason and nothing is stored. The token is stored encrypted; the answer shows only its last four " +
+          "HTTP status and a reason of ours (never the provider's words) and nothing is stored. The token is stored encrypted; the answer shows only its last four " +
           "characters. The same connection as `crm/connect` with provider `crm-a`; `sync_outcomes` writes recorded " +
           "outcomes to the matching deals as notes and reads closed deals back into the outcome truth."
       )
@@ -308,7 +308,7 @@ export class IntegrationsApi extends HttpApiGroup.make("integrations")
         OpenApi.Description,
         "One integration per provider and tenant; saving a provider again replaces its key, model and base URL. " +
           "The key is checked with one authenticated call to the provider first: refused, 422 on `api_key` with the " +
-          "provider's reason; the provider out of reach, 422 on `base_url` (or `provider`); nothing is stored then. The key is stored encrypted and never returned."
+          "HTTP status and a reason of ours (never the provider's words); `base_url` pointing at an internal address (in production), 422 on `base_url`; the provider out of reach, 422 on `base_url` (or `provider`); nothing is stored then. The key is stored encrypted and never returned."
       )
   )
   .add(

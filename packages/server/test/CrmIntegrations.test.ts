@@ -387,7 +387,7 @@ layer(TestLayer, { excludeTestServices: true })("CRM integrations", (it) => {
         expect(yield* leaks(token, saved.body, status.body)).toBe(false)
       }))
 
-    it.effect("a token HubSpot refuses is 422 with its reason, the token blanked out; HubSpot down is 422 too; nothing is stored", () =>
+    it.effect("a token HubSpot refuses is 422 with the status and our reason, never HubSpot's words nor the token; HubSpot down is 422 too; nothing is stored", () =>
       Effect.gen(function* () {
         const { clientId, session } = yield* newTenant()
         const bad = hubToken()
@@ -395,9 +395,10 @@ layer(TestLayer, { excludeTestServices: true })("CRM integrations", (it) => {
         expect(refused.status).toBe(422)
         expect(refused.body.detail).toEqual([{
           loc: ["body", "access_token"],
-          msg: "crm-a (HubSpot CRM API v3) refused the credentials (HTTP 401): Authentication credentials not found: the token [secret] is not valid for this account; nothing was saved",
+          msg: "crm-a (HubSpot CRM API v3) did not accept the credentials (HTTP 401: the key was refused); nothing was saved",
           type: "value_error"
         }])
+        expect(JSON.stringify(refused.body)).not.toContain("Authentication credentials not found")
         const down = yield* call("PUT", CRM_A, { session, body: { access_token: HUB_DOWN, sync_outcomes: false } })
         expect(down.status).toBe(422)
         expect(down.body.detail[0]).toMatchObject({ loc: ["body", "access_token"], msg: expect.stringContaining("could not be reached to check the credentials (HTTP 503") })
@@ -468,11 +469,12 @@ layer(TestLayer, { excludeTestServices: true })("CRM integrations", (it) => {
         expect(refused.status).toBe(422)
         expect(refused.body.detail).toEqual([{
           loc: ["body", "credentials"],
-          msg: "Salesforce refused the credentials (HTTP 400): invalid client credentials (invalid_client); nothing was saved",
+          // the status, our reason and the OAuth error code (the RFC's word), never Salesforce's own sentence
+          msg: "Salesforce did not accept the credentials (HTTP 400: the request was refused (invalid_client)); nothing was saved",
           type: "value_error"
         }])
         const pdRefused = yield* connect("pipedrive", { api_token: "pd-wrong-token" })
-        expect(pdRefused.body.detail[0].msg).toBe("Pipedrive refused the credentials (HTTP 401): unauthorized access; nothing was saved")
+        expect(pdRefused.body.detail[0].msg).toBe("Pipedrive did not accept the credentials (HTTP 401: the key was refused); nothing was saved")
         const down = yield* connect("salesforce", { client_id: SF_CLIENT_ID, client_secret: SF_SECRET, login_url: "http://127.0.0.1:9" })
         expect(down.status).toBe(422)
         expect(down.body.detail[0].msg).toContain("Salesforce could not be reached to check the credentials")
@@ -696,7 +698,7 @@ layer(TestLayer, { excludeTestServices: true })("CRM integrations", (it) => {
         expect(pass.failures).toBeGreaterThanOrEqual(1)
         const crmA = (yield* call("GET", CRM_A, { session })).body
         expect(crmA).toMatchObject({ status: "error", last_sync_at: expect.any(String) })
-        expect(crmA.last_error).toBe("crm-a refused the token (HTTP 401): Authentication credentials not found: the token [secret] is not valid for this account")
+        expect(crmA.last_error).toBe("crm-a refused the token (HTTP 401): the key was refused")
         expect((yield* call("GET", `${CRM}/status`, { session })).body.connections[0]).toMatchObject({ status: "error", last_error: crmA.last_error })
         expect(logs.some((line) => line.includes("crm-a sync failed"))).toBe(true)
         expect(yield* leaks(token, crmA)).toBe(false)

@@ -117,18 +117,20 @@ layer(TestLayer, { excludeTestServices: true })("LLM and speech-to-text integrat
       })
     }))
 
-  it.effect("a key the provider refuses is 422 on api_key with the provider's reason, the key blanked out, and nothing is saved", () =>
+  it.effect("a key the provider refuses is 422 on api_key with the status and our reason, never the provider's words nor the key, and nothing is saved", () =>
     Effect.gen(function* () {
       const { session } = yield* newTenant()
       const refused = yield* call("PUT", LLM, { session, body: { provider: "openai", api_key: BAD } })
       expect(refused.status).toBe(422)
       expect(refused.body.detail).toEqual([{
         loc: ["body", "api_key"],
-        msg: "OpenAI refused the key (HTTP 401): Incorrect API key provided: [the key].; nothing was saved",
+        msg: "OpenAI did not accept the key (HTTP 401: the key was refused); nothing was saved",
         type: "value_error"
       }])
+      // the provider echoed the key in its answer: neither its words nor the key come back
+      expect(JSON.stringify(refused.body)).not.toContain("Incorrect API key")
       const deepgram = yield* call("PUT", LLM, { session, body: { provider: "deepgram", api_key: BAD } })
-      expect(deepgram.body.detail[0].msg).toBe("Deepgram refused the key (HTTP 401): Invalid credentials.; nothing was saved")
+      expect(deepgram.body.detail[0].msg).toBe("Deepgram did not accept the key (HTTP 401: the key was refused); nothing was saved")
       expect((yield* call("GET", LLM, { session })).body.integrations).toEqual([])
       expect(yield* leaks(BAD, refused.body, deepgram.body)).toBe(false)
     }))

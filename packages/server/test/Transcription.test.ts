@@ -264,7 +264,7 @@ describe("transcripts", () => {
         const { callId, status } = yield* analyse(tenant.api_key, "discovery-short.mp3")
         expect(status).toMatchObject({ status: "failed", credits_charged: 0, summary: null })
         expect(status.error.code).toBe("transcription_failed")
-        expect(status.error.message).toMatch(/Deepgram refused the API key \(HTTP 401\)/)
+        expect(status.error.message).toBe("Deepgram answered the transcription request with HTTP 401: the key was refused")
         expect(yield* balanceOf(tenant.client_id)).toBe(3)
         expect(providers.deepgram.requests.filter((r) => r.bodySha256 === sha256(fixture("discovery-short.mp3")))).toHaveLength(1)
         expect((yield* get(tenant.api_key, `/reports/${callId}/html`)).status).toBe(409)

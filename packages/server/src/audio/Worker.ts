@@ -10,6 +10,10 @@
  * more than the one credit (they are recorded in the analysis's `llm.error` and on the integration).
  * The call's webhooks (events/WebhookOutbox.ts) are written in the transaction that completes or
  * fails it: they exist if and only if the status change was committed.
+ * A call's error is blanked (lib/Redact.ts, every encoding) before it is written anywhere (the call,
+ * its job, its event, its webhooks, the LLM's error in its result): a second line of defence behind
+ * the provider requests' own, with the secrets known here, the server's configured keys and the
+ * tenant's own speech-to-text and LLM keys.
  */
 import type { CallId } from "@callsight/api-spec"
 import { Data, Duration, Effect, Layer, Option, Schedule } from "effect"
@@ -25,7 +29,10 @@ import { Transactions } from "../db/Transactions.js"
 import { EventsRepo } from "../events/EventsRepo.js"
 import { WebhookOutbox } from "../events/WebhookOutbox.js"
 import { newId } from "../lib/Ids.js"
+import { redact, redactedValuesOf, type SecretInput } from "../lib/Redact.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
+import { LlmAssistants } from "../tenancy/LlmAssistants.js"
+import { SpeechIntegrations } from "../tenancy/SpeechIntegrations.js"
 import { QualificationFrameworks } from "../tenancy/QualificationFrameworks.js"
 import { Assessors } from "../llm/Assessors.js"
 import { Transcribers } from "../transcription/Transcribers.js"
@@ -60,8 +67,29 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     const assessors = yield* Assessors
     const frameworks = yield* QualificationFrameworks
     const outbox = yield* WebhookOutbox
+    const speechIntegrations = yield* SpeechIntegrations
+    const llmAssistants = yield* LlmAssistants
     const workerId = `${hostname()}:${process.pid}:${newId("wrk")}`
     const lease = config.workerLeaseSeconds
+
+    /** The server's own secrets (its providers' keys, its staff keys, ...): blanked out of every error written. */
+    const serverSecrets: ReadonlyArray<string> = redactedValuesOf(config)
+
+    /** The secrets known for a tenant's call: the server's, and the tenant's own speech-to-text and LLM keys. */
+    const secretsFor = (call: JobCall): Effect.Effect<ReadonlyArray<SecretInput>> =>
+      Effect.all([
+        Effect.orElseSucceed(speechIntegrations.forTenant(call.client_id), () => Option.none()),
+        Effect.orElseSucceed(llmAssistants.forTenant(call.client_id), () => Option.none())
+      ]).pipe(
+        Effect.map(([speech, llm]) => [
+          ...serverSecrets,
+          ...Option.toArray(speech).map((i) => i.apiKey),
+          ...Option.toArray(llm).map((a) => a.apiKey)
+        ])
+      )
+
+    /** `text` blanked of the secrets known for the call. */
+    const blankFor = (call: JobCall, text: string) => Effect.map(secretsFor(call), (secrets) => redact(text, secrets))
 
     const event = (call: JobCall, type: "analysis_completed" | "analysis_failed", error: string | null) =>
       events.record({
@@ -89,9 +117,10 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         })
       )
 
-    const fail = (call: JobCall, code: string, message: string) =>
+    const fail = (call: JobCall, code: string, unblanked: string) =>
       transactions.run(
         Effect.gen(function* () {
+          const message = yield* blankFor(call, unblanked)
           if (!(yield* jobs.finish(call.call_id, workerId, "failed", `${code}: ${message}`))) {
             return yield* new LeaseLost({ callId: call.call_id })
           }
@@ -106,7 +135,8 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         ? fail(call, "analysis_error", `gave up after ${job.attempts} attempts: ${message}`)
         : transactions.run(
           Effect.gen(function* () {
-            if (!(yield* jobs.retryLater(call.call_id, workerId, message, backoffSeconds(job.attempts)))) {
+            const blanked = yield* blankFor(call, message)
+            if (!(yield* jobs.retryLater(call.call_id, workerId, blanked, backoffSeconds(job.attempts)))) {
               return yield* new LeaseLost({ callId: call.call_id })
             }
             yield* calls.requeue(call.call_id)
@@ -159,8 +189,10 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         }
         const result = outcome.right
         if (result._tag === "Left") return yield* fail(call, result.left.code, result.left.message)
-        yield* complete(call, result.right)
-        const llm = result.right.llm
+        // the LLM's failure is stored in the result and on the integration: blanked first
+        const assessed = result.right.llm
+        const llm = assessed === null || assessed.error === null ? assessed : { ...assessed, error: yield* blankFor(call, assessed.error) }
+        yield* complete(call, llm === assessed ? result.right : { ...result.right, llm })
         if (llm !== null) {
           yield* assessors.recordUse(call.client_id, llm.provider, llm.error)
         }

@@ -28,7 +28,7 @@ import { Duration, Effect, Option, Schema } from "effect"
 import { CallViews } from "../calls/CallViews.js"
 import { AppConfig } from "../config.js"
 import { newId } from "../lib/Ids.js"
-import { ChatModels } from "../llm/ChatModels.js"
+import { chatFailure, ChatModels } from "../llm/ChatModels.js"
 import { ConversationRepo, type Door, type MessageRow } from "./ConversationRepo.js"
 import { type Intent, recognise } from "./Intents.js"
 import { llmAnswer } from "./LlmChat.js"
@@ -117,11 +117,14 @@ export class Conversation extends Effect.Service<Conversation>()("Conversation",
           Effect.either
         )
         if (answered._tag === "Left" || answered.right.reply === "") {
-          const reason = answered._tag === "Left" ? String((answered.left as { message?: unknown }).message ?? answered.left) : "the model gave an empty answer"
+          // the provider's words (which @effect/ai's errors carry) go to the log, blanked; the integration keeps ours
+          const failure = answered._tag === "Left"
+            ? chatFailure(model, answered.left)
+            : { stored: "the model gave an empty answer", detail: "the model gave an empty answer" }
           yield* Effect.logWarning("chat: the tenant's model failed; the intent rules answer").pipe(
-            Effect.annotateLogs({ provider: model.provider, model: model.model, reason: reason.slice(0, 300) })
+            Effect.annotateLogs({ provider: model.provider, model: model.model, reason: failure.detail })
           )
-          yield* models.recordUse(args.clientId, model.provider, `chat: ${reason.slice(0, 300)}`)
+          yield* models.recordUse(args.clientId, model.provider, `chat: ${failure.stored}`)
           return Option.none()
         }
         yield* models.recordUse(args.clientId, model.provider, null)

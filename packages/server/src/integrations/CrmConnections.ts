@@ -89,7 +89,7 @@ export class CrmConnections extends Effect.Service<CrmConnections>()("CrmConnect
       Effect.gen(function* () {
         const checked = yield* checks.check(spec.provider, credentials)
         if (checked._tag === "Refused") {
-          return yield* invalid(options.loc, `${spec.name} refused the credentials (HTTP ${checked.status}): ${checked.reason}; nothing was saved`)
+          return yield* invalid(options.loc, `${spec.name} did not accept the credentials (HTTP ${checked.status}: ${checked.reason}); nothing was saved`)
         }
         // Not verified is not saved: the caller tries again when the provider answers.
         if (checked._tag === "Unreachable") {

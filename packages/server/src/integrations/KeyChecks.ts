@@ -1,14 +1,17 @@
 /**
  * Before a provider's key is stored, one cheap authenticated call tells whether the provider takes
  * it: the models list (OpenAI and compatible servers, Anthropic), the projects (Deepgram), one
- * transcript of the list (AssemblyAI). The provider's own words come back when it refuses, with
- * the key itself blanked out should the provider echo it.
+ * transcript of the list (AssemblyAI). A refusal comes back as the status and a short reason of
+ * ours (lib/ProviderRequests.ts `statusReason`), never the provider's words: those go to one WARN
+ * log line, blanked of the key in every encoding (lib/Redact.ts).
  */
 import type { LlmProvider } from "@callsight/api-spec"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Data, Duration, Effect } from "effect"
 import { AppConfig } from "../config.js"
+import { errorDetail, statusReason } from "../lib/ProviderRequests.js"
+import { redactedExcerpt } from "../lib/Redact.js"
 
 export type KeyCheck = Data.TaggedEnum<{
   Accepted: {}
@@ -33,26 +36,11 @@ const trim = (url: string) => url.replace(/\/+$/, "")
 /** `…/v1/models` whether the base URL ends in `/v1` or not (as OpenAI-compatible servers are given). */
 const openAiModels = (base: string) => (trim(base).endsWith("/v1") ? `${trim(base)}/models` : `${trim(base)}/v1/models`)
 
-/** The provider's own words for a refusal, from the usual error shapes, short, without the key. */
-const reasonOf = (text: string, apiKey: string): string => {
-  let reason = text.trim()
-  try {
-    const body = JSON.parse(text) as Record<string, unknown> | null
-    const error = body?.["error"]
-    const candidates = [
-      typeof error === "object" && error !== null ? (error as Record<string, unknown>)["message"] : error,
-      body?.["message"],
-      body?.["err_msg"],
-      body?.["detail"]
-    ]
-    const found = candidates.find((c): c is string => typeof c === "string" && c !== "")
-    if (found !== undefined) reason = found
-  } catch {
-    // not JSON: the text itself
-  }
-  reason = reason.split(apiKey).join("[the key]").replace(/\s+/g, " ")
-  return reason.length > 200 ? `${reason.slice(0, 200)}…` : reason
-}
+/** Our reason for a provider's answer: the status and a short reason of ours, never the provider's words. */
+const reasonOf = (status: number): string => `HTTP ${status}: ${statusReason(status)}`
+
+/** A failure of our own (no answer, the connection), on one line, blanked of the key. */
+const transportReason = (message: string, apiKey: string): string => redactedExcerpt(message, [apiKey], 200)
 
 export class KeyChecks extends Effect.Service<KeyChecks>()("KeyChecks", {
   effect: Effect.gen(function* () {
@@ -87,14 +75,24 @@ export class KeyChecks extends Effect.Service<KeyChecks>()("KeyChecks", {
         Effect.flatMap((response): Effect.Effect<KeyCheck> =>
           response.status >= 200 && response.status < 300
             ? Effect.succeed(Accepted())
-            : Effect.map(Effect.orElseSucceed(response.text, () => ""), (text) =>
-              response.status >= 500
-                ? Unreachable({ reason: `HTTP ${response.status}: ${reasonOf(text, apiKey)}` })
-                : Refused({ status: response.status, reason: reasonOf(text, apiKey) || `HTTP ${response.status}` }))
+            : Effect.orElseSucceed(response.text, () => "").pipe(
+              // the provider's words for operators only, blanked and short
+              Effect.tap((text) =>
+                Effect.logWarning(`${PROVIDER_NAMES[provider]} did not take the key`).pipe(
+                  Effect.annotateLogs({ provider, status: response.status, detail: errorDetail(text, [apiKey]) })
+                )
+              ),
+              // 5xx and 429 say nothing of the key: it could not be checked
+              Effect.as(
+                response.status >= 500 || response.status === 429
+                  ? Unreachable({ reason: reasonOf(response.status) })
+                  : Refused({ status: response.status, reason: statusReason(response.status) })
+              )
+            )
         ),
         Effect.scoped,
         Effect.timeoutFail({ duration: CHECK_TIMEOUT, onTimeout: () => new Error("no answer within 10 s") }),
-        Effect.catchAll((error: { readonly message: string }) => Effect.succeed(Unreachable({ reason: reasonOf(error.message, apiKey) })))
+        Effect.catchAll((error: { readonly message: string }) => Effect.succeed(Unreachable({ reason: transportReason(error.message, apiKey) })))
       )
     })
 

@@ -57,7 +57,7 @@ export class LlmIntegrations extends Effect.Service<LlmIntegrations>()("LlmInteg
       const name = PROVIDER_NAMES[req.provider]
       const checked = yield* checks.check(req.provider, req.api_key, baseUrl)
       if (checked._tag === "Refused") {
-        return yield* invalid("api_key", `${name} refused the key (HTTP ${checked.status}): ${checked.reason}; nothing was saved`)
+        return yield* invalid("api_key", `${name} did not accept the key (HTTP ${checked.status}: ${checked.reason}); nothing was saved`)
       }
       // Not verified is not saved: the caller fixes the base URL, or tries again when the provider answers.
       if (checked._tag === "Unreachable") {

@@ -11,6 +11,8 @@ import type { MeetingIntegrationKind } from "@callsight/api-spec"
 import { Data, Effect, Option, Redacted } from "effect"
 import * as oauth from "oauth4webapi"
 import { AppConfig, type OAuthProviderConfig } from "../config.js"
+import { OAUTH_ERROR_CODES } from "../lib/ProviderRequests.js"
+import { redactedExcerpt } from "../lib/Redact.js"
 
 /** The provider refused: a code or refresh token it does not (or no longer) accept. */
 export class OAuthRefused extends Data.TaggedError("OAuthRefused")<{ readonly message: string }> {}
@@ -42,9 +44,9 @@ const SETTINGS: Record<MeetingIntegrationKind, {
   video: { prefix: "VIDEO", scope: null, extraParams: {}, secretIn: "basic" }
 }
 
-/** Removes the given secrets from a provider's message before it is shown or logged anywhere. */
-const scrub = (text: string, secrets: ReadonlyArray<string>) =>
-  secrets.reduce((t, s) => (s.length >= 4 ? t.split(s).join("[redacted]") : t), text).slice(0, 300)
+/** Removes the given secrets, in every encoding (lib/Redact.ts), from a message before it is shown or logged anywhere. */
+const scrub = (text: string, secrets: ReadonlyArray<string>) => redactedExcerpt(text, secrets, 300)
+
 
 export class OAuthProviders extends Effect.Service<OAuthProviders>()("OAuthProviders", {
   effect: Effect.gen(function* () {
@@ -80,15 +82,43 @@ export class OAuthProviders extends Effect.Service<OAuthProviders>()("OAuthProvi
 
     const missingVariables = (kind: MeetingIntegrationKind) => [`${SETTINGS[kind].prefix}_CLIENT_ID`]
 
-    /** Turns what oauth4webapi threw into our two errors, the secrets of the request scrubbed. */
-    const failure = (secrets: ReadonlyArray<string>) => (error: unknown): OAuthRefused | OAuthUnavailable => {
+    /** The client secrets of the configuration: blanked with the request's own. */
+    const clientSecrets = [config.calendar.clientSecret, config.video.clientSecret].flatMap((c) =>
+      Option.isSome(c) ? [Redacted.value(c.value)] : []
+    )
+
+    /**
+     * Turns what oauth4webapi threw into our two errors: the status and the RFC's error code, never
+     * the provider's description (that goes to a WARN log line), the secrets of the request scrubbed.
+     */
+    const failure = (given: ReadonlyArray<string>) => (error: unknown): OAuthRefused | OAuthUnavailable => {
+      const secrets = [...given, ...clientSecrets]
       if (error instanceof oauth.ResponseBodyError) {
-        const reason = error.error_description === undefined ? error.error : `${error.error}: ${error.error_description}`
-        return new OAuthRefused({ message: scrub(`the provider refused (HTTP ${error.status}, ${reason})`, secrets) })
+        const code = OAUTH_ERROR_CODES.has(error.error) ? `, ${error.error}` : ""
+        return new OAuthRefused({ message: `the provider refused (HTTP ${error.status}${code})` })
       }
       const message = error instanceof Error ? error.message : String(error)
       return new OAuthUnavailable({ message: scrub(`the provider could not be used: ${message}`, secrets) })
     }
+
+    /** The provider's own words about a failure, for operators: one WARN line, scrubbed. */
+    const logged = (given: ReadonlyArray<string>) => (error: unknown) =>
+      error instanceof oauth.ResponseBodyError
+        ? Effect.logWarning("the OAuth provider refused").pipe(
+          Effect.annotateLogs({
+            status: error.status,
+            error: scrub(error.error, [...given, ...clientSecrets]),
+            detail: scrub(error.error_description ?? "", [...given, ...clientSecrets])
+          })
+        )
+        : Effect.void
+
+    /** A call to the provider, its failure logged and turned into our errors. */
+    const attempt = <A>(secrets: ReadonlyArray<string>, run: () => Promise<A>) =>
+      Effect.tryPromise({ try: run, catch: (error) => error }).pipe(
+        Effect.tapError(logged(secrets)),
+        Effect.mapError(failure(secrets))
+      )
 
     const tokensOf = (t: oauth.TokenEndpointResponse): IssuedTokens => ({
       accessToken: t.access_token,
@@ -115,38 +145,29 @@ export class OAuthProviders extends Effect.Service<OAuthProviders>()("OAuthProvi
 
     /** Exchanges the callback's code (with the flow's verifier) at the token endpoint. */
     const exchange = (kind: MeetingIntegrationKind, code: string, state: string, verifier: string) =>
-      Effect.tryPromise({
-        try: async () => {
-          const p = Option.getOrThrow(provider(kind))
-          const params = oauth.validateAuthResponse(p.as, p.client, new URLSearchParams({ code, state }), state)
-          const response = await oauth.authorizationCodeGrantRequest(
-            p.as, p.client, p.auth, params, redirectUri(kind), verifier, p.options(p.as.token_endpoint!)
-          )
-          return tokensOf(await oauth.processAuthorizationCodeResponse(p.as, p.client, response))
-        },
-        catch: failure([code, verifier])
+      attempt([code, verifier], async () => {
+        const p = Option.getOrThrow(provider(kind))
+        const params = oauth.validateAuthResponse(p.as, p.client, new URLSearchParams({ code, state }), state)
+        const response = await oauth.authorizationCodeGrantRequest(
+          p.as, p.client, p.auth, params, redirectUri(kind), verifier, p.options(p.as.token_endpoint!)
+        )
+        return tokensOf(await oauth.processAuthorizationCodeResponse(p.as, p.client, response))
       })
 
     const refresh = (kind: MeetingIntegrationKind, refreshToken: string) =>
-      Effect.tryPromise({
-        try: async () => {
-          const p = Option.getOrThrow(provider(kind))
-          const response = await oauth.refreshTokenGrantRequest(p.as, p.client, p.auth, refreshToken, p.options(p.as.token_endpoint!))
-          return tokensOf(await oauth.processRefreshTokenResponse(p.as, p.client, response))
-        },
-        catch: failure([refreshToken])
+      attempt([refreshToken], async () => {
+        const p = Option.getOrThrow(provider(kind))
+        const response = await oauth.refreshTokenGrantRequest(p.as, p.client, p.auth, refreshToken, p.options(p.as.token_endpoint!))
+        return tokensOf(await oauth.processRefreshTokenResponse(p.as, p.client, response))
       })
 
     /** Revokes a token at the provider (RFC 7009). */
     const revoke = (kind: MeetingIntegrationKind, token: string) =>
-      Effect.tryPromise({
-        try: async () => {
-          const p = Option.getOrThrow(provider(kind))
-          await oauth.processRevocationResponse(
-            await oauth.revocationRequest(p.as, p.client, p.auth, token, p.options(p.as.revocation_endpoint!))
-          )
-        },
-        catch: failure([token])
+      attempt([token], async () => {
+        const p = Option.getOrThrow(provider(kind))
+        await oauth.processRevocationResponse(
+          await oauth.revocationRequest(p.as, p.client, p.auth, token, p.options(p.as.revocation_endpoint!))
+        )
       })
 
     return {

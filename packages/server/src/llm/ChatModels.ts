@@ -11,9 +11,11 @@ import type { LanguageModel } from "@effect/ai"
 import { AnthropicClient, AnthropicLanguageModel } from "@effect/ai-anthropic"
 import { OpenAiClient, OpenAiLanguageModel } from "@effect/ai-openai"
 import { HttpClient } from "@effect/platform"
-import { OutboundHttpClient } from "../lib/Outbound.js"
-import { Effect, Option, type Scope } from "effect"
+import { Effect, Option, type Redacted, type Scope } from "effect"
 import { AppConfig } from "../config.js"
+import { OutboundHttpClient } from "../lib/Outbound.js"
+import { statusReason } from "../lib/ProviderRequests.js"
+import { redactedExcerpt } from "../lib/Redact.js"
 import { LlmAssistants, type LlmAssistantUnreadable } from "../tenancy/LlmAssistants.js"
 import { resolveAssistant } from "./Assessors.js"
 import { trimBaseUrl } from "./Http.js"
@@ -22,6 +24,24 @@ export interface ChatModel {
   readonly provider: string
   readonly model: string
   readonly languageModel: LanguageModel.Service
+  /** The integration's key, only to blank it out of what is logged of a failure. */
+  readonly apiKey: Redacted.Redacted<string>
+}
+
+/**
+ * What became of a chat request the model failed: `stored`, a reason of ours for the integration's
+ * `last_error` (the status and `statusReason`, never the provider's words, which `@effect/ai`'s
+ * errors carry); `detail`, the error's own text for the log, blanked of the key and short.
+ */
+export const chatFailure = (model: ChatModel, error: unknown): { readonly stored: string; readonly detail: string } => {
+  const status = (error as { readonly response?: { readonly status?: unknown } } | null)?.response?.status
+  const text = String((error as { readonly message?: unknown } | null)?.message ?? error)
+  const stored = typeof status === "number"
+    ? `the model answered HTTP ${status}: ${statusReason(status)}`
+    : (error as { readonly _tag?: unknown } | null)?._tag === "TimeoutException" || /^no answer within/.test(text)
+    ? "the model did not answer in time"
+    : "the model could not be reached or gave no usable answer"
+  return { stored, detail: redactedExcerpt(text, [model.apiKey]) }
 }
 
 /** `@effect/ai-openai` appends `/responses` to its URL: the base with `/v1`, whether given with it or not. */
@@ -50,7 +70,7 @@ export class ChatModels extends Effect.Service<ChatModels>()("ChatModels", {
           : yield* OpenAiLanguageModel.make({ model }).pipe(
             Effect.provideServiceEffect(OpenAiClient.OpenAiClient, OpenAiClient.make({ apiKey: a.apiKey, apiUrl: openAiUrl(baseUrl) }))
           )
-        return Option.some({ provider: a.provider, model, languageModel })
+        return Option.some({ provider: a.provider, model, languageModel, apiKey: a.apiKey })
       }).pipe(Effect.provideService(HttpClient.HttpClient, client))
 
     return { forTenant, recordUse: assistants.recordUse } as const

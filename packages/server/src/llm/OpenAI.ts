@@ -8,6 +8,7 @@
 import { HttpClient } from "@effect/platform"
 import { Effect, Redacted, Schema } from "effect"
 import type { StructuredRequest } from "../analysis/Assist.js"
+import { redactedExcerpt } from "../lib/Redact.js"
 import type { AssessorService } from "./Assessor.js"
 import { DISPLAY, LlmFailed, type LlmProviderName, postJson, type RequestPolicy, resolvePolicy, trimBaseUrl } from "./Http.js"
 
@@ -71,7 +72,11 @@ export const makeOpenAIChat = (settings: OpenAIChatSettings): Effect.Effect<Asse
           const choice = answer.choices[0]
           const refusal = choice.message.refusal
           if (typeof refusal === "string" && refusal.length > 0) {
-            return Effect.fail(new LlmFailed({ provider, message: `${name} refused to assess the call: ${refusal.slice(0, 200)}` }))
+            // the model's own words go to the log only (blanked), never into a message
+            return Effect.logWarning(`${name} refused to assess the call`).pipe(
+              Effect.annotateLogs({ provider, model, detail: redactedExcerpt(refusal, [apiKey]) }),
+              Effect.zipRight(Effect.fail(new LlmFailed({ provider, message: `${name} refused to assess the call (the model answered with a refusal)` })))
+            )
           }
           if (choice.finish_reason === "length") {
             return Effect.fail(new LlmFailed({ provider, message: `${name}'s answer was cut off at the model's length limit` }))

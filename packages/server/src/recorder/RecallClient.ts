@@ -12,6 +12,8 @@ import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/
 import { NodeHttpClient } from "@effect/platform-node"
 import { Data, Duration, Effect, Option, Redacted, Schema, Stream } from "effect"
 import { AppConfig } from "../config.js"
+import { errorDetail, requestSecrets, statusReason } from "../lib/ProviderRequests.js"
+import { redactedExcerpt } from "../lib/Redact.js"
 
 /** The provider could not be reached, or failed on its side (5xx, timeout): try again later. */
 export class ProviderUnavailable extends Data.TaggedError("ProviderUnavailable")<{ readonly message: string }> {}
@@ -79,29 +81,19 @@ const toProviderBot = (bot: typeof BotResponse.Type): ProviderBot => {
 const API_TIMEOUT = Duration.seconds(20)
 const DOWNLOAD_TIMEOUT = Duration.minutes(15)
 
-/** The provider's own words for a refusal, short. */
-const reasonOf = (text: string, status: number): string => {
-  let reason = text.trim()
-  try {
-    const body = JSON.parse(text) as unknown
-    if (typeof body === "object" && body !== null) {
-      const record = body as Record<string, unknown>
-      const found = [record["detail"], record["message"], record["error"]].find((c): c is string => typeof c === "string" && c !== "")
-      reason = found ?? JSON.stringify(body)
-    }
-  } catch {
-    // not JSON: the text itself
-  }
-  reason = reason.replace(/\s+/g, " ")
-  if (reason === "") reason = `HTTP ${status}`
-  return reason.length > 300 ? `${reason.slice(0, 300)}…` : reason
-}
+/**
+ * Our reason for the provider's answer with this status: short, never the provider's words (a
+ * reason goes into the meeting's row, its events and the portal). Those go to a WARN log line.
+ */
+const reasonOf = (status: number): string => statusReason(status)
 
 export class RecallClient extends Effect.Service<RecallClient>()("RecallClient", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
     const client = yield* HttpClient.HttpClient
     const base = `${config.recorderApiUrl}/api/v1`
+    /** Blanked out of every reason and log line (lib/Redact.ts). */
+    const secrets = [Option.getOrUndefined(config.recorderApiKey)]
 
     const authorized = (request: HttpClientRequest.HttpClientRequest) =>
       Option.match(config.recorderApiKey, {
@@ -118,23 +110,30 @@ export class RecallClient extends Effect.Service<RecallClient>()("RecallClient",
       Effect.flatMap(authorized(request), (signed) =>
         client.execute(signed).pipe(
           Effect.timeoutFail({ duration: API_TIMEOUT, onTimeout: () => new ProviderUnavailable({ message: "no answer within 20 s" }) }),
-          Effect.catchTag("RequestError", "ResponseError", (e) => Effect.fail(new ProviderUnavailable({ message: e.message }))),
+          Effect.catchTag("RequestError", "ResponseError", (e) =>
+            Effect.fail(new ProviderUnavailable({ message: redactedExcerpt(e.message, [...secrets, ...requestSecrets(signed)], 300) }))),
           Effect.flatMap((response): Effect.Effect<HttpClientResponse.HttpClientResponse, ProviderUnavailable | ProviderRefused | BotNotFound> =>
             response.status >= 200 && response.status < 300
               ? Effect.succeed(response)
               : Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (text): Effect.Effect<never, ProviderUnavailable | ProviderRefused | BotNotFound> =>
                 response.status === 404 && botId !== undefined
                   ? Effect.fail(new BotNotFound({ botId }))
-                  : response.status >= 500 || response.status === 429
-                  ? Effect.fail(new ProviderUnavailable({ message: `HTTP ${response.status}: ${reasonOf(text, response.status)}` }))
-                  : Effect.fail(new ProviderRefused({ status: response.status, message: reasonOf(text, response.status) })))
+                  : Effect.logWarning("the bot provider did not take the request").pipe(
+                    Effect.annotateLogs({ status: response.status, detail: errorDetail(text, [...secrets, ...requestSecrets(signed)]) }),
+                    Effect.zipRight(Effect.fail(
+                      response.status >= 500 || response.status === 429
+                        ? new ProviderUnavailable({ message: `HTTP ${response.status}: ${reasonOf(response.status)}` })
+                        : new ProviderRefused({ status: response.status, message: reasonOf(response.status) })
+                    ))
+                  ))
           )
         ))
 
     const decodeBot = (response: HttpClientResponse.HttpClientResponse) =>
       response.json.pipe(
         Effect.flatMap(Schema.decodeUnknown(BotResponse)),
-        Effect.mapError((e) => new ProviderUnavailable({ message: `unexpected answer: ${e.message}` })),
+        // what the answer holds stays out of the message
+        Effect.mapError(() => new ProviderUnavailable({ message: "an answer that is not the bot the API documents" })),
         Effect.map(toProviderBot)
       )
 
@@ -168,21 +167,30 @@ export class RecallClient extends Effect.Service<RecallClient>()("RecallClient",
     })
 
     /** The recording's bytes, from its pre-signed URL (no key sent there). */
-    const download = (url: string): Stream.Stream<Uint8Array, ProviderUnavailable> =>
-      Stream.unwrap(
+    const download = (url: string): Stream.Stream<Uint8Array, ProviderUnavailable> => {
+      // a pre-signed URL's query is its credential (a signature, a token): blanked out of messages
+      const signed: Array<string> = []
+      try {
+        const parsed = new URL(url)
+        signed.push(parsed.search.slice(1), ...parsed.searchParams.values())
+      } catch {
+        // not a URL: the request fails and says so
+      }
+      const fetchFailed = (e: { readonly message: string }) =>
+        new ProviderUnavailable({ message: `the recording could not be fetched: ${redactedExcerpt(e.message, signed, 300)}` })
+      return Stream.unwrap(
         client.execute(HttpClientRequest.get(url)).pipe(
-          Effect.mapError((e) => new ProviderUnavailable({ message: `the recording could not be fetched: ${e.message}` })),
+          Effect.mapError(fetchFailed),
           Effect.flatMap((response) =>
             response.status >= 200 && response.status < 300
-              ? Effect.succeed(response.stream.pipe(
-                Stream.mapError((e) => new ProviderUnavailable({ message: `the recording could not be fetched: ${e.message}` }))
-              ))
+              ? Effect.succeed(response.stream.pipe(Stream.mapError(fetchFailed)))
               : Effect.fail(new ProviderUnavailable({ message: `the recording could not be fetched: HTTP ${response.status}` }))
           )
         )
       ).pipe(
         Stream.timeoutFail(() => new ProviderUnavailable({ message: "the recording took over 15 minutes to fetch" }), DOWNLOAD_TIMEOUT)
       )
+    }
 
     return { configured: Option.isSome(config.recorderApiKey), createBot, getBot, deleteBot, download } as const
   }),

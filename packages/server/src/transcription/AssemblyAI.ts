@@ -12,6 +12,7 @@ import { Duration, Effect, Redacted, Schema } from "effect"
 import type { Transcript, Word } from "../analysis/Transcript.js"
 import type { AudioFormat } from "../analysis/Types.js"
 import { fileBody, type RequestPolicy, requestJson, resolvePolicy, round3, trimBaseUrl, TranscriptionFailed } from "./Http.js"
+import { redactedExcerpt } from "../lib/Redact.js"
 import type { TranscriberService } from "./Transcriber.js"
 
 export const ASSEMBLYAI_BASE_URL = "https://api.assemblyai.com"
@@ -93,7 +94,7 @@ export const makeAssemblyAI = (
       what: string,
       schema: Schema.Schema<A, I>,
       build: Effect.Effect<HttpClientRequest.HttpClientRequest, TranscriptionFailed>
-    ) => requestJson({ client, provider: "assemblyai", policy, what, schema, build: Effect.map(build, authorized) })
+    ) => requestJson({ client, provider: "assemblyai", policy, what, schema, build: Effect.map(build, authorized), apiKey: settings.apiKey })
 
     /** Asks for the transcript's status until it is completed; `error` ends in TranscriptionFailed. */
     const poll = (id: string): Effect.Effect<Completed, TranscriptionFailed> => {
@@ -105,11 +106,15 @@ export const makeAssemblyAI = (
             case "completed":
               return Effect.succeed(answer)
             case "error":
-              return Effect.fail(
-                new TranscriptionFailed({
-                  provider: "assemblyai",
-                  message: `AssemblyAI could not transcribe the call: ${answer.error ?? "no reason given"}`
-                })
+              // AssemblyAI's own words go to the log only (blanked), never into the call's error
+              return Effect.logWarning("AssemblyAI ended the transcript in error").pipe(
+                Effect.annotateLogs({ provider: "assemblyai", detail: redactedExcerpt(answer.error ?? "", [settings.apiKey]) }),
+                Effect.zipRight(Effect.fail(
+                  new TranscriptionFailed({
+                    provider: "assemblyai",
+                    message: "AssemblyAI could not transcribe the call: its transcript ended in error"
+                  })
+                ))
               )
             default:
               return next

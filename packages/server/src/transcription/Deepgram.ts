@@ -78,6 +78,7 @@ export const makeDeepgram = (settings: DeepgramSettings): Effect.Effect<Transcri
           policy,
           what: "transcription request",
           schema: DeepgramResponse,
+          apiKey: settings.apiKey,
           build: Effect.map(fileBody("deepgram", path), ({ size, stream }) =>
             HttpClientRequest.post(`${baseUrl}/v1/listen`).pipe(
               HttpClientRequest.setUrlParams(params),

@@ -6,7 +6,7 @@
  */
 import type { HttpClient, HttpClientRequest } from "@effect/platform"
 import * as NodeStream from "@effect/platform-node/NodeStream"
-import { Data, Duration, Effect, type Schema, type Stream } from "effect"
+import { Data, Duration, Effect, type Redacted, type Schema, type Stream } from "effect"
 import { createReadStream, openAsBlob } from "node:fs"
 import { stat } from "node:fs/promises"
 import type { AudioFormat } from "../analysis/Types.js"
@@ -61,6 +61,11 @@ export const requestJson = <A, I>(options: {
   readonly what: string
   readonly build: Effect.Effect<HttpClientRequest.HttpClientRequest, TranscriptionFailed>
   readonly schema: Schema.Schema<A, I>
+  /**
+   * The key, blanked out of every message and log line (lib/ProviderRequests.ts blanks what the
+   * request's credential headers carry too, given or not).
+   */
+  readonly apiKey?: Redacted.Redacted<string> | undefined
 }): Effect.Effect<A, TranscriptionFailed> =>
   sendJson({ ...options, name: DISPLAY[options.provider], annotations: { provider: options.provider } }).pipe(
     Effect.catchTag("ProviderFailure", (e) =>

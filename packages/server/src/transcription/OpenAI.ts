@@ -217,12 +217,12 @@ export const makeOpenAI = (settings: OpenAISettings): Effect.Effect<TranscriberS
         const build = request(path, format)
         if (diarize) {
           const answer = yield* requestJson({
-            client, provider: "openai", policy, what: "transcription request", schema: OpenAIDiarizedResponse, build
+            client, provider: "openai", policy, what: "transcription request", schema: OpenAIDiarizedResponse, build, apiKey: settings.apiKey
           })
           return { provider: "openai" as const, model, language: settings.language ?? null, words: diarizedWords(answer) }
         }
         const answer = yield* requestJson({
-          client, provider: "openai", policy, what: "transcription request", schema: OpenAIVerboseResponse, build
+          client, provider: "openai", policy, what: "transcription request", schema: OpenAIVerboseResponse, build, apiKey: settings.apiKey
         })
         if (answer.words == null && answer.segments == null) {
           return yield* new TranscriptionFailed({

@@ -114,7 +114,8 @@ describe("Deepgram failures", () => {
       expect(error._tag).toBe("TranscriptionFailed")
       expect(error.status).toBe(401)
       expect(error.code).toBe("transcription_failed")
-      expect(error.message).toContain("Deepgram refused the API key (HTTP 401)")
+      expect(error.message).toBe("Deepgram answered the transcription request with HTTP 401: the key was refused")
+      expect(error.message).not.toContain("Invalid API key")
       expect(server.requests.length).toBe(1)
     }))
 

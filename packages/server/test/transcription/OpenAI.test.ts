@@ -177,7 +177,7 @@ describe("OpenAI failures", () => {
       expect(error._tag).toBe("TranscriptionFailed")
       expect(error.provider).toBe("openai")
       expect(error.status).toBe(401)
-      expect(error.message).toBe("OpenAI refused the API key (HTTP 401): Invalid API key")
+      expect(error.message).toBe("OpenAI answered the transcription request with HTTP 401: the key was refused")
       expect(server.requests.length).toBe(1)
     }))
 
