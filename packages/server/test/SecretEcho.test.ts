@@ -12,15 +12,14 @@
  * caller sees names the provider and the status, never the provider's own words; the operator's
  * log line keeps those words, blanked.
  */
-import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { admin, get, setFlags, settle } from "./utils/AudioRequests.js"
 import { fixture } from "./utils/Fixtures.js"
-import { call, freshEmail, signInByMail } from "./utils/PortalRequests.js"
-import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
+import { call, tenantWithOwner } from "./utils/PortalRequests.js"
+import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
 import { type SpeechProviderServer, startAssemblyAI, startDeepgram, startOpenAI } from "./utils/SpeechProviders.js"
 import { ASSISTANT_KEY } from "./utils/TestServer.js"
 import { type Receiver, startReceiver } from "./utils/WebhookReceiver.js"
@@ -110,21 +109,15 @@ const withProviders = Layer.unwrapScoped(Effect.gen(function* () {
 }))
 
 /** A tenant with credits and an API key, its owner signed in, and a webhook endpoint for its failures. */
-const tenantWithOwner = Effect.gen(function* () {
-  const api = yield* HttpApiClient.make(CallsightApi)
-  const email = freshEmail()
-  const created = yield* api.extensions.createClient({
-    headers: admin,
-    payload: CreateClientRequest.make({ company_name: "Acme", credits: 5, plan: "growth", owner_email: email })
-  })
-  const session = yield* signInByMail(yield* Smtp, email)
+const tenantWithWebhook = Effect.gen(function* () {
+  const tenant = yield* tenantWithOwner
   const { receiver } = yield* Setup
   const webhook = yield* call("POST", "/v1/teams/webhooks", {
-    headers: { "x-api-key": created.api_key },
-    body: { url: `${receiver.url}/hooks/${created.client_id}`, events: ["analysis.failed"] }
+    headers: { "x-api-key": tenant.apiKey },
+    body: { url: `${receiver.url}/hooks/${tenant.clientId}`, events: ["analysis.failed"] }
   })
   expect(webhook.status).toBe(201)
-  return { clientId: created.client_id, apiKey: created.api_key, session }
+  return tenant
 })
 
 /** Uploads a call with a callback URL and waits for its analysis to end. */
@@ -210,7 +203,7 @@ describe("a speech-to-text provider that echoes the key", () => {
     it.effect("the tenant's Deepgram key, echoed on a 401, appears nowhere: answers, views, webhooks, rows, logs", () =>
       Effect.gen(function* () {
         const { deepgram, logs } = yield* Setup
-        const tenant = yield* tenantWithOwner
+        const tenant = yield* tenantWithWebhook
         const saved = yield* call("PUT", "/v1/client-portal/integrations/llm", {
           session: tenant.session,
           body: { provider: "deepgram", api_key: DEEPGRAM_KEY, base_url: deepgram.url }
@@ -244,7 +237,7 @@ describe("a speech-to-text provider that echoes the key", () => {
     it.effect("the tenant's AssemblyAI key (spaces and reserved characters) echoed on the upload appears nowhere either", () =>
       Effect.gen(function* () {
         const { assemblyai } = yield* Setup
-        const tenant = yield* tenantWithOwner
+        const tenant = yield* tenantWithWebhook
         const saved = yield* call("PUT", "/v1/client-portal/integrations/llm", {
           session: tenant.session,
           body: { provider: "assemblyai", api_key: ASSEMBLYAI_KEY, base_url: assemblyai.url }
@@ -260,7 +253,7 @@ describe("a speech-to-text provider that echoes the key", () => {
     it.effect("the server's own OpenAI key, echoed for a tenant whose flag says openai, appears nowhere either", () =>
       Effect.gen(function* () {
         const { openai } = yield* Setup
-        const tenant = yield* tenantWithOwner
+        const tenant = yield* tenantWithWebhook
         yield* setFlags(tenant.clientId, { transcriber: "openai" })
         const { callId, status } = yield* uploadAndSettle(tenant)
         expect(openai.requests.filter((r) => r.path === "/v1/audio/transcriptions")[0]!.headers["authorization"]).toBe(`Bearer ${SERVER_OPENAI_KEY}`)

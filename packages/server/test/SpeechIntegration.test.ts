@@ -5,14 +5,12 @@
  * providers are local servers speaking Deepgram's and AssemblyAI's protocols: one Deepgram is the
  * server's (its key), the other Deepgram and the AssemblyAI are the tenant's own accounts.
  */
-import { HttpApiClient } from "@effect/platform"
-import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { admin, get, setFlags, settle, upload } from "./utils/AudioRequests.js"
+import { get, setFlags, settle, upload } from "./utils/AudioRequests.js"
 import { fixture } from "./utils/Fixtures.js"
-import { call, freshEmail, signInByMail } from "./utils/PortalRequests.js"
-import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
+import { call, tenantWithOwner } from "./utils/PortalRequests.js"
+import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
 import { sha256, type SpeechProviderServer, startAssemblyAI, startDeepgram } from "./utils/SpeechProviders.js"
 
 const SERVER_KEY = "dg-server-key"
@@ -38,17 +36,6 @@ const withProviders = Layer.unwrapScoped(Effect.gen(function* () {
   return Layer.merge(server, Layer.succeed(Providers, { serverDeepgram, tenantDeepgram, tenantAssemblyAI }))
 }))
 
-/** A tenant with credits and an API key, and its owner signed in to the portal. */
-const tenantWithOwner = Effect.gen(function* () {
-  const api = yield* HttpApiClient.make(CallsightApi)
-  const email = freshEmail()
-  const created = yield* api.extensions.createClient({
-    headers: admin,
-    payload: CreateClientRequest.make({ company_name: "Acme", credits: 5, plan: "growth", owner_email: email })
-  })
-  const session = yield* signInByMail(yield* Smtp, email)
-  return { clientId: created.client_id, apiKey: created.api_key, session }
-})
 
 const analyse = (apiKey: string, name: string) =>
   Effect.gen(function* () {

@@ -3,12 +3,12 @@
  * browser would), and the whole sign-in through the mail: login, the e-mail the SMTP server got,
  * the token out of its link, verify, the cookie.
  */
-import { SESSION_COOKIE } from "@callsight/api-spec"
-import { Cookies, HttpClient, HttpClientRequest } from "@effect/platform"
+import { CallsightApi, CreateClientRequest, SESSION_COOKIE } from "@callsight/api-spec"
+import { Cookies, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schedule } from "effect"
 import type { ReceivedMail, TestSmtpServer } from "./SmtpServer.js"
-import { createTenant } from "./AudioRequests.js"
+import { admin, createTenant } from "./AudioRequests.js"
 import { Smtp } from "./SmtpServerLayer.js"
 
 export interface Reply {
@@ -120,3 +120,15 @@ export const tenantWithUser = (credits: number) =>
     const session = yield* memberSession(smtp, tenant.client_id, email)
     return { clientId: tenant.client_id as string, apiKey: tenant.api_key as string, session, email }
   })
+
+/** A tenant made by the admin with credits, an API key and an owner, the owner signed in to the portal. */
+export const tenantWithOwner = Effect.gen(function* () {
+  const api = yield* HttpApiClient.make(CallsightApi)
+  const email = freshEmail()
+  const created = yield* api.extensions.createClient({
+    headers: admin,
+    payload: CreateClientRequest.make({ company_name: "Acme", credits: 5, plan: "growth", owner_email: email })
+  })
+  const session = yield* signInByMail(yield* Smtp, email)
+  return { clientId: created.client_id, apiKey: created.api_key, session }
+})
