@@ -7,10 +7,10 @@
  * (lib/Redact.ts), should the provider (or the HTTP client, naming a URL) echo them.
  */
 import { HttpClient, type HttpClientRequest } from "@effect/platform"
-import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Data, Duration, Effect } from "effect"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { errorDetail, oauthErrorCode, requestSecrets, statusReason } from "../lib/ProviderRequests.js"
-import { redact, redactedExcerpt } from "../lib/Redact.js"
+import { redactedExcerpt } from "../lib/Redact.js"
 
 export type CrmAnswer = Data.TaggedEnum<{
   Ok: { readonly status: number; readonly body: unknown }
@@ -31,9 +31,6 @@ const hostOf = (url: string) => {
     return "unknown"
   }
 }
-
-/** The secrets, in every encoding (lib/Redact.ts), replaced by `[redacted]`. */
-export const blank = (text: string, secrets: ReadonlyArray<string>): string => redact(text, secrets)
 
 /**
  * Our reason for a CRM's answer with this status: short, never the CRM's own words; an OAuth token

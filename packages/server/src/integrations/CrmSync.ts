@@ -18,16 +18,16 @@
  *
  * A token the CRM refuses (401/403) marks the connection `error` with the CRM's reason; any other
  * failure is kept as its `last_error` and tried again next pass. No token goes into a log line,
- * a row or an error: reasons are blanked of it (CrmRequests).
+ * a row or an error: reasons are blanked of it (lib/Redact.ts).
  */
 import type { ClientId } from "@callsight/api-spec"
 import { Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
+import { redact } from "../lib/Redact.js"
 import { AuditLog } from "../tenancy/AuditLog.js"
 import { Secrets } from "../tenancy/Secrets.js"
 import { type Deal, CrmHubSpot, HubSpotFailed } from "./CrmHubSpot.js"
-import { blank } from "./CrmRequests.js"
 import { CrmSyncRepo, type OutcomeToWrite, type SyncingRow } from "./CrmSyncRepo.js"
 
 const PROVIDER = "crm-a"
@@ -196,12 +196,12 @@ export class CrmSync extends Effect.Service<CrmSync>()("CrmSync", {
         return yield* Effect.gen(function* () {
           const notes = yield* writeNotes(clientId, token)
           const pulled = yield* readClosedDeals(clientId, token, connection.synced_through === null ? null : new Date(connection.synced_through))
-          yield* done("connected", notes.lastError === null ? null : blank(notes.lastError, [token]), pulled.through)
+          yield* done("connected", notes.lastError === null ? null : redact(notes.lastError, [token]), pulled.through)
           return { notes: notes.written, filled: pulled.filled, failed: notes.lastError !== null }
         }).pipe(
           Effect.catchTag("HubSpotFailed", (e: HubSpotFailed) => {
             const refused = refusesToken(e)
-            const reason = blank(
+            const reason = redact(
               refused ? `crm-a refused the token (HTTP ${e.status}): ${e.reason}` : `crm-a sync failed${e.status === null ? "" : ` (HTTP ${e.status})`}: ${e.reason}`,
               [token]
             )

@@ -7,9 +7,9 @@
  */
 import type { LlmProvider } from "@callsight/api-spec"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Data, Duration, Effect } from "effect"
 import { AppConfig } from "../config.js"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { errorDetail, statusReason } from "../lib/ProviderRequests.js"
 import { redactedExcerpt } from "../lib/Redact.js"
 

@@ -47,7 +47,6 @@ const SETTINGS: Record<MeetingIntegrationKind, {
 /** Removes the given secrets, in every encoding (lib/Redact.ts), from a message before it is shown or logged anywhere. */
 const scrub = (text: string, secrets: ReadonlyArray<string>) => redactedExcerpt(text, secrets, 300)
 
-
 export class OAuthProviders extends Effect.Service<OAuthProviders>()("OAuthProviders", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig

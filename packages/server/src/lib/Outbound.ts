@@ -92,7 +92,10 @@ export const policyOf = (config: AppConfigShape): OutboundPolicy => {
     ...[config.calendar, config.video].flatMap((p) => [p.authorizeUrl, p.tokenUrl, p.revokeUrl, p.apiUrl]),
     ...Option.toArray(Option.map(config.s3, (s3) => Option.getOrUndefined(s3.endpoint)))
   ]
-  const trustedOrigins = new Set(configured.flatMap((url) => (url === undefined ? [] : Option.toArray(Option.fromNullable(originOf(url))))))
+  const trustedOrigins = new Set(configured.flatMap((url) => {
+    const origin = url === undefined ? undefined : originOf(url)
+    return origin === undefined ? [] : [origin]
+  }))
   return { production: config.production, allowNames, allowRanges, trustedOrigins, lookup }
 }
 

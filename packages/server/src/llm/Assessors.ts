@@ -11,9 +11,9 @@
  */
 import type { ClientId } from "@callsight/api-spec"
 import { HttpClient } from "@effect/platform"
-import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Duration, Effect, Option } from "effect"
 import { AppConfig, type AppConfigShape } from "../config.js"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { type LlmAssistant, LlmAssistants } from "../tenancy/LlmAssistants.js"
 import { makeAnthropic } from "./Anthropic.js"
 import type { AssessorService } from "./Assessor.js"

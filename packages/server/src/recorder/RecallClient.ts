@@ -81,12 +81,6 @@ const toProviderBot = (bot: typeof BotResponse.Type): ProviderBot => {
 const API_TIMEOUT = Duration.seconds(20)
 const DOWNLOAD_TIMEOUT = Duration.minutes(15)
 
-/**
- * Our reason for the provider's answer with this status: short, never the provider's words (a
- * reason goes into the meeting's row, its events and the portal). Those go to a WARN log line.
- */
-const reasonOf = (status: number): string => statusReason(status)
-
 export class RecallClient extends Effect.Service<RecallClient>()("RecallClient", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
@@ -115,6 +109,7 @@ export class RecallClient extends Effect.Service<RecallClient>()("RecallClient",
           Effect.flatMap((response): Effect.Effect<HttpClientResponse.HttpClientResponse, ProviderUnavailable | ProviderRefused | BotNotFound> =>
             response.status >= 200 && response.status < 300
               ? Effect.succeed(response)
+              // our reason (the row, the events, the portal show it); the provider's words go to the log
               : Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (text): Effect.Effect<never, ProviderUnavailable | ProviderRefused | BotNotFound> =>
                 response.status === 404 && botId !== undefined
                   ? Effect.fail(new BotNotFound({ botId }))
@@ -122,8 +117,8 @@ export class RecallClient extends Effect.Service<RecallClient>()("RecallClient",
                     Effect.annotateLogs({ status: response.status, detail: errorDetail(text, [...secrets, ...requestSecrets(signed)]) }),
                     Effect.zipRight(Effect.fail(
                       response.status >= 500 || response.status === 429
-                        ? new ProviderUnavailable({ message: `HTTP ${response.status}: ${reasonOf(response.status)}` })
-                        : new ProviderRefused({ status: response.status, message: reasonOf(response.status) })
+                        ? new ProviderUnavailable({ message: `HTTP ${response.status}: ${statusReason(response.status)}` })
+                        : new ProviderRefused({ status: response.status, message: statusReason(response.status) })
                     ))
                   ))
           )

@@ -10,11 +10,11 @@
  */
 import type { ClientId } from "@callsight/api-spec"
 import { HttpClient } from "@effect/platform"
-import { OutboundHttpClient } from "../lib/Outbound.js"
 import { Duration, Effect, Option, type Redacted } from "effect"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { type SpeechIntegration, SpeechIntegrations } from "../tenancy/SpeechIntegrations.js"
 import { AppConfig } from "../config.js"
+import { OutboundHttpClient } from "../lib/Outbound.js"
 import { makeAssemblyAI } from "./AssemblyAI.js"
 import { makeDeepgram } from "./Deepgram.js"
 import { type ProviderName, TranscriptionFailed } from "./Http.js"
