@@ -8,14 +8,17 @@
  *   `conversation` (the chat engine behind the workspace chat and the portal concierge), `db`,
  *   `lib`, `mail`, `http`, `config.ts`, `Observability.ts`, `version.ts`. Every feature may use it;
  *   it uses no feature.
- * - Engines below the floor: `analysis` (pure: no HTTP, no SQL, nothing of the service but `lib`),
- *   `transcription` (the speech-to-text adapters) and `llm` (the LLM adapters of the assisted assessment).
+ * - Engines below the floor: `transcription` (the speech-to-text adapters) and `llm` (the LLM
+ *   adapters of the assisted assessment).
+ * - The analysis engine is its own package, `packages/analysis` (`@callsight/analysis`): pure, no
+ *   HTTP, no SQL, nothing of the server. The server imports it; it imports nothing of the server.
  * - The top: `HttpApp.ts` assembles the groups, `main.ts` composes the layers, `index.ts` exports.
  *   Nothing below imports them.
  * - SQL lives in repositories: only `*Repo.ts`, `*Queries.ts`, `*Store.ts` and `db/` import
  *   `@effect/sql` for anything but types; services run transactions through `db/Transactions.ts`.
  */
 const src = "^packages/server/src"
+const analysis = "^packages/analysis/src"
 const features = "(probes|auth|portal|integrations|recorder|coaching|companion|admin|marketIntel|workspace|assistant|audio|extensions|webhooks)"
 const floor = `${src}/(tenancy|events|calls|views|conversation|db|lib|mail|http)/|${src}/(config|Observability|version)\\.ts$`
 
@@ -37,20 +40,21 @@ module.exports = {
     },
     {
       name: "engine-imports-service",
-      comment: "The engines (analysis, transcription, llm) sit below the floor: no feature, no top.",
+      comment: "The engines (transcription, llm) sit below the floor: no feature, no top.",
       severity: "error",
-      from: { path: `${src}/(analysis|transcription|llm)/` },
+      from: { path: `${src}/(transcription|llm)/` },
       to: { path: [`${src}/${features}/`, `${src}/(HttpApp|main|index)\\.ts$`] }
     },
     {
       name: "analysis-stays-pure",
-      comment: "The analysis engine has no HTTP and no SQL, and uses nothing of the service but lib/.",
+      comment: "The analysis package has no HTTP and no SQL, and imports nothing of the server.",
       severity: "error",
-      from: { path: `${src}/analysis/` },
+      from: { path: `${analysis}/` },
       to: {
         path: [
-          `${src}/(?!analysis/|lib/)`,
-          "node_modules/(@effect/sql|@effect/sql-pg|@effect/platform|@effect/platform-node|pg|@electric-sql)/"
+          "^packages/(server|client|cli)/",
+          "node_modules/(@effect/sql|@effect/sql-pg|@effect/platform|@effect/platform-node|pg|@electric-sql|undici)/",
+          "^(http|https|net|dgram|http2|tls)$"
         ]
       }
     },

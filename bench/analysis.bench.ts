@@ -22,9 +22,7 @@ import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { analyzeFile } from "../packages/server/src/analysis/Acoustic.js"
-import { decodeFile } from "../packages/server/src/analysis/Decode.js"
-import { ANALYSIS_RATE } from "../packages/server/src/analysis/Resample.js"
+import { ANALYSIS_RATE, analyzeFile, decodeFile } from "@callsight/analysis"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "..")

@@ -9,8 +9,8 @@
  * Wall and CPU time per stage, their shares, and the peak RSS. Resampling is part of decoding; a
  * 16 kHz file is passed through, so it is also timed alone on an hour of 44.1 kHz audio.
  *
- * `--from` points at another copy of `packages/server/src/analysis` (e.g. the last commit's, from
- * `git worktree add /tmp/head HEAD`: `--from /tmp/head/packages/server/src/analysis`), to compare.
+ * `--from` points at another copy of the analysis package (e.g. the last commit's, from
+ * `git worktree add /tmp/head HEAD`: `--from /tmp/head/packages/analysis`), to compare.
  *
  *   npx tsx --conditions=source bench/analysis.profile.ts --snapshot out.json [--from <dir>]
  *
@@ -21,34 +21,20 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import type * as AcousticModule from "../packages/server/src/analysis/Acoustic.js"
-import type * as ActivityModule from "../packages/server/src/analysis/Activity.js"
-import type * as AnalyzerModule from "../packages/server/src/analysis/Analyzer.js"
-import type * as DecodeModule from "../packages/server/src/analysis/Decode.js"
-import type * as DiarizeModule from "../packages/server/src/analysis/Diarize.js"
-import type * as FeaturesModule from "../packages/server/src/analysis/Features.js"
-import type * as ReportModule from "../packages/server/src/analysis/Report.js"
-import type * as ResampleModule from "../packages/server/src/analysis/Resample.js"
-import type { AcousticAnalysis, AudioFormat } from "../packages/server/src/analysis/Types.js"
+import type * as AnalysisModule from "@callsight/analysis"
+import type { AcousticAnalysis, AudioFormat } from "@callsight/analysis"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "..")
 const args = process.argv.slice(2)
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined)
-const from = path.resolve(option("--from") ?? path.join(root, "packages/server/src/analysis"))
+const from = path.resolve(option("--from") ?? path.join(root, "packages/analysis"))
 const positional = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--"))
 const sixty = path.join(here, ".cache/call-60min-16k-48k.mp3")
 const formatOf = (file: string): AudioFormat => (file.endsWith(".wav") ? "wav" : file.endsWith(".m4a") ? "m4a" : "mp3")
 
-const load = async <M>(name: string): Promise<M> => (await import(pathToFileURL(path.join(from, `${name}.js`)).href)) as M
-const Acoustic = await load<typeof AcousticModule>("Acoustic")
-const Activity = await load<typeof ActivityModule>("Activity")
-const Analyzer = await load<typeof AnalyzerModule>("Analyzer")
-const Decode = await load<typeof DecodeModule>("Decode")
-const Diarize = await load<typeof DiarizeModule>("Diarize")
-const Features = await load<typeof FeaturesModule>("Features")
-const Report = await load<typeof ReportModule>("Report")
-const Resample = await load<typeof ResampleModule>("Resample")
+// every module through the package's entry, so `--from` may point at another copy of it
+const Analysis = (await import(pathToFileURL(path.join(from, "src/index.ts")).href)) as typeof AnalysisModule
 
 interface Timing {
   readonly stage: string
@@ -69,24 +55,24 @@ const stages = async (file: string) => {
   const format = formatOf(file)
   const timings: Array<Timing> = []
   await timed(timings, "decode (and resample)", async () => {
-    for await (const _ of Decode.decodeFile(file, format, { borrow: true })) {
+    for await (const _ of Analysis.decodeFile(file, format, { borrow: true })) {
       // decoded and dropped
     }
   })
   const features = await timed(timings, "decode + features", async () => {
-    let extractor: ReturnType<typeof Features.createFeatureExtractor> | undefined
-    for await (const chunk of Decode.decodeFile(file, format, { borrow: true })) {
-      extractor ??= Features.createFeatureExtractor(chunk.channels.length)
+    let extractor: ReturnType<typeof Analysis.createFeatureExtractor> | undefined
+    for await (const chunk of Analysis.decodeFile(file, format, { borrow: true })) {
+      extractor ??= Analysis.createFeatureExtractor(chunk.channels.length)
       extractor.push(chunk.channels)
     }
     return extractor!.finish()
   })
-  const masks = await timed(timings, "speech activity", () => features.channels.map((c) => Activity.detectSpeech(c)))
+  const masks = await timed(timings, "speech activity", () => features.channels.map((c) => Analysis.detectSpeech(c)))
   if (features.channels.length === 1) {
     const marks: Array<[number, number]> = []
     const started = performance.now()
     await timed(timings, "diarization", () =>
-      Diarize.diarizeMono(features.mfcc, masks[0]!, undefined, (f) => marks.push([f, (performance.now() - started) / 1000]))
+      Analysis.diarizeMono(features.mfcc, masks[0]!, undefined, (f) => marks.push([f, (performance.now() - started) / 1000]))
     )
     const at = (f: number) => marks.find(([g]) => g === f)?.[1] ?? 0
     const total = timings[timings.length - 1]!.wall
@@ -95,17 +81,17 @@ const stages = async (file: string) => {
         `resegmentation (GMM + Viterbi) ${(total - at(0.4)).toFixed(2)} s`
     )
   }
-  const acoustic = await timed(timings, "activity + diarization + roles/metrics", () => Acoustic.analyzeFeatures(features, features.channels.length))
+  const acoustic = await timed(timings, "activity + diarization + roles/metrics", () => Analysis.analyzeFeatures(features, features.channels.length))
   if (!("speakers" in acoustic)) throw new Error(acoustic.message)
-  const scored = await timed(timings, "scoring", () => Analyzer.combine(acoustic as AcousticAnalysis, null, "MEDDPICC"))
+  const scored = await timed(timings, "scoring", () => Analysis.combine(acoustic as AcousticAnalysis, null, "MEDDPICC"))
   await timed(timings, "report", () =>
-    Report.renderReport({ call_id: "call_profile", external_call_id: null, created_at: new Date(0).toISOString(), ...scored })
+    Analysis.renderReport({ call_id: "call_profile", external_call_id: null, created_at: new Date(0).toISOString(), ...scored })
   )
   // a whole-call run for the total
-  await timed(timings, "analyzeFile (all of the above but scoring and report)", () => Effect.runPromise(Acoustic.analyzeFile(file, { format })))
+  await timed(timings, "analyzeFile (all of the above but scoring and report)", () => Effect.runPromise(Analysis.analyzeFile(file, { format })))
   // resampling alone: an hour of one 44.1 kHz channel, in 10 s pieces
   await timed(timings, "resample 60 min of 44.1 kHz (alone, for reference)", () => {
-    const resampler = Resample.createResampler(44_100, 16_000)
+    const resampler = Analysis.createResampler(44_100, 16_000)
     const piece = Float32Array.from({ length: 441_000 }, (_, i) => Math.sin(i * 0.031) * 0.3 + Math.sin(i * 0.0071) * 0.2)
     for (let i = 0; i < 360; i++) resampler.push(piece)
     resampler.flush()
@@ -146,7 +132,7 @@ const snapshot = async (out: string) => {
   if (fs.existsSync(sixty)) files.push(sixty)
   const result: Record<string, unknown> = {}
   for (const file of files) {
-    result[path.basename(file)] = await Effect.runPromise(Effect.either(Acoustic.analyzeFile(file, { format: formatOf(file) })))
+    result[path.basename(file)] = await Effect.runPromise(Effect.either(Analysis.analyzeFile(file, { format: formatOf(file) })))
     console.log(path.basename(file))
   }
   fs.writeFileSync(out, JSON.stringify(result, null, 1))

@@ -7,12 +7,9 @@
  *   npx tsx --conditions=source bench/content.bench.ts
  */
 import { performance } from "node:perf_hooks"
-import { analyzeContent } from "../packages/server/src/analysis/Content.js"
-import { scoreCall } from "../packages/server/src/analysis/Scorecard.js"
-import type { Word } from "../packages/server/src/analysis/Transcript.js"
-import type { Metrics, Turn } from "../packages/server/src/analysis/Types.js"
-import { truth } from "../packages/server/test/utils/Fixtures.js"
-import { truthWords } from "../packages/server/test/utils/TruthWords.js"
+import { analyzeContent, type Metrics, scoreCall, type Turn, type Word } from "@callsight/analysis"
+import { truth } from "../test/utils/Fixtures.js"
+import { truthWords } from "../test/utils/TruthWords.js"
 
 const CALLS = ["discovery-short", "demo-objection", "renewal-stereo", "rep-monologue"]
 const MINUTES = 60

@@ -8,10 +8,9 @@
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import type { ContentInput } from "../packages/server/src/analysis/Transcript.js"
-import type { SpeakerSummary, Turn } from "../packages/server/src/analysis/Types.js"
-import type { Truth } from "../packages/server/test/utils/Fixtures.js"
-import { truthWords } from "../packages/server/test/utils/TruthWords.js"
+import type { ContentInput, SpeakerSummary, Turn } from "@callsight/analysis"
+import type { Truth } from "../test/utils/Fixtures.js"
+import { truthWords } from "../test/utils/TruthWords.js"
 
 export const CALLS = join(dirname(fileURLToPath(import.meta.url)), "calls")
 

@@ -12,7 +12,7 @@
  * the figures sit below the whole analysis' (`npm run eval:leave-out`) and measure only how the
  * learned part grows with data. About half a minute; not run by CI (it tunes nothing, it prints).
  */
-import { probabilityOf } from "../packages/server/src/analysis/TurnModel.js"
+import { probabilityOf } from "@callsight/analysis"
 import { objectionTurns, trainObjectionModel } from "./train-objections.js"
 import { examplesOf, trainIds } from "./turn-model.js"
 

@@ -25,7 +25,7 @@ import { Schema } from "effect"
 import { wilson } from "./run.js"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..")
-const MODEL = "packages/server/src/analysis/objection-model.json"
+const MODEL = "packages/analysis/src/models/objection-model.json"
 const ITEMS = ["objections (any kind)", "objections (same kind)", "next steps", "pains", "value claims"] as const
 
 const Split = Schema.Struct({ note: Schema.String, train: Schema.Array(Schema.String), test: Schema.Array(Schema.String) })

@@ -19,8 +19,7 @@
  */
 import { NodeHttpClient } from "@effect/platform-node"
 import { Duration, Effect, Either, Redacted } from "effect"
-import { applyAssist, assessmentRequest, mergeAssessment } from "../packages/server/src/analysis/Assist.js"
-import type { ContentAnalysis } from "../packages/server/src/analysis/Content.js"
+import { applyAssist, assessmentRequest, type ContentAnalysis, mergeAssessment } from "@callsight/analysis"
 import type { AssessorService } from "../packages/server/src/llm/Assessor.js"
 import { makeOpenAIChat } from "../packages/server/src/llm/OpenAI.js"
 import { type CallResult, type CallRun, compare, ITEMS, readSplit, runCall, summarize, type Summary, table } from "./run.js"

@@ -1,5 +1,5 @@
 /**
- * Trains the objection kind model of `packages/server/src/analysis/KindModel.ts` on the train part
+ * Trains the objection kind model of `packages/analysis/src/models/KindModel.ts` on the train part
  * of `eval/split.json` (never the test part) and writes its weights to `kind-model.json`.
  *
  *   npm run train:kinds
@@ -23,10 +23,10 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Objection } from "@callsight/api-spec"
 import { Schema } from "effect"
-import { turnFeatures } from "../packages/server/src/analysis/TurnModel.js"
+import { turnFeatures } from "@callsight/analysis"
 import { HERE, isMain, read, Script, sentencesOf, trainIds, trainSoftmaxModel } from "./turn-model.js"
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/kind-model.json")
+const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/analysis/src/models/kind-model.json")
 const SETTINGS = { l2: 0.03, epochs: 10 }
 
 /** The API's kinds, in its order: each feature's weights follow it. */

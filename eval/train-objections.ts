@@ -1,5 +1,5 @@
 /**
- * Trains the objection model of `packages/server/src/analysis/ObjectionModel.ts` on the train part
+ * Trains the objection model of `packages/analysis/src/models/ObjectionModel.ts` on the train part
  * of `eval/split.json` (never the test part) and writes its weights to `objection-model.json`.
  *
  *   npm run train:objections
@@ -88,7 +88,7 @@ import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
 import { isMain, trainIds, trainTurnModel } from "./turn-model.js"
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/objection-model.json")
+const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/analysis/src/models/objection-model.json")
 const SETTINGS = { l2: 0.03, epochs: 10, threshold: 0.45 }
 
 const Annotation = Schema.Struct({ objections: Schema.Array(Schema.Struct({ turns: Schema.Array(Schema.Number) })) })

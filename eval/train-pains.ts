@@ -1,5 +1,5 @@
 /**
- * Trains the pain model of `packages/server/src/analysis/PainModel.ts` on the train part of
+ * Trains the pain model of `packages/analysis/src/models/PainModel.ts` on the train part of
  * `eval/split.json` (never the test part) and writes its weights to `pain-model.json`.
  *
  *   npm run train:pains
@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
 import { isMain, trainIds, trainTurnModel } from "./turn-model.js"
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/pain-model.json")
+const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/analysis/src/models/pain-model.json")
 const SETTINGS = { l2: 0.003, epochs: 10, threshold: 0.2 }
 
 const Annotation = Schema.Struct({ pains: Schema.Array(Schema.Struct({ turn: Schema.Number })) })

@@ -1,5 +1,5 @@
 /**
- * Trains the value-claim model of `packages/server/src/analysis/ValueModel.ts` on the train part of
+ * Trains the value-claim model of `packages/analysis/src/models/ValueModel.ts` on the train part of
  * `eval/split.json` (never the test part) and writes its weights to `value-model.json`.
  *
  *   npm run train:value
@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
 import { isMain, trainIds, trainTurnModel } from "./turn-model.js"
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/server/src/analysis/value-model.json")
+const OUT = join(dirname(fileURLToPath(import.meta.url)), "../packages/analysis/src/models/value-model.json")
 const SETTINGS = { l2: 0.003, epochs: 10, threshold: 0.2, side: "rep" } as const
 
 const Annotation = Schema.Struct({ value_claims: Schema.Array(Schema.Struct({ turn: Schema.Number })) })

@@ -19,8 +19,7 @@ import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
-import { plain } from "../packages/server/src/analysis/Lexicon.js"
-import { turnFeatures } from "../packages/server/src/analysis/TurnModel.js"
+import { plain, turnFeatures } from "@callsight/analysis"
 
 export const HERE = dirname(fileURLToPath(import.meta.url))
 const RATE = 0.1

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { sha256, type SpeechProviderServer, startDeepgram } from "../packages/server/test/utils/SpeechProviders.js"
-import { fixture, fixturePath } from "../packages/server/test/utils/Fixtures.js"
+import { fixture, fixturePath } from "./utils/Fixtures.js"
 import { runCli, type RunningServer, startServer } from "./utils/Server.js"
 
 const KEY = "dg-cli-key"

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { wavOf, wavSamples } from "../packages/server/test/utils/Fixtures.js"
+import { wavOf, wavSamples } from "./utils/Fixtures.js"
 import { acquireTestDatabaseUrl } from "../packages/server/test/utils/TestDatabase.js"
 import { CLI_BIN, freePort, ROOT } from "./utils/Server.js"
 

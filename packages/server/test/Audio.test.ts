@@ -8,7 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { balanceOf, createTenant, get, settle, upload } from "./utils/AudioRequests.js"
-import { fixture, truth, wavOf, wavSamples } from "./utils/Fixtures.js"
+import { fixture, truth, wavOf, wavSamples } from "../../../test/utils/Fixtures.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
 describe("audio analysis", () => {

@@ -8,7 +8,7 @@ import { HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { admin, createTenant } from "./utils/AudioRequests.js"
-import { fixture } from "./utils/Fixtures.js"
+import { fixture } from "../../../test/utils/Fixtures.js"
 import { call, newTenant } from "./utils/PortalRequests.js"
 import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
 

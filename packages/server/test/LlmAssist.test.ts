@@ -9,7 +9,7 @@
  * nothing at all. What the rules find is read from the same call analysed without an LLM, so these
  * tests hold while the rules change.
  */
-import { METHOD_VERSION } from "../src/analysis/Method.js"
+import { METHOD_VERSION } from "@callsight/analysis"
 import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
 import { HttpApiClient } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
@@ -17,7 +17,7 @@ import { Context, Effect, Layer, type Scope } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { admin, balanceOf, get, settle, upload } from "./utils/AudioRequests.js"
-import { fixture } from "./utils/Fixtures.js"
+import { fixture } from "../../../test/utils/Fixtures.js"
 import { call, freshEmail, signInByMail } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 import { type SpeechProviderServer, startDeepgram } from "./utils/SpeechProviders.js"

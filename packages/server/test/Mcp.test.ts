@@ -12,7 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { createServer, type Server } from "node:http"
 import { createTenant } from "./utils/AudioRequests.js"
-import { fixture } from "./utils/Fixtures.js"
+import { fixture } from "../../../test/utils/Fixtures.js"
 import { ADMIN_KEY, testServerLayer } from "./utils/TestServer.js"
 
 const TOOLS = [

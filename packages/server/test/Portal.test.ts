@@ -8,7 +8,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { admin, upload } from "./utils/AudioRequests.js"
-import { fixture } from "./utils/Fixtures.js"
+import { fixture } from "../../../test/utils/Fixtures.js"
 import { call, freshEmail, memberSession, newTenant } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 

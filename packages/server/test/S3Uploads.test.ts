@@ -11,7 +11,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { PART_BYTES, QUEUE_SIZE } from "../src/calls/S3BlobStore.js"
 import { balanceOf, createTenant, settle, upload } from "./utils/AudioRequests.js"
-import { fixture, wavOf } from "./utils/Fixtures.js"
+import { fixture, wavOf } from "../../../test/utils/Fixtures.js"
 import { type S3TestServer, startS3Server } from "./utils/S3Server.js"
 import { testServerLayer, type TestServerOptions } from "./utils/TestServer.js"
 

@@ -8,7 +8,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { get, setFlags, settle, upload } from "./utils/AudioRequests.js"
-import { fixture } from "./utils/Fixtures.js"
+import { fixture } from "../../../test/utils/Fixtures.js"
 import { call, tenantWithOwner } from "./utils/PortalRequests.js"
 import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
 import { sha256, type SpeechProviderServer, startAssemblyAI, startDeepgram } from "./utils/SpeechProviders.js"

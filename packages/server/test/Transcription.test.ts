@@ -5,13 +5,13 @@
  * its status and its report carry what the content analysis found. Then the failures: a refused
  * key, a provider that fails once and then answers, and one that never answers.
  */
-import { METHOD_VERSION } from "../src/analysis/Method.js"
+import { METHOD_VERSION } from "@callsight/analysis"
 import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import type { AppConfigShape } from "../src/config.js"
 import { balanceOf, setFlags, createTenant, get, settle, upload } from "./utils/AudioRequests.js"
-import { fixture, truth } from "./utils/Fixtures.js"
+import { fixture, truth } from "../../../test/utils/Fixtures.js"
 import {
   type AssemblyAIServerOptions,
   type ProviderServerOptions,

@@ -12,7 +12,7 @@
 import type { CallId, ClientId, Plan } from "@callsight/api-spec"
 import type { SqlError } from "@effect/sql"
 import { Data, Effect } from "effect"
-import type { AudioFormat } from "../analysis/Types.js"
+import type { AudioFormat } from "@callsight/analysis"
 import { EventsRepo, type NewEvent } from "../events/EventsRepo.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import { MONTHLY_INGESTS } from "../tenancy/Plans.js"

@@ -14,8 +14,7 @@ import {
   ValidationFailed
 } from "@callsight/api-spec"
 import { Effect, Option, Schema } from "effect"
-import { renderReport } from "../analysis/Report.js"
-import { FULL_BASIS_MIN, overallBasis } from "../analysis/Scorecard.js"
+import { FULL_BASIS_MIN, overallBasis, renderReport } from "@callsight/analysis"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { type CallListRow, type CallRecord, CallsRepo, type PageAfter } from "./CallsRepo.js"
 

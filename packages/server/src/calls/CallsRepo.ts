@@ -25,7 +25,7 @@ import {
 } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Record, Schema } from "effect"
-import type { AnalysisResult } from "../analysis/Analyzer.js"
+import type { AnalysisResult } from "@callsight/analysis"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
 

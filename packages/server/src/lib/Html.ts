@@ -1,5 +1,5 @@
-/** Text put into HTML: the five characters that could end it, escaped. */
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
-
-/** Escape text for HTML element content and quoted attribute values. */
-export const escapeHtml = (value: unknown): string => String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c]!)
+/**
+ * Text put into HTML, escaped as the evidence report escapes it: one function, owned by the
+ * analysis package (its report renderer needs it and it depends on nothing of the server).
+ */
+export { escapeHtml } from "@callsight/analysis"

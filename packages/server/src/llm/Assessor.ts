@@ -6,7 +6,7 @@
  * assesses a tenant's calls is chosen in `Assessors.ts`.
  */
 import type { Effect } from "effect"
-import type { StructuredRequest } from "../analysis/Assist.js"
+import type { StructuredRequest } from "@callsight/analysis"
 import type { LlmFailed, LlmProviderName } from "./Http.js"
 
 export interface AssessorService {

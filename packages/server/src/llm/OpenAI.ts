@@ -7,7 +7,7 @@
  */
 import { HttpClient } from "@effect/platform"
 import { Effect, Redacted, Schema } from "effect"
-import type { StructuredRequest } from "../analysis/Assist.js"
+import type { StructuredRequest } from "@callsight/analysis"
 import { redactedExcerpt } from "../lib/Redact.js"
 import type { AssessorService } from "./Assessor.js"
 import { DISPLAY, LlmFailed, type LlmProviderName, postJson, type RequestPolicy, resolvePolicy, trimBaseUrl } from "./Http.js"

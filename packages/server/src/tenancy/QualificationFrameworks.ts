@@ -6,7 +6,7 @@
  */
 import type { ClientId } from "@callsight/api-spec"
 import { Context, type Effect } from "effect"
-import type { Framework } from "../analysis/Transcript.js"
+import type { Framework } from "@callsight/analysis"
 
 export class QualificationFrameworks extends Context.Tag("@callsight/QualificationFrameworks")<
   QualificationFrameworks,

@@ -7,8 +7,7 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Redacted, Schema } from "effect"
-import type { Transcript, Word } from "../analysis/Transcript.js"
-import type { AudioFormat } from "../analysis/Types.js"
+import type { AudioFormat, Transcript, Word } from "@callsight/analysis"
 import { audioContentType, fileBody, type RequestPolicy, requestJson, resolvePolicy, trimBaseUrl } from "./Http.js"
 import type { TranscriberService } from "./Transcriber.js"
 

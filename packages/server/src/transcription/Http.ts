@@ -9,7 +9,7 @@ import * as NodeStream from "@effect/platform-node/NodeStream"
 import { Data, Duration, Effect, type Redacted, type Schema, type Stream } from "effect"
 import { createReadStream, openAsBlob } from "node:fs"
 import { stat } from "node:fs/promises"
-import type { AudioFormat } from "../analysis/Types.js"
+import type { AudioFormat } from "@callsight/analysis"
 import {
   describeCause,
   type Policy,

@@ -18,8 +18,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Redacted, Schema, Stream } from "effect"
 import { randomUUID } from "node:crypto"
-import type { Transcript, Word } from "../analysis/Transcript.js"
-import type { AudioFormat } from "../analysis/Types.js"
+import type { AudioFormat, Transcript, Word } from "@callsight/analysis"
 import { audioContentType, fileBody, type RequestPolicy, requestJson, resolvePolicy, round3, trimBaseUrl, TranscriptionFailed } from "./Http.js"
 import type { TranscriberService } from "./Transcriber.js"
 

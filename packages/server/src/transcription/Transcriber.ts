@@ -5,8 +5,7 @@
  * speaker label. Which provider transcribes a tenant's calls is chosen in `Transcribers.ts`.
  */
 import type { Effect } from "effect"
-import type { Transcript } from "../analysis/Transcript.js"
-import type { AudioFormat } from "../analysis/Types.js"
+import type { AudioFormat, Transcript } from "@callsight/analysis"
 import type { ProviderName, TranscriptionFailed } from "./Http.js"
 
 export interface TranscriberService {

@@ -4,9 +4,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Logger, LogLevel, Redacted } from "effect"
 import { readFileSync, statSync } from "node:fs"
 import { type DeepgramSettings, makeDeepgram } from "../../src/transcription/Deepgram.js"
-import { fixturePath, truth } from "../utils/Fixtures.js"
+import { fixturePath, truth } from "../../../../test/utils/Fixtures.js"
 import { FAST_POLICY, sha256, type SpeechProviderServer, speakerOrder, startDeepgram } from "../utils/SpeechProviders.js"
-import { truthWords } from "../utils/TruthWords.js"
+import { truthWords } from "../../../../test/utils/TruthWords.js"
 
 const AUDIO = fixturePath("discovery-short.wav")
 const AUDIO_SIZE = statSync(AUDIO).size

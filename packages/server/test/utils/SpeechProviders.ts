@@ -13,8 +13,8 @@ import { createHash, randomUUID } from "node:crypto"
 import { readdirSync, readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { FIXTURES, fixturePath, type Truth, truth as fixtureTruth, type TruthTurn } from "./Fixtures.js"
-import { bareWord, type TruthWord, truthWords } from "./TruthWords.js"
+import { FIXTURES, fixturePath, type Truth, truth as fixtureTruth, type TruthTurn } from "../../../../test/utils/Fixtures.js"
+import { bareWord, type TruthWord, truthWords } from "../../../../test/utils/TruthWords.js"
 
 /** Small retry delays and timeouts, so that failure tests take milliseconds. */
 export const FAST_POLICY = {

@@ -1,0 +1,173 @@
+/**
+ * The analysis of one call file, from bytes to scored result: the acoustic pipeline and, when a
+ * speech-to-text provider is configured, the transcript at the same time (the provider works while
+ * we decode); then the content analysis of the words and the scorecard; then, when the tenant has
+ * an LLM, its assessment of the transcript, verified and merged (`Assist.ts`). Pure of HTTP and SQL:
+ * the transcriber and the LLM come in as functions, the worker stores what this answers and the
+ * report renders it.
+ */
+import type { NextStep, Objection, Qualification, Transcription, TranscriptSegment } from "@callsight/api-spec"
+import { Effect } from "effect"
+import { analyzeFile } from "./signal/Acoustic.js"
+import { applyAssist, assessmentRequest, type LlmAssist, type LlmAssistanceResult } from "./scoring/Assist.js"
+import { analyzeContent, type ContentAnalysis } from "./text/Content.js"
+import { METHOD_VERSION } from "./Method.js"
+import { scoreCall } from "./scoring/Scorecard.js"
+import type { Framework, Transcript } from "./text/Transcript.js"
+import type { AcousticAnalysis, AnalysisFailed, AnalysisStage, AudioFormat, ScoredCall } from "./Types.js"
+
+/** Everything stored of a completed analysis (the `result` of a call). */
+export interface AnalysisResult extends AcousticAnalysis, ScoredCall {
+  readonly method_version: string
+  /** Segments with our speakers and times, when a transcriber ran; null for an acoustic-only analysis. */
+  readonly transcript: ReadonlyArray<typeof TranscriptSegment.Type> | null
+  /** Where the words came from; null for an acoustic-only analysis. */
+  readonly transcription: typeof Transcription.Type | null
+  /** The qualification checklist; null without a transcript. */
+  readonly qualification: typeof Qualification.Type | null
+  readonly objections: ReadonlyArray<typeof Objection.Type>
+  readonly next_steps: ReadonlyArray<typeof NextStep.Type>
+  /** What the tenant's LLM added; null when none ran (no LLM integration, or no words to assess). */
+  readonly llm: LlmAssistanceResult | null
+}
+
+export type ProgressListener = (stage: AnalysisStage, fraction: number) => void
+
+export interface AnalyzeOptions<E> {
+  /** Transcribes the file; absent for an acoustic-only analysis. */
+  readonly transcribe?: ((path: string, format: AudioFormat) => Effect.Effect<Transcript, E>) | undefined
+  /** The tenant's qualification framework (MEDDPICC by default). */
+  readonly framework?: Framework | undefined
+  /**
+   * The tenant's LLM: asked once, after the rule-based content analysis, when there is a
+   * transcript with words. Its failures never fail the analysis (they are recorded in `llm.error`).
+   */
+  readonly assist?: LlmAssist | undefined
+  readonly onProgress?: ProgressListener | undefined
+}
+
+/** What the rules find in the words of a call; null without a transcript. */
+export const contentOf = (acoustic: AcousticAnalysis, transcript: Transcript | null, framework: Framework): ContentAnalysis | null =>
+  transcript === null ? null : analyzeContent({
+    words: transcript.words,
+    speaker_turns: acoustic.speaker_turns,
+    speakers: acoustic.speakers,
+    duration_s: acoustic.duration_s,
+    framework
+  })
+
+const metricsOf = (acoustic: AcousticAnalysis, content: ContentAnalysis | null) =>
+  content === null ? acoustic.metrics : { ...acoustic.metrics, ...content.metrics }
+
+/** The result from the scored content (the rules', or merged with an LLM's). */
+const resultOf = (
+  acoustic: AcousticAnalysis,
+  transcript: Transcript | null,
+  content: ContentAnalysis | null,
+  scored: ScoredCall,
+  llm: LlmAssistanceResult | null
+): AnalysisResult => ({
+  ...acoustic,
+  metrics: metricsOf(acoustic, content),
+  ...scored,
+  method_version: METHOD_VERSION,
+  transcript: content?.transcript ?? null,
+  transcription: transcript === null || content === null ? null : {
+    provider: transcript.provider,
+    model: transcript.model,
+    language: transcript.language,
+    diarization_agreement: content.diarization_agreement
+  },
+  qualification: content?.qualification ?? null,
+  objections: content?.objections ?? [],
+  next_steps: content?.next_steps ?? [],
+  llm
+})
+
+const scoreContent = (acoustic: AcousticAnalysis, content: ContentAnalysis | null): ScoredCall =>
+  scoreCall({
+    metrics: metricsOf(acoustic, content),
+    speaker_turns: acoustic.speaker_turns,
+    speakers: acoustic.speakers,
+    duration_s: acoustic.duration_s,
+    content
+  })
+
+/** The acoustic analysis, the words and what the rules found in them, scored. */
+export const combine = (
+  acoustic: AcousticAnalysis,
+  transcript: Transcript | null,
+  framework: Framework
+): AnalysisResult => {
+  const content = contentOf(acoustic, transcript, framework)
+  return resultOf(acoustic, transcript, content, scoreContent(acoustic, content), null)
+}
+
+/**
+ * The rules' result, then the LLM's assessment of the transcript merged in and rescored. The LLM
+ * is asked only when there are words; whatever it answers or fails with, the analysis succeeds.
+ */
+export const combineAssisted = (
+  acoustic: AcousticAnalysis,
+  transcript: Transcript | null,
+  framework: Framework,
+  assist: LlmAssist
+): Effect.Effect<AnalysisResult> =>
+  Effect.gen(function* () {
+    const content = contentOf(acoustic, transcript, framework)
+    const rules = scoreContent(acoustic, content)
+    if (transcript === null || content === null || content.transcript.length === 0) {
+      return resultOf(acoustic, transcript, content, rules, null)
+    }
+    const input = {
+      content,
+      words: transcript.words,
+      speaker_turns: acoustic.speaker_turns,
+      speakers: acoustic.speakers,
+      framework,
+      metrics: metricsOf(acoustic, content),
+      duration_s: acoustic.duration_s,
+      rules
+    }
+    const outcome = yield* Effect.either(
+      Effect.suspend(() => assist.assess(assessmentRequest(input))).pipe(
+        // a defect of the adapter is one more failure of the LLM, never of the call
+        Effect.catchAllDefect((defect) => Effect.fail({ message: `the LLM request failed: ${String(defect)}` }))
+      )
+    )
+    const assisted = applyAssist(input, { provider: assist.provider, model: assist.model }, outcome)
+    if (assisted.llm.error !== null) {
+      yield* Effect.logWarning("the LLM assessment gave nothing; the rule-based result stands").pipe(
+        Effect.annotateLogs({ provider: assist.provider, model: assist.model, error: assisted.llm.error })
+      )
+    }
+    return resultOf(acoustic, transcript, assisted.content, assisted.scored, assisted.llm)
+  }).pipe(Effect.withSpan("Analyzer.assist", { attributes: { provider: assist.provider, model: assist.model } }))
+
+export class Analyzer extends Effect.Service<Analyzer>()("Analyzer", {
+  succeed: {
+    analyze: <E = never>(
+      path: string,
+      format: AudioFormat,
+      options: AnalyzeOptions<E> = {}
+    ): Effect.Effect<AnalysisResult, AnalysisFailed | E> =>
+      Effect.gen(function* () {
+        const onProgress = options.onProgress ?? (() => {})
+        const transcribe = options.transcribe
+        // The provider works on its copy while we decode ours; either failing ends the analysis.
+        const [acoustic, transcript] = yield* Effect.all([
+          analyzeFile(path, { format, onProgress }).pipe(
+            Effect.tap(() => Effect.sync(() => transcribe !== undefined && onProgress("transcribe", 0)))
+          ),
+          transcribe === undefined ? Effect.succeed(null) : transcribe(path, format)
+        ], { concurrency: 2 })
+        onProgress("score", 0)
+        const framework = options.framework ?? "MEDDPICC"
+        const result = options.assist === undefined
+          ? combine(acoustic, transcript, framework)
+          : yield* combineAssisted(acoustic, transcript, framework, options.assist)
+        onProgress("report", 1)
+        return result
+      }).pipe(Effect.withSpan("Analyzer.analyze", { attributes: { format, transcribed: options.transcribe !== undefined } }))
+  }
+}) {}

@@ -1,0 +1,51 @@
+/**
+ * @callsight/analysis: the analysis engine, from an audio file and its words to the scored call
+ * and its evidence report (docs/method.md). Pure: no HTTP, no SQL, nothing of the server; the
+ * speech-to-text provider and the LLM come in as functions (`Analyzer.ts`).
+ *
+ * The pipeline, one folder per stage:
+ * - `signal/`: sniff, decode and resample the audio; FFT and features; speech activity; the
+ *   speaker model (GMM, clustering, diarization); roles from acoustic cues; the metrics that need
+ *   no words. `Acoustic.ts` runs the stage.
+ * - `text/`: the provider's words (`Transcript.ts`), the lexicon, dates, commitments, push-back,
+ *   and the content findings (`Content.ts`).
+ * - `models/`: the learned turn models and their weights (trained by `eval/train-*.ts`).
+ * - `scoring/`: the scorecard (rules, moments, scores and their explanations) and the LLM's
+ *   assessment merged in (`Assist.ts`).
+ * - `report/`: the HTML evidence report.
+ */
+export * from "./Analyzer.js"
+export * from "./Method.js"
+export * from "./Types.js"
+
+export * from "./signal/Acoustic.js"
+export * from "./signal/Activity.js"
+export * from "./signal/Cluster.js"
+export * from "./signal/Decode.js"
+export * from "./signal/Diarize.js"
+export * from "./signal/Features.js"
+export * from "./signal/Fft.js"
+export * from "./signal/Gmm.js"
+export * from "./signal/Metrics.js"
+export * from "./signal/Resample.js"
+export * from "./signal/Roles.js"
+export * from "./signal/Sniff.js"
+
+export * from "./text/Commitments.js"
+export * from "./text/Content.js"
+export * from "./text/Dates.js"
+export * from "./text/Lexicon.js"
+export * from "./text/Pushback.js"
+export * from "./text/Transcript.js"
+
+export * from "./models/KindModel.js"
+export * from "./models/ObjectionModel.js"
+export * from "./models/PainModel.js"
+export * from "./models/TurnModel.js"
+export * from "./models/ValueModel.js"
+
+export * from "./scoring/Assist.js"
+export * from "./scoring/Scorecard.js"
+
+export * from "./report/Html.js"
+export * from "./report/Report.js"

@@ -1,0 +1,145 @@
+/**
+ * Next steps that generalise (issue 14): proposals put as questions wait for an answer, declined and
+ * deferred days make no step, days offered as a choice take the one the other side picks, a day said
+ * again to close completes the step said before, and dates that are no due (a lower bound, a topic,
+ * what one has) make none.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { actsIn } from "../src/text/Commitments.js"
+import { dueText, findDues } from "../src/text/Dates.js"
+import { tokenize } from "../src/text/Lexicon.js"
+import { scriptedCall, type Who } from "./utils/ScriptedCall.js"
+
+
+const call = scriptedCall
+const steps = (lines: ReadonlyArray<readonly [Who, string]>) => call(lines).next_steps.map((s) => [s.owner, s.due])
+const dues = (text: string) => findDues(tokenize(text)).map(dueText)
+
+describe("dates that are no due", () => {
+  it("a lower bound and a day as the topic of talk name no due; a clock time after 'about' stays", () => {
+    expect(dues("Ring me after the second of March.")).toEqual([])
+    expect(dues("I need to check with my director about Thursday.")).toEqual([])
+    expect(dues("We could start at about 3 pm.")).toEqual(["15:00"])
+    expect(dues("How about the fourth of May?")).toEqual(["May 4"])
+  })
+
+  it("the first days of a period and a day of each month are no due; the first of a month stays", () => {
+    expect(dues("We ride along with the crews for the first two weeks.")).toEqual([])
+    expect(dues("Customers see the gain in the first 90 days.")).toEqual([])
+    expect(dues("We meet on the first Tuesday of each month.")).toEqual([])
+    expect(dues("Invoices go out on the 1st of every month.")).toEqual([])
+    expect(dues("Let's start on the first.")).toEqual(["the 1st"])
+    expect(dues("Can we meet on the first Tuesday of next month?")).toEqual(["the 1st Tuesday"])
+  })
+
+  it("a weekday after 'a' is any such day, a habit or an open choice: no due", () => {
+    expect(dues("Half our people fill in their timesheets on a Friday afternoon from memory.")).toEqual([])
+    expect(dues("Could you manage a Thursday?")).toEqual([])
+    expect(dues("We get a call on a Tuesday night, and the family wants Friday.")).toEqual(["Friday"])
+    expect(dues("Let's talk again on Friday afternoon.")).toEqual(["Friday"])
+  })
+
+  it("reads a hyphenated spoken ordinal as a day of the month", () => {
+    expect(dues("Let's go over it on the twenty-fifth.")).toEqual(["the 25th"])
+    expect(dues("Thursday the thirty-first at two works.")).toEqual(["Thursday the 31st 14:00"])
+  })
+
+  it("days offered as alternatives are one choice, not two days", () => {
+    const [due] = findDues(tokenize("I could do Monday or Tuesday morning."))
+    expect(due?.choice).toBe(true)
+    expect(dueText(due ?? null)).toBe("Monday or Tuesday")
+    expect(findDues(tokenize("Send it Monday, and we meet Tuesday."))[0]?.choice).toBeUndefined()
+  })
+})
+
+describe("commitments: what one has is no act", () => {
+  it("a present 'have' without an auxiliary is inert; with one, or joined to a committing verb, it acts", () => {
+    expect(actsIn(tokenize("We have a board meeting on the ninth.")).every((a) => a.inert)).toBe(true)
+    expect(actsIn(tokenize("I'll have the numbers with you on the ninth.")).some((a) => !a.inert && a.actor === "self")).toBe(true)
+    expect(actsIn(tokenize("I'll sign it off and have the contract back to you on the ninth.")).filter((a) => !a.inert)).toHaveLength(2)
+  })
+})
+
+describe("next steps: proposals, replies and restatements", () => {
+  it("a proposal put as a question is a step once the other side agrees, and none when it defers or counters", () => {
+    expect(steps([["rep", "Can we meet on Thursday at eleven?"], ["buyer", "Yes, Thursday at eleven is fine."]])).toEqual([["S1", "Thursday 11:00"]])
+    expect(steps([["rep", "Can we meet on Thursday at eleven?"], ["buyer", "Let me check with my boss about Thursday and get back to you."]])).toEqual([])
+    expect(steps([["buyer", "Can you ring me in a few weeks?"], ["rep", "Sure, I'll ring you on Monday the sixth."], ["buyer", "Sounds good."]]))
+      .toEqual([["S1", "Monday the 6th"]])
+  })
+
+  it("a commitment the other side turns down makes no step; one it accepts stays", () => {
+    expect(steps([["rep", "I'll phone you on Friday the tenth in the afternoon."], ["buyer", "Afternoons are bad for me. Just email me."]])).toEqual([])
+    expect(steps([["rep", "I'll phone you on Friday the tenth."], ["buyer", "Friday the tenth does not work, I'm away."]])).toEqual([])
+    expect(steps([["rep", "I'll send the draft by Friday."], ["buyer", "No problem."]])).toEqual([["S1", "Friday"]])
+  })
+
+  it("a choice of days waits for the other side to pick one, and takes that one", () => {
+    expect(steps([["rep", "I could do Monday or Tuesday afternoon for the walkthrough."], ["buyer", "I'll see what the team says."]])).toEqual([])
+    expect(steps([["rep", "I could do Monday or Tuesday afternoon for the walkthrough."], ["buyer", "Tuesday suits us."]])).toEqual([["S1", "Tuesday"]])
+  })
+
+  it("a day said again to close, or a time added later, completes the step already agreed", () => {
+    expect(steps([
+      ["rep", "Let's review the figures together on Wednesday the fourth."],
+      ["buyer", "Wednesday the fourth is fine."],
+      ["rep", "Great, ten o'clock then."],
+      ["buyer", "Speak on Wednesday."]
+    ])).toEqual([["S1", "Wednesday the 4th 10:00"]])
+  })
+
+  it("a date stated with a verb of its own is no step; 'are we still on for' a day is scheduling", () => {
+    expect(steps([["buyer", "The week after next is tricky."], ["rep", "Understood."]])).toEqual([])
+    expect(steps([["rep", "The renewal is due on the thirtieth."], ["buyer", "Right."]])).toEqual([])
+    expect(steps([["rep", "Are we still on for Monday at nine?"], ["buyer", "Yes, Monday at nine."]])).toEqual([["S1", "Monday 09:00"]])
+  })
+
+  it("an offer that answers a request for the same day accepts it; a question to a colleague is answered by the colleague", () => {
+    expect(steps([["rep", "Could your engineer send me the log files by Thursday?"], ["buyer2", "I can get you the log files by Thursday."]]))
+      .toEqual([["S3", "Thursday"]])
+    expect(steps([["buyer", "Anna, can you get the form to legal this week?"], ["buyer2", "I'll get it to them on Wednesday."], ["rep", "Thanks."]]))
+      .toEqual([["S3", "Wednesday"]])
+  })
+
+  it("asking whether a day works commits to nothing on that day", () => {
+    expect(steps([["buyer", "I'll ask the director whether the twelfth works."], ["rep", "Thanks."]])).toEqual([])
+  })
+})
+
+describe("next steps: deadlines told by reference, offers accepted, questions that end a sentence", () => {
+  it("'by then' and 'before then' take the day named last; 'ahead of' a day is a deadline", () => {
+    expect(steps([["buyer", "Let's meet again on Monday the twelfth."], ["rep", "Monday the twelfth works. I'll have the revised plan over to you before then."]]))
+      .toEqual([["S2", "Monday the 12th"], ["S1", "Monday the 12th"]])
+    expect(dues("I'll circulate the agenda ahead of Friday.")).toEqual(["Friday"])
+    expect(dues("We went through the summary of Friday.")).toEqual([])
+  })
+
+  it("an offer accepted with 'please do' or 'that would be great' is a step", () => {
+    expect(steps([["rep", "I can send the rollout checklist over tomorrow morning."], ["buyer", "Please do."]])).toEqual([["S1", "tomorrow"]])
+    expect(steps([["rep", "I could get the template to you on Tuesday."], ["buyer", "That would be really helpful."]])).toEqual([["S1", "Tuesday"]])
+  })
+
+  it("a question mark holds only the last clause: an earlier commitment in the sentence stands", () => {
+    expect(steps([["rep", "I'll have the sandbox ready by Monday, and we run the first session on Wednesday the 9th?"], ["buyer", "Wednesday the 9th is good."]]))
+      .toEqual([["S1", "Monday"], ["S1", "Wednesday the 9th"]])
+  })
+
+  it("a noun after an article is no verb; an infinitive completes the act before it", () => {
+    expect(steps([["rep", "I'll get the pricing options to you by the review on Thursday."], ["buyer", "Great."]])).toEqual([["S1", "Thursday"]])
+    expect(steps([["rep", "I'll try to have the draft contract done before the 20th."], ["buyer", "Okay."]])).toEqual([["S1", "the 20th"]])
+  })
+})
+
+describe("next steps: fronted times, spelled counts, a 'not' that turns a day down", () => {
+  it("a time fronted before the clause that acts is that act's due", () => {
+    expect(steps([["buyer", "After the steering group on the 21st, I'll take it to our CFO."], ["rep", "Great."]])).toEqual([["S2", "the 21st"]])
+  })
+
+  it("spelled counts past six are relative days", () => {
+    expect(dues("Let me get the draft over to you in ten days.")).toEqual(["in 10 days"])
+  })
+
+  it("a reply that opens with 'not this week' names no step of its own", () => {
+    expect(steps([["rep", "Could we meet again soon?"], ["buyer", "Not this week, though."]])).toEqual([])
+  })
+})
