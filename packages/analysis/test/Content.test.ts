@@ -1,6 +1,6 @@
 /** The content analysis: words attached to our turns, metrics, objections, next steps, qualification. */
 import { describe, expect, it } from "@effect/vitest"
-import { analyzeContent, type ContentAnalysis, diarizationAgreement, refineRoles } from "../src/text/Content.js"
+import { analyzeContent, type ContentAnalysis, diarizationAgreement } from "../src/text/Content.js"
 import type { Framework, Word } from "../src/text/Transcript.js"
 import type { Turn } from "../src/Types.js"
 import { truth, type Truth, type TruthTurn } from "../../../test/utils/Fixtures.js"
@@ -419,30 +419,5 @@ describe("determinism", () => {
     // "great what prompted you…" and "understood who else would be involved…" open with a question word
     expect(c.metrics.question_count).toBeGreaterThanOrEqual(2)
     expect(c.findings.pains.length).toBeGreaterThanOrEqual(1)
-  })
-})
-
-describe("roles from the words (refineRoles)", () => {
-  const unlabelled = (t: Truth) => ({
-    words: truthWords(t),
-    // a mono call: two speakers, roles unknown
-    speaker_turns: t.turns.map((x): Turn => ({ speaker: x.speaker === "rep" ? "A" : "B", role: "unknown", start: x.start, end: x.end })),
-    speakers: [],
-    duration_s: t.duration
-  })
-
-  it("the speaker who introduces themselves from a company is the rep", () => {
-    // "Hi Dana, this is Mark from Callsight."
-    expect(refineRoles(unlabelled(discovery))).toEqual({ rep: "A", confidence: 0.9, basis: "introduction" })
-  })
-
-  it("else the speaker who asks most of the questions", () => {
-    // demo-objection: the rep asks all 6 questions, the prospect none
-    expect(refineRoles(unlabelled(demo))).toEqual({ rep: "A", confidence: 1, basis: "questions" })
-  })
-
-  it("null when the words do not tell", () => {
-    const t = script([["rep", 0, 3, "Hello there."], ["prospect", 4, 6, "Hi. How are you?"], ["rep", 7, 9, "Fine, and you?"]])
-    expect(refineRoles(unlabelled(t))).toBeNull()
   })
 })

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs"
 import { trainKindModel } from "../../../eval/train-kinds.js"
 import { trainIds } from "../../../eval/turn-model.js"
 import { KIND_MODEL, objectionKindOf } from "../src/models/KindModel.js"
-import { plain } from "../src/text/Lexicon.js"
+import { plain } from "../src/text/lexicon/Tokens.js"
 
 const said = (text: string) => text.split(/(?<=[.?!])\s+/).map((s) => ({ plain: plain(s), question: s.endsWith("?") }))
 

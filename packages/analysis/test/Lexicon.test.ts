@@ -1,27 +1,14 @@
 /** The lexicons and patterns of the content analysis, on their own. */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  commitmentOf,
-  findFillers,
-  findWhen,
-  formatDue,
-  hasPainCue,
-  hour24,
-  isAgreement,
-  isAuthorityStatement,
-  isOpenQuestion,
-  isQuestion,
-  METRIC_CUES,
-  NEXT_STEP_CUES,
-  objectionKind,
-  PAIN_CUES,
-  parseNumbers,
-  plain,
-  QUALIFICATION_CUES,
-  RELATIVE_VALUE,
-  tokenize,
-  VALUE_CUES
-} from "../src/text/Lexicon.js"
+import { commitmentOf, isAgreement } from "../src/text/lexicon/Commitments.js"
+import { findFillers } from "../src/text/lexicon/Fillers.js"
+import { parseNumbers } from "../src/text/lexicon/Numbers.js"
+import { objectionKind } from "../src/text/lexicon/Objections.js"
+import { isAuthorityStatement, QUALIFICATION_CUES } from "../src/text/lexicon/Qualification.js"
+import { isOpenQuestion, isQuestion } from "../src/text/lexicon/Questions.js"
+import { plain, tokenize } from "../src/text/lexicon/Tokens.js"
+import { hasPainCue, METRIC_CUES, PAIN_CUES, RELATIVE_VALUE, VALUE_CUES } from "../src/text/lexicon/Value.js"
+import { findWhen, formatDue, hour24, NEXT_STEP_CUES } from "../src/text/lexicon/When.js"
 
 const fillers = (text: string) => findFillers(tokenize(text)).map((f) => f.filler)
 const question = (text: string) => isQuestion(tokenize(text))

@@ -2,9 +2,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { actsIn } from "../src/text/Commitments.js"
 import { dueText, findDues } from "../src/text/Dates.js"
-import { tokenize } from "../src/text/Lexicon.js"
+import { tokenize } from "../src/text/lexicon/Tokens.js"
 import { CATEGORY_KIND, pushbackOf } from "../src/text/Pushback.js"
-import { plain } from "../src/text/Lexicon.js"
+import { plain } from "../src/text/lexicon/Tokens.js"
 import { scriptedCall } from "./utils/ScriptedCall.js"
 
 const dues = (text: string) => findDues(tokenize(text)).map(dueText)

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { actsIn } from "../src/text/Commitments.js"
 import { dueText, findDues } from "../src/text/Dates.js"
-import { tokenize } from "../src/text/Lexicon.js"
+import { tokenize } from "../src/text/lexicon/Tokens.js"
 import { scriptedCall, type Who } from "./utils/ScriptedCall.js"
 
 

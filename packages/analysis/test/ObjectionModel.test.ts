@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { trainObjectionModel } from "../../../eval/train-objections.js"
 import { trainIds } from "../../../eval/turn-model.js"
-import { plain } from "../src/text/Lexicon.js"
+import { plain } from "../src/text/lexicon/Tokens.js"
 import { OBJECTION_MODEL, OWN_WORDS } from "../src/models/ObjectionModel.js"
 import { probabilityOf, turnFeatures } from "../src/models/TurnModel.js"
 import { pushbackOf } from "../src/text/Pushback.js"

@@ -5,7 +5,7 @@
  * asked about, a proposed step, a fact about the buyer's setup or calendar, a question for information).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { plain } from "../src/text/Lexicon.js"
+import { plain } from "../src/text/lexicon/Tokens.js"
 import { OBJECTION_MODEL, OVERRULED } from "../src/models/ObjectionModel.js"
 import { CATEGORY_KIND, pushbackOf } from "../src/text/Pushback.js"
 import { probabilityOf, turnFeatures } from "../src/models/TurnModel.js"

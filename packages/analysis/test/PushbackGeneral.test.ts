@@ -1,6 +1,6 @@
 /** Push-back read by structure (issue 14): a constraint, doubt, demand, comparison or refusal about a topic of the deal. */
 import { describe, expect, it } from "@effect/vitest"
-import { plain } from "../src/text/Lexicon.js"
+import { plain } from "../src/text/lexicon/Tokens.js"
 import { CATEGORY_KIND, isSettled, pushbackOf } from "../src/text/Pushback.js"
 import { scriptedCall } from "./utils/ScriptedCall.js"
 

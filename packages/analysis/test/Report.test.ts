@@ -5,7 +5,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { METHOD_VERSION } from "../src/Method.js"
 import { escapeHtml } from "../src/report/Html.js"
-import { formatClock, renderReport } from "../src/report/Report.js"
+import { formatClock } from "../src/report/Format.js"
+import { renderReport } from "../src/report/Report.js"
 import { sample, SEGMENTS, withTranscript } from "./ReportSamples.js"
 
 const HOSTILE = "<script>alert(1)</script>"

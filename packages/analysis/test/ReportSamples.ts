@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs"
 import { METHOD_VERSION } from "../src/Method.js"
 import type { ReportInput } from "../src/report/Report.js"
-import { findMoments, scoreCall } from "../src/scoring/Scorecard.js"
+import { findMoments } from "../src/scoring/Moments.js"
+import { scoreCall } from "../src/scoring/Scorecard.js"
 import type { Metrics, SpeakerSummary, Turn } from "../src/Types.js"
 
 export const truth = JSON.parse(

@@ -2,18 +2,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { analyzeContent, type ContentAnalysis } from "../src/text/Content.js"
-import {
-  describeEvidence,
-  DIMENSION_WEIGHTS,
-  DIMENSIONS,
-  findMoments,
-  interpolate,
-  overallBasis,
-  questionReference,
-  SCORE_BASE,
-  scoreCall,
-  SCORING_RULES
-} from "../src/scoring/Scorecard.js"
+import { DIMENSION_WEIGHTS, DIMENSIONS, overallBasis, SCORE_BASE } from "../src/scoring/Dimensions.js"
+import { describeEvidence } from "../src/scoring/Explanations.js"
+import { findMoments } from "../src/scoring/Moments.js"
+import { interpolate, questionReference, SCORING_RULES } from "../src/scoring/Rules.js"
+import { scoreCall } from "../src/scoring/Scorecard.js"
 import type { Metrics, SpeakerSummary, Turn } from "../src/Types.js"
 import { truth, type Truth } from "../../../test/utils/Fixtures.js"
 import { truthWords } from "../../../test/utils/TruthWords.js"

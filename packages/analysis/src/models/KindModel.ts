@@ -17,7 +17,7 @@
 import { Objection } from "@callsight/api-spec"
 import { Schema } from "effect"
 import model from "./kind-model.json" with { type: "json" }
-import type { ObjectionKind } from "../text/Lexicon.js"
+import type { ObjectionKind } from "../text/lexicon/Objections.js"
 import { turnFeatures } from "./TurnModel.js"
 
 export interface KindModel {

@@ -3,7 +3,7 @@
  * word pairs of what one buyer says in a turn, trained by `npm run train:objections`
  * (`eval/train-objections.ts`) on the train part of the evaluation and nothing else, its weights in
  * `objection-model.json`. It catches the push-back the hand-written patterns of `Pushback.ts` and
- * `Lexicon.ts` miss ("Ninety three still isn't ninety seven.", "Paying for seats nobody uses? The
+ * lexicon (`text/lexicon/`) miss ("Ninety three still isn't ninety seven.", "Paying for seats nobody uses? The
  * partners will love that."); the patterns keep what they find. Written calls measured before they
  * joined the train part showed why: on 14 calls written blind by someone who never read the rules,
  * the patterns found 0.40 of the objections at 0.63 precision (turn level), this model alone 0.55 at

@@ -36,21 +36,20 @@
  */
 import { Objection } from "@callsight/api-spec"
 import { Either, type Effect, ParseResult, Schema } from "effect"
-import {
-  type BuyerFinding,
-  clip,
-  type ContentAnalysis,
-  type Moment,
-  type NextStepFinding,
-  OBJECTION_PAUSE_S,
-  type ObjectionFinding,
-  PITCH_S,
-  PITCH_WORDS,
-  type Side,
-  type ValueClaim
-} from "../text/Content.js"
-import { endsSentence, findNumbers, findWhen, formatDue, FRAMEWORK_ELEMENTS, isAgreement, isQuestion, tokenize } from "../text/Lexicon.js"
-import { DIMENSIONS, type DimensionName, scoreCall } from "./Scorecard.js"
+import type { ContentAnalysis } from "../text/Content.js"
+import type { NextStepFinding } from "../text/findings/NextSteps.js"
+import { type ObjectionFinding, OBJECTION_PAUSE_S, PITCH_S, PITCH_WORDS } from "../text/findings/Objections.js"
+import type { BuyerFinding } from "../text/findings/Pains.js"
+import type { ValueClaim } from "../text/findings/Value.js"
+import { clip, type Moment, type Side } from "../text/Moment.js"
+import { isAgreement } from "../text/lexicon/Commitments.js"
+import { findNumbers } from "../text/lexicon/Numbers.js"
+import { FRAMEWORK_ELEMENTS } from "../text/lexicon/Qualification.js"
+import { isQuestion } from "../text/lexicon/Questions.js"
+import { endsSentence, tokenize } from "../text/lexicon/Tokens.js"
+import { findWhen, formatDue } from "../text/lexicon/When.js"
+import { DIMENSIONS, type DimensionName } from "./Dimensions.js"
+import { scoreCall } from "./Scorecard.js"
 import type { Framework, Word } from "../text/Transcript.js"
 import type { EvidenceItem, Metrics, QualificationResult, ScoredCall, SpeakerSummary, Turn } from "../Types.js"
 

@@ -10,7 +10,7 @@
  * ("Marcus, talk to you…"), so the subject is read from the few words before the verb.
  */
 import nlp from "compromise"
-import type { Token } from "./Lexicon.js"
+import type { Token } from "./lexicon/Tokens.js"
 
 export type Actor = "self" | "shared" | "other" | "third"
 

@@ -12,7 +12,8 @@
  * be wrong by the difference between the reference and the real day.
  */
 import * as chrono from "chrono-node"
-import { endsClause, endsSentence, hour24, type Token } from "./Lexicon.js"
+import { endsClause, endsSentence, type Token } from "./lexicon/Tokens.js"
+import { hour24 } from "./lexicon/When.js"
 
 /** A Monday, 09:00 UTC. Only which fields the phrase names is read, never the resolved date. */
 const REFERENCE = new Date(Date.UTC(2001, 0, 1, 9))

@@ -1,5 +1,5 @@
 /**
- * Buyer push-back beyond the early-stage lexicon of `Lexicon.ts` (issue 14): the conditions,
+ * Buyer push-back beyond the early-stage lexicon (`lexicon/`) (issue 14): the conditions,
  * constraints, risks and demands buyers raise in a negotiation, a renewal or a pilot — contract
  * terms their legal team wants changed, discount demands, approval over a limit, proof before
  * committing, security and data residency, timing, the status quo. Each finer category maps onto
@@ -20,10 +20,10 @@
  * | competitor      | competitor | an incumbent, a competing quote                          |
 | unused          | need       | seats or modules paid for and not used                   |
  *
- * Patterns are written against plain text (see `plain` in Lexicon.ts), one sentence at a time.
+ * Patterns are written against plain text (see `plain` in lexicon/Tokens.ts), one sentence at a time.
  * A request for material ("can you send me the security documentation?") is not push-back.
  */
-import type { ObjectionKind } from "./Lexicon.js"
+import type { ObjectionKind } from "./lexicon/Objections.js"
 
 export type PushbackCategory =
   | "discount" | "price" | "budget" | "contract_terms" | "approval_limit" | "proof" | "security" | "risk" | "product_concern" | "status_quo" | "timing" | "competitor" | "unused"

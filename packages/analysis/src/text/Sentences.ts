@@ -1,0 +1,123 @@
+/**
+ * The attached words read as speech: transcript segments (runs of one speaker's words), sentences
+ * and runs (consecutive sentences of one side), and the moments they make (see `Content.ts`,
+ * "Attachment" and "Sentences").
+ */
+import type { Attached } from "./Attach.js"
+import { findNumbers, type NumberMention } from "./lexicon/Numbers.js"
+import { isQuestion } from "./lexicon/Questions.js"
+import { endsSentence, plain, type Token } from "./lexicon/Tokens.js"
+import { clip, type Moment } from "./Moment.js"
+
+/** A pause longer than this starts a new transcript segment. */
+const SEGMENT_PAUSE_S = 2
+/** A segment this long is split at its next sentence end. */
+const SEGMENT_MAX_S = 30
+/** Without end punctuation, a pause this long ends a sentence. */
+const UNPUNCTUATED_SENTENCE_PAUSE_S = 0.8
+
+/** Runs of one speaker's words; split at a pause over 2 s, and at a sentence end once 30 s long. */
+export const segmentsOf = (words: ReadonlyArray<Attached>): Array<Array<Attached>> => {
+  const out: Array<Array<Attached>> = []
+  let current: Array<Attached> = []
+  for (const w of words) {
+    const last = current[current.length - 1]
+    const split =
+      last !== undefined &&
+      (w.speaker !== last.speaker ||
+        w.start - last.end > SEGMENT_PAUSE_S ||
+        (last.end - current[0]!.start >= SEGMENT_MAX_S && endsSentence(last.text)))
+    if (split) {
+      out.push(current)
+      current = []
+    }
+    current.push(w)
+  }
+  if (current.length > 0) out.push(current)
+  return out
+}
+
+export interface Sentence extends Moment {
+  readonly index: number
+  /** Consecutive sentences of one side share a run. */
+  readonly run: number
+  readonly words: ReadonlyArray<Attached>
+  readonly tokens: ReadonlyArray<Token>
+  readonly plain: string
+  readonly text: string
+  readonly question: boolean
+  readonly numbers: ReadonlyArray<NumberMention>
+}
+
+export const textOf = (words: ReadonlyArray<Attached>) => words.map((w) => w.text).join(" ")
+
+export const latestEnd = (words: ReadonlyArray<Attached>) => words.reduce((end, w) => Math.max(end, w.end), -Infinity)
+
+export const momentOf = (words: ReadonlyArray<Attached>, text = textOf(words)): Moment => ({
+  speaker: words[0]!.speaker,
+  side: words[0]!.side,
+  start: words[0]!.start,
+  end: latestEnd(words),
+  quote: clip(text)
+})
+
+export const sentencesOf = (segments: ReadonlyArray<ReadonlyArray<Attached>>, punctuated: boolean): Array<Sentence> => {
+  const groups: Array<ReadonlyArray<Attached>> = []
+  for (const segment of segments) {
+    let current: Array<Attached> = []
+    for (const w of segment) {
+      const last = current[current.length - 1]
+      if (last !== undefined && !punctuated && w.start - last.end >= UNPUNCTUATED_SENTENCE_PAUSE_S) {
+        groups.push(current)
+        current = []
+      }
+      current.push(w)
+      if (endsSentence(w.text)) {
+        groups.push(current)
+        current = []
+      }
+    }
+    if (current.length > 0) groups.push(current)
+  }
+  const out: Array<Sentence> = []
+  let run = -1
+  groups.forEach((words, index) => {
+    if (index === 0 || words[0]!.side !== groups[index - 1]![0]!.side) run++
+    const tokens = words.map((w) => w.token)
+    const text = textOf(words)
+    out.push({
+      ...momentOf(words, text),
+      index,
+      run,
+      words,
+      tokens,
+      plain: plain(tokens),
+      text,
+      question: isQuestion(tokens),
+      numbers: findNumbers(tokens)
+    })
+  })
+  return out
+}
+
+/** Runs: consecutive sentences of one side. */
+export const runsOf = (sentences: ReadonlyArray<Sentence>): Array<ReadonlyArray<Sentence>> => {
+  const out: Array<Array<Sentence>> = []
+  for (const s of sentences) (out[s.run] ??= []).push(s)
+  return out
+}
+
+export const runMoment = (run: ReadonlyArray<Sentence>): Moment => momentOf(run.flatMap((s) => s.words))
+
+export const momentOfSentence = (s: Sentence): Moment => ({ speaker: s.speaker, side: s.side, start: s.start, end: s.end, quote: s.quote })
+
+/** A run's sentences grouped by consecutive speaker. */
+export const bySpeaker = (run: ReadonlyArray<Sentence>): Array<ReadonlyArray<Sentence>> => {
+  const out: Array<Array<Sentence>> = []
+  for (const s of run) {
+    const last = out[out.length - 1]
+    if (last !== undefined && last[0]!.speaker === s.speaker) last.push(s)
+    else out.push([s])
+  }
+  return out
+}

@@ -1,0 +1,244 @@
+/**
+ * The call's next steps: dated commitments (see `Content.ts`, "Next steps"), each tied to the
+ * verb that governs its date, with its owner, and confirmed by the other side's reply.
+ */
+import { type Act, actsIn } from "../Commitments.js"
+import { type Due, dueText, findDues, sameDay } from "../Dates.js"
+import { isAgreement } from "../lexicon/Commitments.js"
+import { isOpenQuestion } from "../lexicon/Questions.js"
+import { CLAUSE_OPENERS, endsClause, plain } from "../lexicon/Tokens.js"
+import { isAgendaToday, NEXT_STEP_CUES } from "../lexicon/When.js"
+import { type Moment, stripMoment } from "../Moment.js"
+import { round } from "../Round.js"
+import { momentOf, momentOfSentence, runsOf, type Sentence, textOf } from "../Sentences.js"
+import type { NextStepItem } from "../../Types.js"
+
+export interface NextStepFinding {
+  readonly step: NextStepItem
+  readonly said: Moment
+  /** The other side agreeing ("Tuesday at two works"), or null. */
+  readonly confirmation: Moment | null
+}
+
+/**
+ * Scheduling talk with no verb of its own that commits anyone: "Would Wednesday the ninth at ten
+ * work?", "Thursday at two it is", "the twenty second works", "talk to you on the tenth".
+ */
+const SCHEDULING = /(?:^|\s)(?:(?:does|would|will|could|should|can) [a-z0-9 ]{0,40}work|works?( for (?:me|you|us))?|it is$|then$|(?:is|sounds|should be) (?:fine|good|great|ok|okay)|same time|talk (?:to you )?(?:then|on|next)|see you|speak (?:then|on)|slot|how about|what about|is that (?:ok|okay|alright)|(?:are we|is (?:it|that|this)|we are) (?:still )?on(?: for)?)(?=\s|$)/
+/** A day said again to close ("talk on Wednesday", "see you then"): the step said before, not another one. */
+const CLOSING = /(?:^|\s)(?:talk|speak|see you|catch up)(?=\s|$)/
+/** "ask her whether the fourteenth works": a day inside a question put to someone else is no due of the asking. */
+const WHETHER = new Set(["whether", "if"])
+const DISAGREES = /(?:^|\s)(?:^not (?:this|that|next|on|before|until)|no good|(?:does|do|will|would) not work|cannot (?:make|do)|not (?:free|available|possible)|^no)(?=\s|$)/
+/** A reply that turns a day down: "mornings are bad for me", "Friday does not work", "I am away that week". */
+const DECLINES = /(?:^|\s)(?:no good|(?:does|do|will|would) not work|cannot (?:make|do)|not (?:free|available|possible|great|ideal)|(?:is|are) (?:bad|tricky|difficult|hard|out)|(?:i am|i will be|we are|we will be) (?:away|travelling|traveling|out|off)|rather not|^no(?! problem| worries| rush)|^(?:sorry|unfortunately))(?=\s|$)/
+/** A reply that puts the decision off: "I will ask him about Wednesday", "let me check", "I will get back to you". */
+const DEFERS = /(?:^|\s)(?:(?:i will|let me|i need to|i have to|i would have to|we will|we need to|i must) (?:first )?(?:ask|check|see|find out|run (?:it|this) by|confirm|think)|get back to you|let you know)(?=\s|$)/
+
+/** Words opening a clause that is only a time, fronted before the clause that acts ("after the board on the 19th, …"). */
+const FRONTED = new Set(["after", "on", "by", "before", "from", "once"])
+
+/** "by then", "before then", "ahead of then": the day named last, in this sentence's turn or the few sentences before it. */
+const THEN = /(?:^|\s)(?:by|before|ahead of) then(?=\s|$)/
+const THEN_LOOKBACK = 6
+
+const withThen = (
+  s: Sentence,
+  dues: ReadonlyArray<Due>,
+  sentences: ReadonlyArray<Sentence>,
+  duesOf: (s: Sentence) => ReadonlyArray<Due>
+): ReadonlyArray<Due> => {
+  if (dues.length > 0 || !THEN.test(s.plain)) return dues
+  const at = s.tokens.findIndex((t, i) => t.word === "then" && ["by", "before", "of"].includes(s.tokens[i - 1]?.word ?? ""))
+  if (at < 0) return dues
+  for (const b of sentences.slice(Math.max(0, s.index - THEN_LOOKBACK), s.index).reverse()) {
+    const named = [...duesOf(b)].reverse().find((d) => d.day !== null)
+    if (named !== undefined) return [{ day: named.day, time: null, from: at, to: at + 1 }]
+  }
+  return dues
+}
+
+/** Clause spans of a sentence (token ranges): cut after a comma or semicolon before an opener or a new subject. */
+const clauseSpans = (s: Sentence): Array<readonly [number, number]> => {
+  const out: Array<readonly [number, number]> = []
+  let from = 0
+  for (let i = 1; i < s.words.length; i++) {
+    const prev = s.words[i - 1]!.text
+    const word = s.tokens[i]!.word
+    if (/;$/.test(prev) || (endsClause(prev) && (CLAUSE_OPENERS.has(word) || CLAUSE_SUBJECTS.has(word)))) {
+      out.push([from, i])
+      from = i
+    }
+  }
+  out.push([from, s.words.length])
+  return out
+}
+const CLAUSE_SUBJECTS = new Set(["i", "i'll", "i'm", "we", "we'll", "we're", "let's", "you", "you'll", "shall", "could", "can", "would"])
+
+const clauseMoment = (s: Sentence, [from, to]: readonly [number, number]): Moment => {
+  const start = from > 0 && to - from > 1 && CLAUSE_OPENERS.has(s.tokens[from]!.word) ? from + 1 : from
+  const words = s.words.slice(start, to)
+  return momentOf(words, textOf(words).replace(/[,;:]$/, ""))
+}
+
+interface StepCandidate {
+  readonly sentence: Sentence
+  readonly moment: Moment
+  readonly owner: string | null
+  day: string | null
+  time: string | null
+  /**
+   * A step only once the other side agrees: an offer ("I can…"), a proposal or a request put as a question ("can we
+   * meet on Friday?", "can you call me back in two weeks?"), a choice of days ("Tuesday or Wednesday").
+   */
+  readonly offer: boolean
+  /** Days offered as alternatives: the agreeing reply names the one taken. */
+  readonly choice: boolean
+  /** A date with no committing verb, said as a fragment or a goodbye ("Thursday at eleven then", "talk on the tenth"). */
+  readonly restates: boolean
+}
+
+/**
+ * Next steps are dated commitments (see the header): in each sentence, every due date or time
+ * chrono finds (`Dates.ts`) is tied to the act that governs it (`Commitments.ts`: the nearest verb
+ * before it in its clause, else the nearest after): a first-person or "we" commitment is a step
+ * owned by the speaker; an instruction or a request to the other side ("you send me… by Friday",
+ * "can you send… by Friday") is the other side's step; a date with no committing verb is a step
+ * only in scheduling talk ("Would Thursday at ten work?"). Negated, past and third-party verbs
+ * ("the lights go live", "we had a demo on Monday") make none, nor does a request without its own
+ * date. One step per act. The other side's reply that names the same day confirms the step (and
+ * may add the time: "Tuesday at two works"); it is not a step of its own. A proposal without a
+ * day ("shall we book a call?") borrows the day of the reply only when the reply agrees.
+ * A proposal or a request put as a question, an offer and a choice of days ("Tuesday or Wednesday")
+ * wait for the other side to agree (a choice takes the day picked); a reply that turns the day down
+ * ("mornings are bad for me") drops the step, one that puts it off ("let me check about Wednesday")
+ * neither confirms it nor is absorbed. A day said again to close ("talk on Wednesday", "Thursday at
+ * eleven then") or a time added a turn later completes the step already found, not a new one.
+ */
+export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextStepFinding> => {
+  const runs = runsOf(sentences)
+  const out: Array<{ c: StepCandidate; confirmation: Moment | null }> = []
+  const absorbed = new Set<number>()
+  const duesCache = new Map<number, ReturnType<typeof findDues>>()
+  const duesOf = (s: Sentence) => {
+    let d = duesCache.get(s.index)
+    if (d === undefined) duesCache.set(s.index, (d = findDues(s.tokens)))
+    return d
+  }
+  const otherSpeaker = (s: Sentence): string | null =>
+    (sentences.slice(s.index + 1).find((x) => x.side !== s.side) ?? [...sentences.slice(0, s.index)].reverse().find((x) => x.side !== s.side))?.speaker ?? null
+  for (const s of sentences) {
+    if (absorbed.has(s.index)) continue
+    const dues = withThen(s, duesOf(s), sentences, duesOf)
+    // a proposal by both sides without a day ("shall we book a call?") may take the day of an agreeing reply
+    const proposal = dues.length === 0 && NEXT_STEP_CUES.test(s.plain) && /(?:^|\s)(?:let us|shall we|(?:could|can|should) we|how about we)(?=\s)/.test(s.plain)
+    if (dues.length === 0 && !proposal) continue
+    // an open question ("how are you doing today?", "what happens today?") commits nobody
+    if (s.question && isOpenQuestion(s.tokens)) continue
+    const acts = actsIn(s.tokens)
+    const spans = clauseSpans(s)
+    const spanOf = (i: number) => spans.find(([a, b]) => i >= a && i < b) ?? spans[0]!
+    const used = new Set<number>()
+    const found: Array<StepCandidate> = []
+    const ownerOf = (act: Act) => (act.actor === "other" ? otherSpeaker(s) : s.speaker)
+    for (const due of dues) {
+      const span = spanOf(due.from)
+      const inSpan = acts.filter((a) => a.at >= span[0] && a.at < span[1])
+      // a fronted time ("After the board on the 19th, I'll take it to the VC") belongs to the next clause's act
+      const fronted = inSpan.length === 0 && FRONTED.has(s.tokens[span[0]]?.word === "and" ? s.tokens[span[0] + 1]?.word ?? "" : s.tokens[span[0]]!.word)
+      const nextSpan = spans[spans.indexOf(span) + 1]
+      const act = [...inSpan].reverse().find((a) => a.at < due.from) ?? inSpan.find((a) => a.at >= due.to) ??
+        (fronted && nextSpan !== undefined ? acts.find((a) => a.at >= nextSpan[0] && a.at < nextSpan[1]) : undefined)
+      const when = { day: due.day, time: due.time }
+      if (act !== undefined && act.at < due.from && s.tokens.slice(act.at + 1, due.from).some((t) => WHETHER.has(t.word))) continue
+      // in a question, the other side acts only when asked ("can you…"), not in "how are you doing today?"
+      if (act !== undefined && s.question && act.actor === "other" && !act.request) continue
+      if (act !== undefined && !act.inert && act.actor !== "third") {
+        if (used.has(act.at)) continue
+        if (isAgendaToday(s.tokens.slice(span[0], span[1]), when)) continue
+        used.add(act.at)
+        const choice = due.choice === true
+        // the question mark belongs to the last clause: "I'll have the accounts set up by Wednesday, and we do the training on Thursday?"
+        const asked = s.question && span === spans[spans.length - 1]
+        found.push({
+          sentence: s, moment: clauseMoment(s, [Math.min(span[0], act.subject), span[1]]), owner: ownerOf(act), ...when,
+          offer: act.offer || asked || choice, choice, restates: CLOSING.test(act.infinitive)
+        })
+      } else if (act === undefined || (act.actor === "third" && !act.inert) || (act.infinitive === "be" && !act.past)) {
+        const clause = plain(s.tokens.slice(span[0], span[1]))
+        const words = s.tokens.slice(span[0], span[1]).filter((t) => /[\p{L}\p{N}]/u.test(t.word)).length
+        // a date that is most of a verbless clause ("Thursday at two, then"); a verb of its own ("next week is tricky",
+        // "the pilot ends on the third") makes it a statement, a step only in scheduling talk
+        const dateOnly = act === undefined && due.to - due.from >= words / 2 && due.day !== null && !due.day.startsWith("in ")
+        if ((!SCHEDULING.test(clause) && !dateOnly) || DISAGREES.test(clause)) continue
+        if (found.some((f) => sameDay(f, when))) continue
+        const choice = due.choice === true
+        found.push({
+          sentence: s, moment: clauseMoment(s, span), owner: s.speaker, ...when, offer: s.question || choice, choice,
+          restates: dateOnly || CLOSING.test(clause)
+        })
+      }
+    }
+    if (proposal && found.length === 0) {
+      const act = acts.find((a) => !a.inert && a.actor === "shared")
+      if (act !== undefined) found.push({ sentence: s, moment: clauseMoment(s, spanOf(act.at)), owner: ownerOf(act), day: null, time: null, offer: true, choice: false, restates: false })
+    }
+    // a clock time alone right after a dated step completes it: of the same speaker ("…on Friday. Does ten o'clock work?"),
+    // or a step still without a time from the run before ("Will do, ten o'clock")
+    const previous = out[out.length - 1]?.c
+    const completes = (c: StepCandidate) =>
+      c.day === null && c.time !== null && previous !== undefined &&
+      (previous.sentence.run === s.run || (previous.time === null && s.run - previous.sentence.run <= 2))
+    const completing = found.filter(completes)
+    for (const c of completing) previous!.time ??= c.time
+    found.splice(0, found.length, ...found.filter((c) => !completing.includes(c)))
+    // the reply: the next sentences of another speaker of the same side, when one answers at once (a colleague
+    // asked by name), else the sentences of the other side's next run
+    const next = sentences[s.index + 1]
+    const reply = next !== undefined && next.run === s.run && next.speaker !== s.speaker
+      ? sentences.slice(s.index + 1).filter((r) => r.run === s.run && r.speaker === next.speaker)
+      : runs[s.run + 1] ?? []
+    for (const c of found) {
+      let confirmation: Moment | null = null
+      let declined = false
+      reply.slice(0, 3).forEach((r, k) => {
+        const named = duesOf(r)
+        // "let me check with him about Wednesday" neither confirms nor turns down: the step waits
+        if (DEFERS.test(r.plain)) return
+        const agrees = isAgreement(r.tokens) && !DISAGREES.test(r.plain)
+        const same = named.find((d) => (c.day === null ? d.day !== null : sameDay(d, c) && d.day !== null))
+        // a day turned down: the one named, or the first thing said in reply when it names none ("mornings are bad for me")
+        if (DECLINES.test(r.plain) && (same !== undefined || (k === 0 && named.length === 0)) && confirmation === null) declined = true
+        else if (same !== undefined && !DISAGREES.test(r.plain)) {
+          if (c.choice) {
+            c.day = same.day
+            c.time = same.time ?? c.time
+          }
+          c.day ??= same.day
+          c.time ??= same.time
+          confirmation ??= momentOfSentence(r)
+          absorbed.add(r.index)
+        } else if (agrees && named.length === 0 && c.day !== null && !c.choice) {
+          confirmation ??= momentOfSentence(r)
+        }
+      })
+      if (c.day === null && c.time === null) continue
+      if (declined && confirmation === null) continue
+      // "I can get you a sample by Friday" in answer to "could you send me a sample by Friday?" accepts; it awaits no answer
+      const accepts = c.offer && !s.question && c.day !== null && (runs[s.run - 1] ?? []).some((r) => duesOf(r).some((d) => d.day !== null && sameDay(d, c)))
+      if (c.offer && confirmation === null && !accepts) continue
+      // said again ("Thursday at eleven then", "talk on Wednesday"): it completes the step said before, not a new one
+      const earlier = c.restates ? out.find((o) => o.c.day !== null && c.day !== null && sameDay(o.c, c)) : undefined
+      if (earlier !== undefined) {
+        earlier.c.time ??= c.time
+        continue
+      }
+      out.push({ c, confirmation })
+    }
+  }
+  return out.map(({ c, confirmation }) => ({
+    step: { at: round(c.moment.start, 3), quote: c.moment.quote, owner: c.owner, due: dueText(c) },
+    said: stripMoment(c.moment),
+    confirmation
+  }))
+}

@@ -1,0 +1,114 @@
+/**
+ * Tokens and plain text, and where sentences and clauses end: the forms of text the rest of the
+ * lexicon reads.
+ *
+ * The lexicons and patterns of the content analysis (ANALYSIS.md step 7: "rule-based and
+ * deterministic first (lexicons and patterns, versioned as `method_version`)") live in this folder,
+ * one concept a module. Data, plus the tiny matchers that read it; what is done with a match lives
+ * in `Content.ts`.
+ *
+ * Text comes in two forms:
+ * - **tokens**: one per provider word, `raw` as said (with the provider's punctuation, "Dana,")
+ *   and `word` bare and lower-cased ("dana"). Fillers, questions and numbers read tokens, because
+ *   commas and question marks matter to them.
+ * - **plain text** ({@link plain}): the bare words joined by single spaces, contractions expanded
+ *   ("don't" → "do not", "let's" → "let us"), hyphens as spaces. Phrase patterns are written
+ *   against it, once, in their long form.
+ *
+ * English only. Any change to a list here changes scores: bump `METHOD_VERSION`.
+ */
+import { ends } from "./Punctuation.js"
+
+export interface Token {
+  /** The word as the provider gave it, punctuation attached. */
+  readonly raw: string
+  /** Lower case, without leading/trailing punctuation; keeps a leading currency sign and a trailing %. */
+  readonly word: string
+}
+
+/** Curly quotes and apostrophes as straight ones, so "don’t" matches "don't". */
+const straight = (s: string) => s.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d]/g, "\"")
+
+export const toToken = (raw: string): Token => ({
+  raw,
+  word: straight(raw)
+    .toLowerCase()
+    .replace(/^[^\p{L}\p{N}$€£]+/u, "")
+    .replace(/[^\p{L}\p{N}%]+$/u, "")
+})
+
+/** Tokens of a written sentence (tests and ad-hoc use; the analysis makes one token per provider word). */
+export const tokenize = (text: string): Array<Token> => text.split(/\s+/).filter((t) => t.length > 0).map(toToken)
+
+/** Contractions written out, so each pattern is written once, in its long form. */
+const CONTRACTIONS: Readonly<Record<string, string>> = {
+  "can't": "cannot",
+  "won't": "will not",
+  "shan't": "shall not",
+  "let's": "let us",
+  "it's": "it is",
+  "that's": "that is",
+  "what's": "what is",
+  "there's": "there is",
+  "here's": "here is",
+  "he's": "he is",
+  "she's": "she is",
+  "who's": "who is",
+  "how's": "how is",
+  "where's": "where is"
+}
+
+const expand = (word: string): string =>
+  CONTRACTIONS[word] ??
+  word
+    .replace(/n't$/, " not")
+    .replace(/'ll$/, " will")
+    .replace(/'re$/, " are")
+    .replace(/'m$/, " am")
+    .replace(/'ve$/, " have")
+    .replace(/'d$/, " would")
+
+/** After a noun's "'s", words that make it "has": "the budget's been cut", "the data's left the UK". */
+const HAS_AFTER = new Set(["been", "got", "gotten", "gone", "had", "left", "taken", "come", "grown", "doubled", "halved"])
+/** After a noun's "'s", words that make it "is": "nobody's using it", "the number's right"; else it stays a possessive. */
+const IS_AFTER = new Set([
+  "not", "going", "just", "still", "already", "always", "never", "too", "very", "really", "quite", "pretty", "a", "an", "the", "on", "in",
+  "at", "up", "out", "off", "over", "done", "fine", "right", "wrong", "tight", "gone", "frozen", "cut", "capped", "fixed", "set", "locked", "due", "about"
+])
+
+/** "nobody's" → "nobody is", "budget's been" → "budget has been"; a possessive ("the board's decision") is kept. */
+const expandS = (word: string, next: string | undefined): string => {
+  if (!word.endsWith("'s") || CONTRACTIONS[word] !== undefined || next === undefined) return expand(word)
+  const stem = word.slice(0, -2)
+  if (HAS_AFTER.has(next)) return `${stem} has`
+  if (IS_AFTER.has(next) || (next.endsWith("ing") && next.length > 4)) return `${stem} is`
+  return word
+}
+
+/** The plain text phrase patterns are matched against: bare words, contractions expanded, hyphens as spaces. */
+export const plain = (tokens: ReadonlyArray<Token> | string): string => {
+  const list = typeof tokens === "string" ? tokenize(tokens) : tokens
+  return list
+    .map((t, i) => expandS(t.word, list[i + 1]?.word).replace(/(\p{L})-(?=\p{L})/gu, "$1 "))
+    .filter((w) => w.length > 0)
+    .join(" ")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sentence ends
+
+/** Abbreviations whose full stop does not end a sentence. */
+const ABBREVIATIONS = new Set(["mr", "mrs", "ms", "dr", "vs", "etc", "e.g", "i.e", "a.m", "p.m", "approx", "inc", "st"])
+
+/** Whether a provider word ends a sentence (".", "?", "!" or "…", not after an abbreviation). */
+export const endsSentence = (raw: string): boolean => {
+  if (!ends(raw, /[.?!…]$/)) return false
+  const bare = straight(raw).toLowerCase().replace(/^[^\p{L}\p{N}]+/u, "").replace(/[.?!…"')\]]+$/u, "")
+  return !(ends(raw, /\.$/) && ABBREVIATIONS.has(bare))
+}
+
+/** Whether a provider word ends a clause inside a sentence (a comma or a semicolon). */
+export const endsClause = (raw: string): boolean => ends(raw, /[,;:]$/)
+
+/** Words that open a new clause after a comma ("…by Thursday, and let us schedule…"). */
+export const CLAUSE_OPENERS: ReadonlySet<string> = new Set(["and", "but", "then", "so", "or"])
