@@ -1,15 +1,19 @@
 /**
- * The shape of packages/server/src, checked by `npm run lint` (dependency-cruiser).
+ * The shape of packages/server/src and packages/analysis/src, checked by `npm run lint`
+ * (dependency-cruiser). docs/architecture.md draws it.
  *
  * - Features: one folder per api-spec group (`auth` serves clientAuth, `portal` serves clientPortal
- *   and portalPublic). Features never import features: they meet on the shared floor, or through a
- *   service tag defined there that one feature implements and `main.ts` provides.
+ *   and portalPublic), and `mcp` (the MCP door). Features never import features: they meet on the
+ *   shared floor, or through a port.
  * - The shared floor: `tenancy`, `events`, `calls`, `views` (the views several doors answer),
- *   `conversation` (the chat engine behind the workspace chat and the portal concierge), `db`,
- *   `lib`, `mail`, `http`, `config.ts`, `Observability.ts`, `version.ts`. Every feature may use it;
- *   it uses no feature.
- * - Engines below the floor: `transcription` (the speech-to-text adapters) and `llm` (the LLM
- *   adapters of the assisted assessment).
+ *   `conversation` (the chat engine behind the workspace chat and the portal concierge), `ports`,
+ *   `db`, `lib`, `mail`, `http`, `config.ts`, `Observability.ts`, `version.ts`. Every feature may
+ *   use it; it uses no feature.
+ * - Ports (`ports/`): the service tags one feature implements (in a `…Live.ts` of its folder) and
+ *   others use; `main.ts` provides the implementations.
+ * - The provider engines, `transcription` (the speech-to-text adapters) and `llm` (the LLM
+ *   adapters), use only `ports`, `lib`, `config.ts` and `@callsight/analysis`; their outgoing
+ *   requests are in `ProviderHttp.ts` (an `Http.ts` is always a group's handler table).
  * - The analysis engine is its own package, `packages/analysis` (`@callsight/analysis`): pure, no
  *   HTTP, no SQL, nothing of the server. The server imports it; it imports nothing of the server.
  * - The top: `HttpApp.ts` assembles the groups, `main.ts` composes the layers, `index.ts` exports.
@@ -19,8 +23,8 @@
  */
 const src = "^packages/server/src"
 const analysis = "^packages/analysis/src"
-const features = "(probes|auth|portal|integrations|recorder|coaching|companion|admin|marketIntel|workspace|assistant|audio|extensions|webhooks)"
-const floor = `${src}/(tenancy|events|calls|views|conversation|db|lib|mail|http)/|${src}/(config|Observability|version)\\.ts$`
+const features = "(probes|auth|portal|integrations|recorder|coaching|companion|admin|marketIntel|workspace|assistant|audio|extensions|webhooks|mcp)"
+const floor = `${src}/(tenancy|events|calls|views|conversation|ports|db|lib|mail|http)/|${src}/(config|Observability|version)\\.ts$`
 
 module.exports = {
   forbidden: [
@@ -39,11 +43,11 @@ module.exports = {
       to: { path: `${src}/${features}/` }
     },
     {
-      name: "engine-imports-service",
-      comment: "The engines (transcription, llm) sit below the floor: no feature, no top.",
+      name: "engines-use-ports",
+      comment: "The provider engines (transcription, llm) use only ports/, lib/, config.ts and @callsight/analysis.",
       severity: "error",
       from: { path: `${src}/(transcription|llm)/` },
-      to: { path: [`${src}/${features}/`, `${src}/(HttpApp|main|index)\\.ts$`] }
+      to: { path: `${src}/`, pathNot: [`${src}/$1/`, `${src}/(ports|lib)/`, `${src}/config\\.ts$`] }
     },
     {
       name: "analysis-stays-pure",

@@ -1,12 +1,9 @@
 /** `callsight openapi [-o FILE]`: the OpenAPI 3.1 document of the declaration, without a server. */
-import { CallsightApi } from "@callsight/api-spec"
+import { openApiText } from "@callsight/api-spec"
 import { Command, Options } from "@effect/cli"
-import { FileSystem, OpenApi } from "@effect/platform"
+import { FileSystem } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import { UsageError } from "./Errors.js"
-
-/** The document as `GET /openapi.json` serves it. */
-export const openApiDocument = (): OpenApi.OpenAPISpec => OpenApi.fromApi(CallsightApi)
 
 export const openapi = Command.make(
   "openapi",
@@ -19,7 +16,7 @@ export const openapi = Command.make(
   },
   ({ output }) =>
     Effect.gen(function* () {
-      const text = `${JSON.stringify(openApiDocument(), null, 2)}\n`
+      const text = openApiText()
       if (Option.isNone(output)) return yield* Console.log(text.trimEnd())
       const fs = yield* FileSystem.FileSystem
       yield* fs.writeFileString(output.value, text).pipe(

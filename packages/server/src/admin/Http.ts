@@ -2,8 +2,8 @@
  * Handlers of the `admin` group (spec 4.7, the staff's internal administration): runtime flags, a
  * tenant's plan usage and its monthly bonus, the recording bot's alerts (written by the recorder,
  * read from the shared floor), the companion channels (`CompanionChannels`, which the companion
- * implements), and the service's status, pipeline health and doctor (`AdminOps`) are built; the rest
- * answer 501 (`Pending.admin`).
+ * implements), the service's status, pipeline health and doctor (`AdminOps`), and the rest of the
+ * staff's operations. An operation listed in `Pending.admin` (none today) would answer 501.
  */
 import { CallsightApi, NotFound, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
@@ -11,7 +11,7 @@ import { Effect, Layer } from "effect"
 import { RecallAlertsRepo } from "../events/RecallAlertsRepo.js"
 import { handlePending } from "../http/Pending.js"
 import { Callers } from "../tenancy/Caller.js"
-import { CompanionChannels } from "../tenancy/CompanionChannels.js"
+import { CompanionChannels } from "../ports/CompanionChannels.js"
 import { PlanUsage } from "../tenancy/PlanUsage.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"

@@ -43,7 +43,7 @@ import {
   ValidationFailed
 } from "@callsight/api-spec"
 import { RateLimiter } from "@effect/experimental"
-import { Duration, Effect, FiberSet, Layer, Option, Schedule } from "effect"
+import { Duration, Effect, FiberSet, Option, Schedule } from "effect"
 import { randomInt } from "node:crypto"
 import { CallsRepo } from "../calls/CallsRepo.js"
 import { AppConfig } from "../config.js"
@@ -52,7 +52,6 @@ import { Transactions } from "../db/Transactions.js"
 import { EventsRepo } from "../events/EventsRepo.js"
 import { newId, sha256Hex } from "../lib/Ids.js"
 import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
-import { CompanionChannels } from "../tenancy/CompanionChannels.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { ValueViews } from "../views/ValueViews.js"
 import { CompanionRepo, type LinkRow } from "./CompanionRepo.js"
@@ -573,13 +572,3 @@ export class Companion extends Effect.Service<Companion>()("Companion", {
     CallsRepo.Default
   ]
 }) {}
-
-/**
- * The staff's side of the companion (`CompanionChannels`, on the shared floor): the admin feature
- * asks it, `main.ts` provides it. It is the same `Companion` the webhooks use (one layer, built once).
- */
-export const CompanionChannelsLive = Layer.effect(
-  CompanionChannels,
-  Effect.map(Companion, (companion) =>
-    CompanionChannels.of({ status: companion.status, connectCode: companion.connectCode, push: companion.push }))
-).pipe(Layer.provide(Companion.Default))

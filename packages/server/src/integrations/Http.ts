@@ -1,8 +1,8 @@
 /**
- * Handlers of the `integrations` group (spec 4.4): the tenant's LLM and speech-to-text providers
- * and its CRM connections (crm-a, Salesforce, Pipedrive) are built; the calendar and video
- * connections of closers answer 501 until their part of the issue lands (`Pending.integrations`).
- * Owners and admins only.
+ * Handlers of the `integrations` group (spec 4.4): the tenant's LLM and speech-to-text providers,
+ * its CRM connections (crm-a, Salesforce, Pipedrive), and the calendar and video connections of
+ * its closers. Owners and admins only. An operation listed in `Pending.integrations` (none today)
+ * would answer 501.
  */
 import { CallsightApi, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"

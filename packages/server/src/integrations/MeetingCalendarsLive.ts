@@ -1,5 +1,5 @@
 /**
- * The floor's `MeetingCalendars`, implemented over the closers' connections:
+ * The floor's `MeetingCalendars` (`ports/MeetingCalendars.ts`), implemented over the closers' connections:
  *
  * - the calendar speaks the Google Calendar API v3 events list
  *   (`GET {CALENDAR_API_URL}/calendars/primary/events`, single events expanded, ordered by start,
@@ -23,7 +23,7 @@ import {
   CalendarUnavailable,
   type ConnectedCalendar,
   MeetingCalendars
-} from "../tenancy/MeetingCalendars.js"
+} from "../ports/MeetingCalendars.js"
 import { MeetingConnections } from "./MeetingConnections.js"
 import { type ConnectionRow, MeetingConnectionsRepo } from "./MeetingConnectionsRepo.js"
 import { OAuthProviders } from "./OAuthProviders.js"

@@ -9,7 +9,7 @@ import { HttpClient } from "@effect/platform"
 import { Effect, Redacted, Schema } from "effect"
 import type { StructuredRequest } from "@callsight/analysis"
 import type { AssessorService } from "./Assessor.js"
-import { LlmFailed, postJson, type RequestPolicy, resolvePolicy, trimBaseUrl } from "./Http.js"
+import { LlmFailed, postJson, type RequestPolicy, resolvePolicy, trimBaseUrl } from "./ProviderHttp.js"
 
 export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5"
 export const ANTHROPIC_VERSION = "2023-06-01"

@@ -7,7 +7,7 @@
  */
 import type { Effect } from "effect"
 import type { StructuredRequest } from "@callsight/analysis"
-import type { LlmFailed, LlmProviderName } from "./Http.js"
+import type { LlmFailed, LlmProviderName } from "./ProviderHttp.js"
 
 export interface AssessorService {
   readonly provider: LlmProviderName

@@ -14,10 +14,10 @@ import { HttpClient } from "@effect/platform"
 import { Duration, Effect, Option } from "effect"
 import { AppConfig, type AppConfigShape } from "../config.js"
 import { OutboundHttpClient } from "../lib/Outbound.js"
-import { type LlmAssistant, LlmAssistants } from "../tenancy/LlmAssistants.js"
+import { type LlmAssistant, LlmAssistants } from "../ports/LlmAssistants.js"
 import { makeAnthropic } from "./Anthropic.js"
 import type { AssessorService } from "./Assessor.js"
-import { LlmFailed } from "./Http.js"
+import { LlmFailed } from "./ProviderHttp.js"
 import { makeOpenAIChat } from "./OpenAI.js"
 
 /** A model that transcribes rather than writes. */

@@ -16,9 +16,9 @@ import { AppConfig } from "../config.js"
 import { OutboundHttpClient } from "../lib/Outbound.js"
 import { statusReason } from "../lib/ProviderRequests.js"
 import { redactedExcerpt } from "../lib/Redact.js"
-import { LlmAssistants, type LlmAssistantUnreadable } from "../tenancy/LlmAssistants.js"
+import { LlmAssistants, type LlmAssistantUnreadable } from "../ports/LlmAssistants.js"
 import { resolveAssistant } from "./Assessors.js"
-import { trimBaseUrl } from "./Http.js"
+import { trimBaseUrl } from "./ProviderHttp.js"
 
 export interface ChatModel {
   readonly provider: string

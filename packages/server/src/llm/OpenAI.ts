@@ -10,7 +10,7 @@ import { Effect, Redacted, Schema } from "effect"
 import type { StructuredRequest } from "@callsight/analysis"
 import { redactedExcerpt } from "../lib/Redact.js"
 import type { AssessorService } from "./Assessor.js"
-import { DISPLAY, LlmFailed, type LlmProviderName, postJson, type RequestPolicy, resolvePolicy, trimBaseUrl } from "./Http.js"
+import { DISPLAY, LlmFailed, type LlmProviderName, postJson, type RequestPolicy, resolvePolicy, trimBaseUrl } from "./ProviderHttp.js"
 
 export const OPENAI_LLM_DEFAULT_MODEL = "gpt-4.1-mini"
 

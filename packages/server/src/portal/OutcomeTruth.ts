@@ -6,12 +6,11 @@
  * known and forgotten), then by estimated value: the market profile's average deal size.
  */
 import { type CallId, type ClientId, NotFound, type OutcomeTruthRequest } from "@callsight/api-spec"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { CallsRepo } from "../calls/CallsRepo.js"
 import { Transactions } from "../db/Transactions.js"
 import { AuditLog } from "../tenancy/AuditLog.js"
 import type { Caller } from "../tenancy/Caller.js"
-import { OutcomeRecords } from "../tenancy/OutcomeRecords.js"
 import { OutcomeTruthRepo } from "./OutcomeTruthRepo.js"
 
 export class OutcomeTruth extends Effect.Service<OutcomeTruth>()("OutcomeTruth", {
@@ -83,9 +82,3 @@ export class OutcomeTruth extends Effect.Service<OutcomeTruth>()("OutcomeTruth",
   }),
   dependencies: [OutcomeTruthRepo.Default, CallsRepo.Default, AuditLog.Default, Transactions.Default]
 }) {}
-
-/** The portal's outcome truth as other features ask for it (`OutcomeRecords`, on the shared floor; `main.ts` provides it). */
-export const OutcomeRecordsLive = Layer.effect(
-  OutcomeRecords,
-  Effect.map(OutcomeTruth, (outcomes) => OutcomeRecords.of({ record: outcomes.record }))
-).pipe(Layer.provide(OutcomeTruth.Default))

@@ -2,14 +2,13 @@
  * The tenant's market and lead-context profiles: one each, read and saved whole (a PUT replaces
  * the profile; what it leaves out is cleared). Until first saved, a profile reads as empty with
  * `updated_at` null. The lead-context profile's qualification framework is the one the analysis
- * scores calls against (`QualificationFrameworksLive`).
+ * scores calls against (`QualificationFrameworksLive.ts`).
  */
 import type { ClientId, LeadContextProfileRequest, MarketProfileRequest } from "@callsight/api-spec"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { Transactions } from "../db/Transactions.js"
 import { AuditLog } from "../tenancy/AuditLog.js"
 import type { Caller } from "../tenancy/Caller.js"
-import { QualificationFrameworks } from "../tenancy/QualificationFrameworks.js"
 import { type LeadFields, type MarketFields, type ProfileTable, ProfilesRepo } from "./ProfilesRepo.js"
 
 const EMPTY_MARKET: MarketFields = {
@@ -72,15 +71,3 @@ export class Profiles extends Effect.Service<Profiles>()("Profiles", {
   }),
   dependencies: [ProfilesRepo.Default, AuditLog.Default, Transactions.Default]
 }) {}
-
-/**
- * The framework the tenant's calls are scored against, for the analysis worker: its lead-context
- * profile's, MEDDPICC by default.
- */
-export const QualificationFrameworksLive = Layer.effect(
-  QualificationFrameworks,
-  Effect.map(Profiles, (profiles) =>
-    QualificationFrameworks.of({
-      forTenant: (clientId) => Effect.map(profiles.lead(clientId), (profile) => profile.qualification_framework)
-    }))
-).pipe(Layer.provide(Profiles.Default))

@@ -16,7 +16,7 @@ import type {
   ValidationFailed
 } from "@callsight/api-spec"
 import { Context, type Effect } from "effect"
-import type { Actor } from "./AuditLog.js"
+import type { Actor } from "../tenancy/AuditLog.js"
 
 export class CompanionChannels extends Context.Tag("@callsight/CompanionChannels")<
   CompanionChannels,

@@ -6,7 +6,7 @@
  */
 import type { CallId, NotFound, OutcomeTruth, OutcomeTruthRequest } from "@callsight/api-spec"
 import { Context, type Effect } from "effect"
-import type { Caller } from "./Caller.js"
+import type { Caller } from "../tenancy/Caller.js"
 
 export class OutcomeRecords extends Context.Tag("@callsight/OutcomeRecords")<
   OutcomeRecords,

@@ -1,8 +1,9 @@
 /**
- * The tenant's own speech-to-text provider, saved among its integrations (`PUT
- * /integrations/llm`): the transcriber of its calls before the `transcriber` runtime flag and the
- * server's default. The integrations feature implements this tag (it holds the sealed keys);
- * `main.ts` provides it to the analysis workers.
+ * What a tenant chose for speech-to-text: its own provider, saved among its integrations (`PUT
+ * /integrations/llm`), the transcriber of its calls before its `transcriber` runtime flag and the
+ * server's default; and that flag. The integrations feature implements this port
+ * (`integrations/SpeechIntegrationsLive.ts`: it holds the sealed keys); `main.ts` provides it to
+ * the analysis workers.
  */
 import type { ClientId } from "@callsight/api-spec"
 import { Context, Data, type Effect, type Option, type Redacted } from "effect"
@@ -28,5 +29,7 @@ export class SpeechIntegrations extends Context.Tag("@callsight/SpeechIntegratio
   {
     /** The tenant's speech-to-text integration, if it saved one. */
     readonly forTenant: (clientId: ClientId) => Effect.Effect<Option.Option<SpeechIntegration>, SpeechIntegrationUnreadable>
+    /** The tenant's `transcriber` runtime flag as saved (any value; the caller checks it), if set. */
+    readonly transcriberFlag: (clientId: ClientId) => Effect.Effect<Option.Option<unknown>>
   }
 >() {}

@@ -10,7 +10,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, Redacted, Schema } from "effect"
 import type { AudioFormat, Transcript, Word } from "@callsight/analysis"
-import { fileBody, type RequestPolicy, requestJson, resolvePolicy, round3, trimBaseUrl, TranscriptionFailed } from "./Http.js"
+import { fileBody, type RequestPolicy, requestJson, resolvePolicy, round3, trimBaseUrl, TranscriptionFailed } from "./ProviderHttp.js"
 import { redactedExcerpt } from "../lib/Redact.js"
 import type { TranscriberService } from "./Transcriber.js"
 

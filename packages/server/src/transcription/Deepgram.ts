@@ -8,7 +8,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Redacted, Schema } from "effect"
 import type { AudioFormat, Transcript, Word } from "@callsight/analysis"
-import { audioContentType, fileBody, type RequestPolicy, requestJson, resolvePolicy, trimBaseUrl } from "./Http.js"
+import { audioContentType, fileBody, type RequestPolicy, requestJson, resolvePolicy, trimBaseUrl } from "./ProviderHttp.js"
 import type { TranscriberService } from "./Transcriber.js"
 
 export const DEEPGRAM_BASE_URL = "https://api.deepgram.com"
@@ -69,7 +69,7 @@ export const makeDeepgram = (settings: DeepgramSettings): Effect.Effect<Transcri
       ...(settings.language !== undefined ? { language: settings.language } : { detect_language: "true" })
     }
 
-    const transcribe = (path: string, format: AudioFormat): Effect.Effect<Transcript, import("./Http.js").TranscriptionFailed> =>
+    const transcribe = (path: string, format: AudioFormat): Effect.Effect<Transcript, import("./ProviderHttp.js").TranscriptionFailed> =>
       Effect.gen(function* () {
         const answer = yield* requestJson({
           client,

@@ -19,7 +19,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Redacted, Schema, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 import type { AudioFormat, Transcript, Word } from "@callsight/analysis"
-import { audioContentType, fileBody, type RequestPolicy, requestJson, resolvePolicy, round3, trimBaseUrl, TranscriptionFailed } from "./Http.js"
+import { audioContentType, fileBody, type RequestPolicy, requestJson, resolvePolicy, round3, trimBaseUrl, TranscriptionFailed } from "./ProviderHttp.js"
 import type { TranscriberService } from "./Transcriber.js"
 
 export const OPENAI_BASE_URL = "https://api.openai.com"

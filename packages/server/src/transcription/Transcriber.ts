@@ -6,7 +6,7 @@
  */
 import type { Effect } from "effect"
 import type { AudioFormat, Transcript } from "@callsight/analysis"
-import type { ProviderName, TranscriptionFailed } from "./Http.js"
+import type { ProviderName, TranscriptionFailed } from "./ProviderHttp.js"
 
 export interface TranscriberService {
   readonly provider: ProviderName

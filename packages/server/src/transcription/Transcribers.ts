@@ -11,13 +11,12 @@
 import type { ClientId } from "@callsight/api-spec"
 import { HttpClient } from "@effect/platform"
 import { Duration, Effect, Option, type Redacted } from "effect"
-import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
-import { type SpeechIntegration, SpeechIntegrations } from "../tenancy/SpeechIntegrations.js"
+import { type SpeechIntegration, SpeechIntegrations } from "../ports/SpeechIntegrations.js"
 import { AppConfig } from "../config.js"
 import { OutboundHttpClient } from "../lib/Outbound.js"
 import { makeAssemblyAI } from "./AssemblyAI.js"
 import { makeDeepgram } from "./Deepgram.js"
-import { type ProviderName, TranscriptionFailed } from "./Http.js"
+import { type ProviderName, TranscriptionFailed } from "./ProviderHttp.js"
 import { makeOpenAI } from "./OpenAI.js"
 import type { TranscriberService } from "./Transcriber.js"
 
@@ -29,7 +28,6 @@ const isChoice = (value: unknown): value is TranscriberChoice =>
 export class Transcribers extends Effect.Service<Transcribers>()("Transcribers", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
-    const flags = yield* RuntimeFlags
     const integrations = yield* SpeechIntegrations
     const client = yield* HttpClient.HttpClient
     const timeout = Duration.seconds(config.transcriberTimeoutSeconds)
@@ -78,9 +76,9 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
 
     /** The provider chosen for a tenant: its runtime flag, else the server default. */
     const choiceFor = (clientId: ClientId) =>
-      Effect.map(flags.forTenant(clientId), (saved): TranscriberChoice => {
-        const flag = saved["transcriber"]
-        return isChoice(flag) ? flag : config.transcriber
+      Effect.map(integrations.transcriberFlag(clientId), (flag): TranscriberChoice => {
+        const saved = Option.getOrUndefined(flag)
+        return isChoice(saved) ? saved : config.transcriber
       })
 
     /** The transcriber of a tenant's calls; none for an acoustic-only analysis. */
@@ -101,5 +99,5 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
 
     return { forTenant, choiceFor } as const
   }),
-  dependencies: [RuntimeFlags.Default, OutboundHttpClient]
+  dependencies: [OutboundHttpClient]
 }) {}

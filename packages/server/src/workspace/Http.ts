@@ -4,8 +4,8 @@
  * remembered for the user's state), `createSession`, `getState`, `runAction` and `sendToChannel`
  * (Workspace.ts), `getTeamHealth`, `getDealIntelligence` and `getCall` (Briefs.ts),
  * `getMeetingPrepBrief` (MeetingPrep.ts; the closers' calendars come from the floor's
- * `MeetingCalendars`, which `main.ts` provides). The others answer 501 `NotImplemented`
- * (`Pending.workspace`) until their issue takes them off the list.
+ * `MeetingCalendars` port, which `main.ts` provides), and the rest. An operation listed in
+ * `Pending.workspace` (none today) would answer 501 `NotImplemented`.
  */
 import { CallsightApi, CurrentClient, Pending } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"

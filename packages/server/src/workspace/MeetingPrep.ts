@@ -42,7 +42,7 @@
  */
 import type { ClientId, MeetingPrep as MeetingPrepItem, MeetingPrepBrief } from "@callsight/api-spec"
 import { Effect, Either } from "effect"
-import { type CalendarEvent, type ConnectedCalendar, MeetingCalendars } from "../tenancy/MeetingCalendars.js"
+import { type CalendarEvent, type ConnectedCalendar, MeetingCalendars } from "../ports/MeetingCalendars.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { ValueQueries } from "../views/ValueQueries.js"
 import { openDealRisk } from "../views/ValueViews.js"
