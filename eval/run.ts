@@ -25,7 +25,7 @@ import { isMain } from "./turn-model.js"
 const HERE = dirname(fileURLToPath(import.meta.url))
 
 // ---------------------------------------------------------------------------------------------
-// The annotation format (README.md, "Annotations")
+// The annotation format (eval/README.md, "Annotations")
 
 const Owner = Schema.Literal("rep", "prospect", "both")
 const Kind = Schema.Literal("price", "budget", "timing", "authority", "need", "competitor")

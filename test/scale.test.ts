@@ -1,5 +1,5 @@
 /**
- * The shape an operator runs at scale (README, "Running at scale"): one `callsight serve
+ * The shape an operator runs at scale (docs/operations.md): one `callsight serve
  * --no-worker` and two `callsight worker` processes, each with its own DATA_DIR and BLOB_DIR, on one
  * PostgreSQL database with the audio in an S3 bucket (s3rver, in this process). 30 calls are
  * uploaded; one worker is SIGKILLed while it holds a call in `processing`; the other takes that job

@@ -1,5 +1,5 @@
 /**
- * The whole analysis of one call as JSON (ANALYSIS.md steps 3–8). One schema for
+ * The whole analysis of one call as JSON (docs/method.md steps 3–8). One schema for
  * every door that shows it: `GET /v1/teams/calls/{call_id}`, `GET /v1/workspace/calls/{call_id}`
  * and the assistant's `calls/{call_id}`.
  */

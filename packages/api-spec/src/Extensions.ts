@@ -1,5 +1,5 @@
 /**
- * Operations beyond the spec (DOMAIN.md, "Extensions"). `GET /openapi.json` and `GET /docs` are
+ * Operations beyond the spec (docs/domain.md, "Extensions"). `GET /openapi.json` and `GET /docs` are
  * served from this declaration by the platform's own OpenAPI and Scalar layers.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"

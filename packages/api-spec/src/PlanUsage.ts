@@ -1,5 +1,5 @@
 /**
- * The plan-usage view (DOMAIN.md `plan-usage`). One schema for both doors that show it:
+ * The plan-usage view (docs/domain.md `plan-usage`). One schema for both doors that show it:
  * the portal's `GET /v1/client-portal/plan-usage` and the admin's
  * `GET /v1/internal/admin/clients/{client_id}/plan-usage`.
  */

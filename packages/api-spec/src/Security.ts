@@ -1,5 +1,5 @@
 /**
- * Who is calling: one middleware per kind of caller (DOMAIN.md, "Who is calling").
+ * Who is calling: one middleware per kind of caller (docs/domain.md, "Who is calling").
  * The server provides their implementations; the declaration puts them in OpenAPI.
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"

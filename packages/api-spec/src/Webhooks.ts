@@ -146,6 +146,6 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .annotate(
     OpenApi.Description,
     "Completion webhooks signed as Standard Webhooks say: `analysis.completed` and `analysis.failed`, written with the call's " +
-      "status change (an outbox) and retried with back-off for more than 24 hours. See the README's \"Webhooks\" section."
+      "status change (an outbox) and retried with back-off for more than 24 hours."
   )
 {}

@@ -1,6 +1,6 @@
 /**
- * The declaration holds every operation of ../shared/spec/interface.md, and the generated
- * OpenAPI document says what the spec says about their parameters and statuses.
+ * The declaration holds every operation of the specification (its 114 operations, listed below),
+ * and the generated OpenAPI document says what the spec says about their parameters and statuses.
  */
 import { OpenApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"

@@ -1,10 +1,10 @@
 /**
  * `callsight serve [--no-worker]`: the HTTP service and, in the same process, the analysis
  * workers (`WORKER_CONCURRENCY` of them), configured from the environment (PORT, HOST,
- * DATABASE_URL, DATA_DIR, ADMIN_API_KEY, ...; see the README). `--no-worker` serves HTTP only:
+ * DATABASE_URL, DATA_DIR, ADMIN_API_KEY, ...; docs/configuration.md). `--no-worker` serves HTTP only:
  * uploads are queued for `callsight worker` processes (on the same database) to analyse.
  * SIGINT/SIGTERM interrupt it: the server stops accepting, in-flight requests finish, the workers
- * stop (a job cut short is taken up again when its lease expires), the database pool closes, the
+ * stop (a job cut short goes back to the queue at once), the database pool closes, the
  * exit code is 0.
  */
 import { makeServeLive, ServeLive } from "@callsight/server"

@@ -1,5 +1,5 @@
 /**
- * Audio analysis helpers of the client (DOMAIN.md, "Audio analysis for agents"): the multipart
+ * Audio analysis helpers of the client (docs/domain.md, "Audio analysis for agents"): the multipart
  * upload from a path, a `Blob`/`File` or bytes, and the polling of an analysis until it ends.
  *
  * The upload body is built here as a stream (the form fields, then the file, read from disk in

@@ -1,5 +1,5 @@
 /**
- * The whole configuration, from the environment only (ARCHITECTURE.md, "Configuration").
+ * The whole configuration, from the environment only (docs/architecture.md, "Configuration").
  * Nothing else reads `process.env`. Every value is validated at start-up; a bad one stops the
  * server with a message that names the variable.
  */

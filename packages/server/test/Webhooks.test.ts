@@ -1,5 +1,5 @@
 /**
- * Completion webhooks (README, "Webhooks"): endpoints created with their secret shown once, bad
+ * Completion webhooks (docs/webhooks.md): endpoints created with their secret shown once, bad
  * input 422, tenant isolation; then, with the workers and the sender running against a local
  * receiver, messages signed as Standard Webhooks say (checked with the `standardwebhooks` verifier
  * and the SDK's `verifyWebhook`), retries with a stable `webhook-id`, the uploads' `callback_url`,

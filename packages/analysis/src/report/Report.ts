@@ -1,5 +1,5 @@
 /**
- * The call report (ANALYSIS.md step 8): one self-contained HTML page. No scripts, no external
+ * The call report (docs/method.md step 8): one self-contained HTML page. No scripts, no external
  * fonts, images or style sheets: it opens offline, prints cleanly, and can be saved as a file.
  * Every string from the input is escaped (external ids, speaker labels and transcript words are
  * user-supplied).

@@ -1,5 +1,5 @@
 /**
- * Moments: what the evidence points at, found in the speaker turns (ANALYSIS.md step 6
+ * Moments: what the evidence points at, found in the speaker turns (docs/method.md step 6
  * definitions): the rep's monologues, the buyer's stories, interruptions, buyer→rep hand-offs and
  * speaker switches.
  */
@@ -29,7 +29,7 @@ export interface Handoff extends Span {
   readonly pause_s: number
 }
 
-/** The moments of a call that scoring rules point at (ANALYSIS.md step 6 definitions). */
+/** The moments of a call that scoring rules point at (docs/method.md step 6 definitions). */
 export interface CallMoments {
   readonly duration_s: number
   readonly hasRep: boolean
@@ -49,7 +49,7 @@ export interface CallMoments {
   readonly switches: number
 }
 
-/** Mostly 1 s: "the other side speaks less than 1 s in total" (ANALYSIS.md). */
+/** Mostly 1 s: "the other side speaks less than 1 s in total" (docs/method.md). */
 const STRETCH_TOLERANCE_S = 1
 const INTERRUPTION_OVERLAP_S = 0.3
 

@@ -38,11 +38,11 @@
  * is not assessed when the rep made no claim and the buyer stated no pain. Question counts above
  * the reference are not penalised: the words cannot tell an interrogation from a lively call.
  *
- * References (ANALYSIS.md, Gong Labs): top performers talk ~43 % of the time, above 65 % goes with
+ * References (docs/method.md, Gong Labs): top performers talk ~43 % of the time, above 65 % goes with
  * lower win rates (25,537 calls); overviews past 2 minutes go with lower win rates; customer stories
  * of 50 s or less went with below-average close rates (257,967 calls); 11–14 questions in discovery
  * calls (519,000 calls; read here as 11 per 30-minute call, pro rata for shorter calls). Patience,
- * interactivity and the other content rules have no published reference in ANALYSIS.md: their
+ * interactivity and the other content rules have no published reference in docs/method.md: their
  * points are Callsight's own and versioned with `method_version`.
  */
 import type { DimensionName } from "./Dimensions.js"

@@ -1,5 +1,5 @@
 /**
- * The scorecard (ANALYSIS.md step 7): six dimensions, each 0–100 or `null` when it cannot be
+ * The scorecard (docs/method.md step 7): six dimensions, each 0–100 or `null` when it cannot be
  * assessed, and an evidence item for every point added or removed. Pure and deterministic: the same
  * turns and metrics always give the same scores and the same evidence, in the same order.
  *
@@ -14,7 +14,7 @@
  * the score is always `50 + the sum of its evidence effects` (no clamping hides a point).
  *
  * Values are taken from `metrics` (the numbers the report shows); a metric that is `null` is
- * derived from `speaker_turns` with the definitions of ANALYSIS.md step 6. The moments evidence
+ * derived from `speaker_turns` with the definitions of docs/method.md step 6. The moments evidence
  * points at are always found in `speaker_turns`. The rep is the side whose role is `rep`; the buyer
  * side is everyone else. A call where one side was never heard cannot be scored on listening or
  * flow (the reason says so).

@@ -1,5 +1,5 @@
 /**
- * The acoustic analysis of one call (ANALYSIS.md steps 1–3, 5, 6): decode → speech activity →
+ * The acoustic analysis of one call (docs/method.md steps 1–3, 5, 6): decode → speech activity →
  * speakers → roles → the metrics that need no words.
  *
  * One streaming pass decodes the file and keeps only per-frame features (`Features.ts`); the

@@ -1,5 +1,5 @@
 /**
- * The metrics of ANALYSIS.md that need no words, computed from the speaker turns alone (so they
+ * The metrics of docs/method.md that need no words, computed from the speaker turns alone (so they
  * can be checked against the same computation on ground-truth turns). rep = the turns whose
  * role is "rep"; buyer side = every other speaker. Content metrics stay null without a
  * transcript.

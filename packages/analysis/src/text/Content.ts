@@ -1,5 +1,5 @@
 /**
- * The content analysis of a call (ANALYSIS.md steps 4–7): the provider's words attached to our
+ * The content analysis of a call (docs/method.md steps 4–7): the provider's words attached to our
  * speaker turns, and what the lexicon's rules (`lexicon/`) find in them — questions, fillers, pains and
  * numbers, objections and the rep's responses, value claims, next steps and the qualification
  * checklist. Pure and deterministic: the same input (words in any order) gives the same output.

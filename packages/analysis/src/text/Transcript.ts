@@ -1,5 +1,5 @@
 /**
- * Words from a speech-to-text provider (ANALYSIS.md step 4), as the analysis uses them. The
+ * Words from a speech-to-text provider (docs/method.md step 4), as the analysis uses them. The
  * providers' adapters live outside `analysis/` (they speak HTTP); they all answer this shape.
  */
 

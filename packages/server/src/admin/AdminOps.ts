@@ -1,5 +1,5 @@
 /**
- * The staff's operations views (DOMAIN.md, "Internal administration"):
+ * The staff's operations views (docs/domain.md, "Internal administration"):
  *
  * - `status`: tenants, calls by status, the queue (jobs waiting for a worker, the oldest one's
  *   age), the worker processes and their heartbeats, the version; with a tenant, that tenant's.

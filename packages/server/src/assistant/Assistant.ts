@@ -1,5 +1,5 @@
 /**
- * The internal assistant interface (spec 4.9; DOMAIN.md, "Internal administration ... and
+ * The internal assistant interface (spec 4.9; docs/domain.md, "Internal administration ... and
  * assistant"): for the tenant named by `client_id`, the views the portal or the workspace
  * computes, by the same functions (one implementation, two doors), so both answer equal bodies:
  *

@@ -1,5 +1,5 @@
 /**
- * Uploads of audio for analysis (DOMAIN.md, "Audio analysis for agents"): the file is streamed to
+ * Uploads of audio for analysis (docs/domain.md, "Audio analysis for agents"): the file is streamed to
  * the blob store while it is hashed, its format sniffed from the bytes, and the call and its job
  * are committed before the 202 answer. Status, report and analysis are read through `CallViews`.
  */
@@ -100,7 +100,7 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
         if (closerEmail !== undefined && closerEmail !== "" && !isEmail(closerEmail)) {
           return yield* invalid("closer_email", "must be an e-mail address")
         }
-        // The lighter door to the webhooks: this call's webhook goes to this URL too (README, "Webhooks").
+        // The lighter door to the webhooks: this call's webhook goes to this URL too (docs/webhooks.md).
         const callbackUrl = form.fields.get("callback_url")?.trim()
         if (callbackUrl !== undefined && callbackUrl !== "") {
           const problem = callbackUrl.length > 2000 ? "at most 2000 characters" : yield* outbox.urlProblem(callbackUrl)

@@ -1,5 +1,5 @@
 /**
- * Passwordless sign-in (spec 4.2, DOMAIN.md "Who is calling"): signup creates the tenant and its
+ * Passwordless sign-in (spec 4.2, docs/domain.md "Who is calling"): signup creates the tenant and its
  * owner in one transaction and e-mails a magic link; login e-mails one when the address has an
  * account and answers the same, in the same time, when it has none (the e-mail goes out on its
  * own fiber, so the answer never waits for the mail server); verify takes the link once and opens

@@ -14,7 +14,7 @@
  *   wrong (no such bucket, access denied, unreachable); `/ready` answers 503 with the same words
  *   until the bucket answers. Temporary objects older than an hour (a crash between upload and
  *   commit) are then deleted, and multipart uploads started over a day ago aborted where the
- *   storage lists them (a bucket lifecycle rule does it too; README).
+ *   storage lists them (a bucket lifecycle rule does it too; docs/operations.md, "Object storage").
  */
 import {
   AbortMultipartUploadCommand,

@@ -1,5 +1,5 @@
 /**
- * The companion channels (DOMAIN.md, "Companion channels"; issue 15): the daily brief and the latest
+ * The companion channels (docs/domain.md, "Companion channels"; issue 15): the daily brief and the latest
  * calls in two messengers, a chat linked to its tenant by a one-time code.
  *
  * - **Webhooks.** messenger-a (Telegram Bot API) proves itself with its secret-token header,

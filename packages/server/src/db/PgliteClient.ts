@@ -1,6 +1,6 @@
 /**
  * An `SqlClient` over PGlite, PostgreSQL compiled to WASM and run in-process: the embedded database
- * used when `DATABASE_URL` is unset (ARCHITECTURE.md, "Database"). Same design as the PGlite client
+ * used when `DATABASE_URL` is unset (docs/architecture.md, "Database"). Same design as the PGlite client
  * Effect 4 ships: `SqlClient.make` over `db.query`/`db.exec`, the dialect of `PgClient.makeCompiler()`.
  *
  * PGlite is ONE connection. A transaction therefore holds a single permit from BEGIN to COMMIT or

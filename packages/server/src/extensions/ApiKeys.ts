@@ -1,5 +1,5 @@
 /**
- * The tenant's API keys from the portal (DOMAIN.md extensions): listed by prefix, created with the
+ * The tenant's API keys from the portal (docs/domain.md extensions): listed by prefix, created with the
  * key shown once (stored as SHA-256 only), revoked. Owners and admins only; each change has its
  * audit row, naming the key by id and prefix, never the key itself.
  */

@@ -1,4 +1,4 @@
-/** Handlers of the `extensions` group (DOMAIN.md, "Extensions"): operations beyond the spec. */
+/** Handlers of the `extensions` group (docs/domain.md, "Extensions"): operations beyond the spec. */
 import { CallsightApi, CurrentClient } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"

@@ -1,5 +1,5 @@
 /**
- * The tenant's CRM connections (DOMAIN.md, "Integrations"): `/integrations/crm-a` and `/crm/*`.
+ * The tenant's CRM connections (docs/domain.md, "Integrations"): `/integrations/crm-a` and `/crm/*`.
  * One connection per provider; crm-a is one record whichever door saved it (`PUT
  * /integrations/crm-a` sets `sync_outcomes`; `POST /crm/connect` keeps it, off for a new one).
  * Credentials are checked with the provider before they are stored (secret fields sealed by

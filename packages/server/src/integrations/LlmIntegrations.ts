@@ -1,5 +1,5 @@
 /**
- * The tenant's LLM and speech-to-text providers (DOMAIN.md, "Integrations"): one per provider,
+ * The tenant's LLM and speech-to-text providers (docs/domain.md, "Integrations"): one per provider,
  * saved whole, the key checked with the provider before it is stored (sealed by Secrets) and never
  * shown again but for its last four characters. Owners and admins manage them; every change has
  * its audit row, which names the provider, never the key.

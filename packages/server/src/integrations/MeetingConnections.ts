@@ -1,5 +1,5 @@
 /**
- * The calendar and video-meeting connections of closers (DOMAIN.md "Integrations"): OAuth 2
+ * The calendar and video-meeting connections of closers (docs/domain.md "Integrations"): OAuth 2
  * authorization code with PKCE. `start` issues a `state` (32 random bytes, kept as its SHA-256,
  * single use, 10 minutes, bound to the signed-in user and the closer) and the S256 challenge of a
  * verifier kept sealed; the callback refuses an unknown, used, expired or foreign state (a 400

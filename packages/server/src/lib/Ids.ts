@@ -1,4 +1,4 @@
-/** Identifiers and secrets: readable prefixes (DOMAIN.md), random bodies, SHA-256 for storage. */
+/** Identifiers and secrets: readable prefixes (docs/domain.md), random bodies, SHA-256 for storage. */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 
 /** `cli_3f9c0a…`: a prefix that says what it is, 80 random bits. */

@@ -4,7 +4,7 @@
  * callback URLs, an MCP upload's URL. Without it such a URL turns the server into a proxy into its
  * own network (loopback, the cloud's metadata service, private hosts).
  *
- * What is refused (README, "Outbound requests"):
+ * What is refused (docs/security.md, "Outbound requests"):
  *
  * - in production, every address that is not public unicast as `ipaddr.js` classifies it: loopback,
  *   private, link-local, unique-local, carrier-grade NAT, multicast, broadcast, unspecified,

@@ -1,5 +1,5 @@
 /**
- * Market intelligence (DOMAIN.md, "Market intelligence"): the staff's statistics across tenants by
+ * Market intelligence (docs/domain.md, "Market intelligence"): the staff's statistics across tenants by
  * period, industry, ICP and lead source, with the sample behind every rate and the rules of
  * `Stats.ts` withholding what could be traced back to one customer.
  *

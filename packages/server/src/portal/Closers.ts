@@ -1,5 +1,5 @@
 /**
- * Closers, the tenant's sales reps (DOMAIN.md "Closers"). Adding one sends a verification e-mail
+ * Closers, the tenant's sales reps (docs/domain.md "Closers"). Adding one sends a verification e-mail
  * (a magic link, 15 minutes, single use); the public verify-email operation takes the token and
  * makes the closer `active`. Status changes: `active` needs a verified e-mail (409), `paused` and
  * `removed` are always allowed, and `pending_verification` is the service's own. Adding an e-mail

@@ -1,5 +1,5 @@
 /**
- * The meeting-recording bot (DOMAIN.md, "Recall"; issue 12): connect a calendar once, and the
+ * The meeting-recording bot (docs/domain.md, "Recall"; issue 12): connect a calendar once, and the
  * closer's meetings are recorded, analysed and attributed to them without anyone uploading a file.
  *
  * - `activate` turns it on for the tenant (owners and admins), `deactivate` turns it off and

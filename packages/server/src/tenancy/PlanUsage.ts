@@ -1,5 +1,5 @@
 /**
- * The plan-usage view (DOMAIN.md `plan-usage`), one implementation for both doors: the portal's
+ * The plan-usage view (docs/domain.md `plan-usage`), one implementation for both doors: the portal's
  * `GET /plan-usage` and the admin's `GET /clients/{client_id}/plan-usage`; and the admin's
  * monthly bonus. The month is the calendar month in UTC. `ingests_used` counts the month's
  * completed analyses; calls still queued or processing are shown apart, and an upload is refused

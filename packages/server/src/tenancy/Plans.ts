@@ -1,4 +1,4 @@
-/** What each plan includes per calendar month (DOMAIN.md, "Tenants, users, keys, credits"). */
+/** What each plan includes per calendar month (docs/domain.md, "Tenants, users, keys, credits"). */
 import type { Plan } from "@callsight/api-spec"
 
 export const MONTHLY_INGESTS: Readonly<Record<Plan, number>> = {
@@ -9,8 +9,8 @@ export const MONTHLY_INGESTS: Readonly<Record<Plan, number>> = {
 }
 
 /**
- * The list price of each plan per month, in USD: the plan cost of the ROI views (README,
- * "Value views"). A trial costs nothing.
+ * The list price of each plan per month, in USD: the plan cost of the ROI views (docs/portal.md,
+ * "Value views and the portal page"). A trial costs nothing.
  */
 export const MONTHLY_PRICE_USD: Readonly<Record<Plan, number>> = {
   trial: 0,

@@ -1,5 +1,5 @@
 /**
- * The speech-to-text service (ANALYSIS.md step 4): one interface, one adapter per provider
+ * The speech-to-text service (docs/method.md step 4): one interface, one adapter per provider
  * (`Deepgram.ts`, `AssemblyAI.ts`, `OpenAI.ts`). Every adapter answers the same `Transcript`:
  * words with their times in seconds, their confidence and, when the provider diarizes, its own
  * speaker label. Which provider transcribes a tenant's calls is chosen in `Transcribers.ts`.

@@ -1,5 +1,5 @@
 /**
- * The value views (DOMAIN.md, "Portal"): what the service did for a tenant and what it is worth.
+ * The value views (docs/domain.md, "Portal"): what the service did for a tenant and what it is worth.
  * One implementation; the portal answers them now, the assistant interface and the workspace later.
  *
  * - `value`: the last 90 days (`PERIOD_DAYS`, by when calls completed): calls and hours analysed,

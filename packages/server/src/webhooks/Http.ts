@@ -1,4 +1,4 @@
-/** Handlers of the `webhooks` group: the tenant's webhook endpoints and their deliveries (README, "Webhooks"). */
+/** Handlers of the `webhooks` group: the tenant's webhook endpoints and their deliveries (docs/webhooks.md). */
 import { CallsightApi, CurrentClient } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"

@@ -1,5 +1,5 @@
 /**
- * The database of a test file (ARCHITECTURE.md, "Database"): a fresh PostgreSQL database on the
+ * The database of a test file (docs/architecture.md, "Database"): a fresh PostgreSQL database on the
  * server `TEST_DATABASE_URL` names (CI sets it), dropped afterwards; otherwise a fresh in-memory PGlite.
  */
 import { SqlClient, type SqlError } from "@effect/sql"

@@ -1,5 +1,5 @@
 /**
- * Fillers (ANALYSIS.md step 6: `filler_rate`, filler words per 100 rep words): hesitation sounds,
+ * Fillers (docs/method.md step 6: `filler_rate`, filler words per 100 rep words): hesitation sounds,
  * hedge words, and the two-word fillers ("you know", "I mean", "sort of") told apart from their
  * literal uses.
  *

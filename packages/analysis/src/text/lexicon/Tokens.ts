@@ -2,7 +2,7 @@
  * Tokens and plain text, and where sentences and clauses end: the forms of text the rest of the
  * lexicon reads.
  *
- * The lexicons and patterns of the content analysis (ANALYSIS.md step 7: "rule-based and
+ * The lexicons and patterns of the content analysis (docs/method.md step 7: "rule-based and
  * deterministic first (lexicons and patterns, versioned as `method_version`)") live in this folder,
  * one concept a module. Data, plus the tiny matchers that read it; what is done with a match lives
  * in `Content.ts`.
