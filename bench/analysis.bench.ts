@@ -22,7 +22,7 @@ import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { ANALYSIS_RATE, analyzeFile, decodeFile } from "@callsight/analysis"
+import { ANALYSIS_RATE, analyzeFile, decodeFile } from "@callsight/analysis/signal"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "..")

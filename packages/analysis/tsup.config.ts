@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup"
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // the whole engine, and the acoustic stage alone (`@callsight/analysis/signal`)
+  entry: { index: "src/index.ts", signal: "src/signal/index.ts" },
   format: ["esm"],
   target: "node20",
   // The server imports the build at run time; eval/, bench/ and the tests read the source. No
