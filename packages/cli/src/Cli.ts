@@ -22,7 +22,7 @@
  *
  * Exit codes: 0 success, 1 analysis failed, 2 usage error, 3 service error.
  */
-import { VERSION } from "@callsight/server"
+import { VERSION } from "@callsight/api-spec"
 import { Command } from "@effect/cli"
 import { Effect } from "effect"
 import { admin } from "./Admin.js"

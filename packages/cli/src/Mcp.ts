@@ -10,25 +10,32 @@
  * service's `POST /mcp` with the same key (one connection, opened on first use): the service runs
  * them for the key's tenant. The process ends when stdin closes, or on SIGINT/SIGTERM.
  */
-import { OutcomeTruth, OutcomeTruthRequest, SearchResults } from "@callsight/api-spec"
+import { OutcomeTruth, OutcomeTruthRequest, SearchResults, VERSION } from "@callsight/api-spec"
 import { CallsightClient } from "@callsight/client"
-import { makeMcpServer, McpToolError, VERSION } from "@callsight/server"
+import type { McpToolError } from "@callsight/server"
 import { Command } from "@effect/cli"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Logger, Option, Redacted, Schema } from "effect"
 import { apiKeyOption, baseUrl, tenantClient, urlOption } from "./Connection.js"
+import { loadServer } from "./Serve.js"
 
 /** How long a forwarded tool call may take. */
 const REMOTE_TIMEOUT_MS = 60_000
 
-/** The service's `POST /mcp`, connected on first use with the tenant key. */
-const remoteTools = (base: string, key: string) => {
+/**
+ * The service's `POST /mcp`, connected on first use with the tenant key. Its failures are the
+ * server's `McpToolError`, which the tools answer as a tool error.
+ */
+const remoteTools = (base: string, key: string, ToolError: typeof McpToolError) => {
   let connected: Promise<Client> | undefined
   const connect = () =>
     (connected ??= (async () => {
+      // loaded here, as the server is in `mcp`: the other commands start without them
+      const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+        import("@modelcontextprotocol/sdk/client/index.js"),
+        import("@modelcontextprotocol/sdk/client/streamableHttp.js")
+      ])
       const client = new Client({ name: "callsight-cli", version: VERSION })
       const transport = new StreamableHTTPClientTransport(new URL("mcp", `${base}/`), {
         requestInit: { headers: { "x-api-key": key } }
@@ -48,11 +55,11 @@ const remoteTools = (base: string, key: string) => {
             CallToolResult
           >,
         catch: (e) =>
-          new McpToolError({ message: `the service's ${base}/mcp did not answer ${name}: ${e instanceof Error ? e.message : String(e)}` })
+          new ToolError({ message: `the service's ${base}/mcp did not answer ${name}: ${e instanceof Error ? e.message : String(e)}` })
       })
       if (result.isError === true) {
         const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n")
-        return yield* new McpToolError({ message: text || `${name} failed` })
+        return yield* new ToolError({ message: text || `${name} failed` })
       }
       return yield* Schema.decodeUnknown(output)(result.structuredContent)
     })
@@ -69,7 +76,8 @@ export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption },
     const base = yield* baseUrl(args.url)
     const key = Redacted.value(Option.getOrThrow(args.apiKey))
     const client = yield* Effect.provide(CallsightClient, clientLayer)
-    const remote = remoteTools(base, key)
+    const { makeMcpServer, McpToolError } = yield* loadServer
+    const remote = remoteTools(base, key, McpToolError)
     // a tool's defect is logged to stderr: stdout is the protocol's
     const runtime = yield* Effect.runtime<never>().pipe(
       Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger)))
@@ -86,7 +94,10 @@ export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption },
     }, { version: VERSION })
 
     yield* Effect.acquireRelease(
-      Effect.promise(() => server.connect(new StdioServerTransport())),
+      Effect.promise(async () => {
+        const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js")
+        await server.connect(new StdioServerTransport())
+      }),
       () => Effect.zipRight(remote.close, Effect.promise(() => server.close().catch(() => undefined)))
     )
     // until the agent closes stdin (or a signal interrupts)

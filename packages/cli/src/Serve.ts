@@ -7,7 +7,6 @@
  * stop (a job cut short goes back to the queue at once), the database pool closes, the
  * exit code is 0.
  */
-import { makeServeLive, ServeLive } from "@callsight/server"
 import { Command, Options } from "@effect/cli"
 import { Effect, Layer } from "effect"
 import { ServiceError, UsageError } from "./Errors.js"
@@ -25,6 +24,14 @@ export const launch = <A, E extends { readonly _tag: string; readonly message: s
     )
   )
 
+/**
+ * The server, loaded only by the commands that run it (`serve`, `worker`, `mcp`): every other
+ * command is a client of the API and starts without it.
+ */
+export const loadServer: Effect.Effect<typeof import("@callsight/server")> = Effect.promise(() =>
+  import("@callsight/server")
+)
+
 export const serve = Command.make(
   "serve",
   {
@@ -34,7 +41,8 @@ export const serve = Command.make(
       )
     )
   },
-  ({ noWorker }) => launch(noWorker ? makeServeLive({ workers: false }) : ServeLive, "server")
+  ({ noWorker }) =>
+    Effect.flatMap(loadServer, (server) => launch(noWorker ? server.makeServeLive({ workers: false }) : server.ServeLive, "server"))
 ).pipe(
   Command.withDescription(
     "Start the HTTP service and its analysis workers (WORKER_CONCURRENCY, default 2), configured from the environment; --no-worker: HTTP only"

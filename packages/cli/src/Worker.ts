@@ -5,11 +5,11 @@
  * SIGINT/SIGTERM stop it with exit code 0; a job cut short goes back to the queue at once (a worker
  * that dies without stopping has its job taken up again when the lease expires).
  */
-import { WorkerLive } from "@callsight/server"
 import { Command } from "@effect/cli"
-import { launch } from "./Serve.js"
+import { Effect } from "effect"
+import { launch, loadServer } from "./Serve.js"
 
-export const worker = Command.make("worker", {}, () => launch(WorkerLive, "worker")).pipe(
+export const worker = Command.make("worker", {}, () => Effect.flatMap(loadServer, (server) => launch(server.WorkerLive, "worker"))).pipe(
   Command.withDescription(
     "Run the analysis workers alone, without HTTP (configured from the environment like serve; WORKER_CONCURRENCY, WORKER_LEASE_SECONDS)"
   )

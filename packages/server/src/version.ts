@@ -1,2 +1,2 @@
-/** The service version, reported by `/health` and `callsight --version`. */
-export const VERSION = "0.1.0"
+/** The service version, reported by `/health` and `callsight --version`: the api-spec's, one for every package. */
+export { VERSION } from "@callsight/api-spec"
