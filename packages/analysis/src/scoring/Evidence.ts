@@ -17,8 +17,6 @@ export const roundPoints = (x: number): number => {
   return r === 0 ? 0 : r
 }
 
-export const finite = (x: number) => Number.isFinite(x)
-
 export interface Applied {
   readonly rule: RuleId
   readonly summary: string
@@ -37,7 +35,7 @@ export const fmtS = (s: number) => (s < 10 ? `${round1(s)} s` : `${Math.round(s)
 export const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0")
 
 export const clampSpan = (span: Span, duration: number): Span => {
-  const d = duration > 0 && finite(duration) ? duration : Math.max(span.end, 0)
+  const d = duration > 0 && Number.isFinite(duration) ? duration : Math.max(span.end, 0)
   // rounded to the millisecond, then clamped (rounding must not push an end past the call)
   const start = Math.min(Math.max(round3(span.start), 0), d)
   const end = Math.min(Math.max(round3(span.end), start), d)

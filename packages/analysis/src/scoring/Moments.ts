@@ -53,8 +53,6 @@ export interface CallMoments {
 const STRETCH_TOLERANCE_S = 1
 const INTERRUPTION_OVERLAP_S = 0.3
 
-const finite = (x: number) => Number.isFinite(x)
-
 const roleOf = (turn: Turn, speakers: ReadonlyArray<SpeakerSummary>): "rep" | "buyer" | "unknown" => {
   if (turn.role !== "unknown") return turn.role
   return speakers.find((s) => s.speaker === turn.speaker)?.role ?? "unknown"
@@ -142,7 +140,7 @@ export const findMoments = (input: {
   readonly duration_s: number
 }): CallMoments => {
   const turns = input.speaker_turns
-    .filter((t) => finite(t.start) && finite(t.end) && t.end > t.start)
+    .filter((t) => Number.isFinite(t.start) && Number.isFinite(t.end) && t.end > t.start)
     .map((t) => ({ ...t, role: roleOf(t, input.speakers) }))
     .sort((a, b) => a.start - b.start || a.end - b.end || (a.speaker < b.speaker ? -1 : a.speaker > b.speaker ? 1 : 0))
   const rep = turns.filter((t) => t.role === "rep")

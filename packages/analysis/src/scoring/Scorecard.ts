@@ -40,7 +40,7 @@ import {
   overallScore,
   SCORE_BASE
 } from "./Dimensions.js"
-import { type Applied, finite, type NotAssessed } from "./Evidence.js"
+import type { Applied, NotAssessed } from "./Evidence.js"
 import { type CallMoments, findMoments } from "./Moments.js"
 import { conversationFlow, listening } from "./TurnScoring.js"
 
@@ -96,7 +96,7 @@ const assess = (
  * clock, no randomness; evidence in dimension order, then rule order, then time.
  */
 export const scoreCall = (input: ScoreInput): ScoredCall => {
-  const duration = finite(input.duration_s) && input.duration_s > 0 ? input.duration_s : 0
+  const duration = Number.isFinite(input.duration_s) && input.duration_s > 0 ? input.duration_s : 0
   const mo = findMoments(input)
   const content = input.content ?? null
   const evidence: Array<EvidenceItem> = []

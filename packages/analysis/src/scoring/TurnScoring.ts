@@ -4,7 +4,7 @@
  * `null`.
  */
 import type { Metrics } from "../Types.js"
-import { type Applied, finite, fmtS, item, perEventEffects, round1, roundPoints, rule, signed } from "./Evidence.js"
+import { type Applied, fmtS, item, perEventEffects, round1, roundPoints, rule, signed } from "./Evidence.js"
 import type { CallMoments } from "./Moments.js"
 import { interpolate } from "./Rules.js"
 
@@ -22,7 +22,7 @@ export const listening = (m: Metrics, mo: CallMoments, duration: number): Array<
 
   const speech = mo.repTalk_s + mo.buyerTalk_s
   const ratio = m.talk_ratio ?? (speech > 0 ? mo.repTalk_s / speech : null)
-  if (ratio !== null && finite(ratio)) {
+  if (ratio !== null && Number.isFinite(ratio)) {
     const pct = ratio * 100
     const effect = roundPoints(interpolate(rule("talk_ratio").points!, pct))
     out.push({
@@ -34,7 +34,7 @@ export const listening = (m: Metrics, mo: CallMoments, duration: number): Array<
 
   const derivedPatience = median(mo.handoffs.map((h) => h.pause_s))
   const patience = m.patience_s ?? derivedPatience
-  if (patience !== null && finite(patience) && mo.handoffs.length > 0) {
+  if (patience !== null && Number.isFinite(patience) && mo.handoffs.length > 0) {
     const effect = roundPoints(interpolate(rule("patience").points!, patience))
     // the hand-off whose pause is closest to the value scored (ties: the earliest)
     let at = mo.handoffs[0]!
@@ -48,7 +48,7 @@ export const listening = (m: Metrics, mo: CallMoments, duration: number): Array<
 
   const story = mo.stories[0]
   const storyS = m.longest_customer_story_s ?? (story ? story.end - story.start : null)
-  if (storyS !== null && finite(storyS) && story !== undefined) {
+  if (storyS !== null && Number.isFinite(storyS) && story !== undefined) {
     const effect = roundPoints(interpolate(rule("customer_story").points!, storyS))
     out.push({
       rule: "customer_story",
@@ -75,7 +75,7 @@ export const conversationFlow = (m: Metrics, mo: CallMoments, duration: number):
   const out: Array<Applied> = []
   const minutes = duration / 60
   const interactivity = m.interactivity ?? (minutes > 0 ? mo.switches / minutes : null)
-  if (interactivity !== null && finite(interactivity)) {
+  if (interactivity !== null && Number.isFinite(interactivity)) {
     const effect = roundPoints(interpolate(rule("interactivity").points!, interactivity))
     out.push({
       rule: "interactivity",
@@ -86,7 +86,7 @@ export const conversationFlow = (m: Metrics, mo: CallMoments, duration: number):
 
   const longest = mo.monologues[0]
   const longestS = m.longest_monologue_s ?? (longest ? longest.end - longest.start : null)
-  if (longestS !== null && finite(longestS) && longest !== undefined) {
+  if (longestS !== null && Number.isFinite(longestS) && longest !== undefined) {
     const effect = roundPoints(interpolate(rule("longest_monologue").points!, longestS))
     out.push({
       rule: "longest_monologue",
