@@ -20,6 +20,9 @@ import { ROOT, type RunningServer, startServer } from "./utils/Server.js"
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm"
 
+/** The client's examples (packages/client/examples), which its README carries and the package ships. */
+const EXAMPLES = ["analyze-call.ts", "effect-agent.ts", "errors.ts", "own-http-client.ts", "webhook-receiver.ts"]
+
 /** The environment of a child process: no vitest, no npm lifecycle of the parent, plus `extra`. */
 const childEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = {}
@@ -92,7 +95,14 @@ describe("the packed client in a fresh project", () => {
     })
     expectOk(packed, "npm pack")
     const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
-    expect(info!.files.map((f) => f.path).sort()).toEqual(["dist/index.d.ts", "dist/index.js", "dist/index.js.map", "package.json"])
+    expect(info!.files.map((f) => f.path).sort()).toEqual([
+      "README.md",
+      "dist/index.d.ts",
+      "dist/index.js",
+      "dist/index.js.map",
+      ...EXAMPLES.map((name) => `examples/${name}`),
+      "package.json"
+    ])
     tarball = join(packDir, info!.filename)
     expect(await readdir(packDir)).toEqual([info!.filename])
     // api-spec is bundled (code and types): nothing of the installed package asks for it
@@ -118,12 +128,21 @@ describe("the packed client in a fresh project", () => {
     const manifest = JSON.parse(await readFile(join(project, "node_modules/@callsight/client/package.json"), "utf8"))
     expect(Object.keys(manifest.dependencies).sort()).toEqual(["@effect/platform", "effect"])
     expect(existsSync(join(project, "node_modules/@callsight/api-spec"))).toBe(false)
+    // the package's README is the repository's, byte for byte
+    expect(await readFile(join(project, "node_modules/@callsight/client", "README.md"), "utf8")).toBe(
+      await readFile(join(ROOT, "packages/client", "README.md"), "utf8")
+    )
   }, 150_000)
 
-  it("the README's examples type-check against the installed declarations", async () => {
+  it("the README's examples and the package's own type-check against the installed declarations", async () => {
     const examples = await readmeClientExamples()
     expect(examples).toHaveLength(2)
     for (const [i, code] of examples.entries()) await writeFile(join(project, `example-${i + 1}.ts`), code)
+    // the examples the package ships (packages/client/examples, which its README carries)
+    for (const name of EXAMPLES) {
+      const code = await readFile(join(project, "node_modules/@callsight/client/examples", name), "utf8")
+      await writeFile(join(project, `example-client-${name}`), code)
+    }
     await writeFile(
       join(project, "tsconfig.json"),
       JSON.stringify({

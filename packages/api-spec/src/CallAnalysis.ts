@@ -180,6 +180,10 @@ export const CallAnalysis = Schema.Struct({
   speakers: Schema.Array(Speaker),
   speaker_turns: Schema.Array(SpeakerTurn),
   metrics: Schema.NullOr(CallMetrics),
+  overall_score: Schema.NullOr(Schema.Number).annotations({
+    description: "The overall score (0–100): `scorecard.overall`, under the name the status (`summary.overall_score`), " +
+      "the calls list and the webhooks use; null until the analysis completed, or when no dimension was assessed"
+  }),
   scorecard: Schema.NullOr(Scorecard),
   evidence: Schema.Array(Evidence),
   qualification: Schema.NullOr(Qualification),

@@ -304,13 +304,35 @@ export class CallsightClient extends Context.Tag("@callsight/client/CallsightCli
   /** Builds the client over the `HttpClient` in context. */
   static readonly make = (options: CallsightClientOptions) => make(options)
 
-  /** The client as a layer; needs an `HttpClient` (`FetchHttpClient.layer`, `NodeHttpClient.layer`, ...). */
-  static readonly layer = (options: CallsightClientOptions): Layer.Layer<CallsightClient, never, HttpClient.HttpClient> =>
-    Layer.effect(CallsightClient, make(options))
+  /**
+   * The client as a layer that needs nothing: requests go through `FetchHttpClient` (the global
+   * `fetch` of Node 20+, browsers, Deno and Bun, or the `FetchHttpClient.Fetch` provided to it).
+   * When the layer is built where an `HttpClient` is already provided (`NodeHttpClient.layerUndici`,
+   * a client with a proxy or extra headers, ...), that one is used instead.
+   */
+  static readonly layer = (options: CallsightClientOptions): Layer.Layer<CallsightClient> =>
+    Layer.effect(
+      CallsightClient,
+      Effect.flatMap(
+        Effect.serviceOption(HttpClient.HttpClient),
+        Option.match({
+          onNone: () => Effect.provide(make(options), FetchHttpClient.layer),
+          onSome: (httpClient) => Effect.provideService(make(options), HttpClient.HttpClient, httpClient)
+        })
+      )
+    )
 
-  /** The client over the global `fetch` (Node 20+, browsers, Deno, Bun). */
+  /**
+   * The client as a layer over the caller's `HttpClient`, which it requires (`NodeHttpClient.layerUndici`,
+   * `FetchHttpClient.layer`, a client of your own): forgetting to provide one is a type error.
+   */
+  static readonly layerWithoutHttpClient = (
+    options: CallsightClientOptions
+  ): Layer.Layer<CallsightClient, never, HttpClient.HttpClient> => Layer.effect(CallsightClient, make(options))
+
+  /** @deprecated The same as `CallsightClient.layer`, which now provides `FetchHttpClient` itself. */
   static readonly layerFetch = (options: CallsightClientOptions): Layer.Layer<CallsightClient> =>
-    CallsightClient.layer(options).pipe(Layer.provide(FetchHttpClient.layer))
+    CallsightClient.layer(options)
 }
 
 /** The base URL as the client uses it: a URL, without a trailing slash. */
@@ -490,12 +512,16 @@ export const makeWire = (options: CallsightClientOptions): Effect.Effect<Callsig
  * - `"TransportError"`: no answer (connection refused, DNS, reset, aborted);
  * - `"Timeout"`: no answer within `timeoutMs` (`uploadTimeoutMs` for an upload), retries included;
  * - `"UnexpectedStatus"`: an answer with a status the declaration does not list for the operation;
- * - `"DecodeError"`: an answer whose body does not match the declaration;
- * - `"RequestError"`: the request could not be encoded (e.g. a missing path parameter);
+ * - `"DecodeError"`: an answer whose body does not match the declaration, or an argument that does
+ *   not (the client checks path and query parameters before sending: `limit: 500`);
+ * - `"RequestError"`: the request could not be made (a body that cannot be encoded, an invalid URL);
  * - `"MissingApiKey"`: a keyed operation on a client created without `apiKey` (nothing was sent);
  * - `"AudioSourceError"`: the file to upload could not be read (no such file, a directory, ...);
  * - `"WaitTimeout"`: `waitForCompletion` gave up (`body.last` is the last status it read);
+ * - `"Interrupted"`: the run was interrupted;
  * - `"Defect"`: a bug in the client.
+ *
+ * The README of the package has the table of every tag, when it happens and what to do.
  */
 export class CallsightError extends Error {
   override readonly name = "CallsightError"
@@ -506,6 +532,12 @@ export class CallsightError extends Error {
   /** The decoded body of the answer (`{ _tag, message }`, `{ _tag, detail }`, ...) or its text. */
   readonly body: unknown
 
+  /**
+   * `message` says what happened, without the tag (it is in `tag`): `no call call_x`, not
+   * `NotFound: no call call_x`. The tag is named once where the error is printed, as Node.js names
+   * the code of its own errors: `CallsightError [NotFound]: no call call_x` (`toString()` and the
+   * first line of `stack`).
+   */
   constructor(options: {
     readonly tag: string
     readonly status: number | undefined
@@ -517,6 +549,15 @@ export class CallsightError extends Error {
     this.tag = options.tag
     this.status = options.status
     this.body = options.body
+    // the stack's first line is written when it is first read, from `name`: with the tag, once
+    const self = this as { name: string }
+    self.name = `CallsightError [${options.tag}]`
+    void this.stack
+    self.name = "CallsightError"
+  }
+
+  override toString(): string {
+    return `${this.name} [${this.tag}]: ${this.message}`
   }
 }
 
@@ -604,7 +645,11 @@ export const toCallsightError = (error: unknown): Effect.Effect<CallsightError> 
     }
     const response = error.response
     return Effect.map(readBody(response), (body) => {
-      const tag = error.reason === "StatusCode" ? "UnexpectedStatus" : "DecodeError"
+      // the derived client answers a status the operation does not declare as a `Decode` error
+      // without a cause (a body that could not be read has one)
+      const tag = error.reason === "StatusCode" || (error.reason === "Decode" && error.cause === undefined)
+        ? "UnexpectedStatus"
+        : "DecodeError"
       const text = describeBody(body)
       return new CallsightError({
         tag,
@@ -618,13 +663,15 @@ export const toCallsightError = (error: unknown): Effect.Effect<CallsightError> 
   if (typeof error === "object" && error !== null && typeof (error as { _tag?: unknown })._tag === "string") {
     const tag = (error as { _tag: string })._tag
     const body = encodedError(error)
+    const status = declaredStatus(error)
     const text = describeBody(body)
     return Effect.succeed(
       new CallsightError({
         tag,
-        status: declaredStatus(error),
+        status,
         body,
-        message: `${tag}${text === "" ? "" : `: ${text}`}`,
+        // the tag is `tag`: the message is the error's own text (or, without one, what was answered)
+        message: text !== "" ? text : status === undefined ? "no message" : `answered ${status} without a message`,
         cause: error
       })
     )

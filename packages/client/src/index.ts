@@ -1,14 +1,17 @@
 /**
- * `@callsight/client`: the typed client of the Callsight API.
- * - Effect: `CallsightClient` (`CallsightClient.layer({ baseUrl, apiKey })` over any `HttpClient`,
- *   `CallsightClient.layerFetch(...)` over the global `fetch`).
+ * `@callsight/client`: the typed client of the Callsight API (README.md, examples/).
+ * - Effect: `CallsightClient` (`CallsightClient.layer({ baseUrl, apiKey })`, which brings
+ *   `FetchHttpClient`; `CallsightClient.layerWithoutHttpClient(...)` over the caller's `HttpClient`).
  * - Promises: `createCallsightClient({ baseUrl, apiKey, fetch })`, failures as `CallsightError`.
  * - Audio analysis on both: `uploadAudio`, `getAnalysis`, `waitForCompletion`, `getReportHtml`,
  *   `getCall`, `listCalls`.
  * - Webhooks: `verifyWebhook(payload, headers, secret)` checks a Standard Webhooks signature (Webhooks.ts).
  * - Retries with back-off and jitter, per-attempt time limits (`maxRetries`, `timeoutMs`,
  *   `uploadTimeoutMs` on both constructors): Retry.ts.
+ * - `Api`: the declaration itself (bundled in), for the Effect client's request bodies
+ *   (`new Api.CreateWebhookRequest({ url })`), its error classes and its answers' schemas.
  */
+export * as Api from "@callsight/api-spec"
 export {
   type AnalysisStatus,
   type AudioSource,

@@ -39,6 +39,8 @@ export const toAnalysis = (call: CallRecord): CallAnalysis => {
     speakers: r?.speakers ?? [],
     speaker_turns: r?.speaker_turns ?? [],
     metrics: r?.metrics ?? null,
+    // the name the status, the list and the webhooks give `scorecard.overall` (which stays)
+    overall_score: r?.scorecard.overall ?? null,
     // results stored before method callsight-1.2 have no overall_basis: it is read off their dimensions
     scorecard: r == null ? null : { ...r.scorecard, overall_basis: r.scorecard.overall_basis ?? overallBasis(r.scorecard.dimensions) },
     evidence: r?.evidence ?? [],
