@@ -10,7 +10,7 @@ import {
   PaymentRequired,
   UnsupportedMediaType
 } from "./Errors.js"
-import { ApiKeyHeaders, TenantAuth } from "./Security.js"
+import { ApiKeyHeaders, ApiKeyOrSessionHeaders, TenantAuth, TenantOrSessionAuth } from "./Security.js"
 
 export const CallIdPath = Schema.Struct({ call_id: CallId })
 
@@ -78,16 +78,24 @@ export class AudioApi extends HttpApiGroup.make("audio")
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Status of an analysis: queued, processing, completed or failed")
   )
+  // the upload and the status: the tenant key alone
+  .middlewareEndpoints(TenantAuth)
   .add(
     HttpApiEndpoint.get("getReportHtml", "/reports/:call_id/html")
       .setPath(CallIdPath)
-      .setHeaders(ApiKeyHeaders)
+      .setHeaders(ApiKeyOrSessionHeaders)
       .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))
       .addError(NotFound)
       .addError(Conflict)
+      .middleware(TenantOrSessionAuth)
       .annotate(OpenApi.Summary, "The HTML evidence report of a completed call; 409 with the status before")
+      .annotate(
+        OpenApi.Description,
+        "The `report_url` of an upload. Agents fetch it with their tenant key; a person opens it in a browser signed in " +
+          "to the portal, whose session cookie is enough (the same report). Either way the call must be the caller's " +
+          "tenant's: another tenant's call is 404, as an unknown one. A presented key decides alone."
+      )
   )
-  .middleware(TenantAuth)
   .annotate(OpenApi.Title, "Audio analysis for agents")
   .annotate(OpenApi.Description, "Upload a call recording (MP3, WAV, M4A), poll its analysis, fetch the HTML evidence report; one credit per completed analysis.")
 {}

@@ -17,8 +17,12 @@ workspace and the internal assistant.
 | People of a tenant (the portal) | the session cookie \`callsight_session\` | magic-link sign-in: \`POST /v1/client-auth/login\` with the e-mail, open the e-mailed link (or post its token to \`POST /v1/client-auth/verify\`), which sets the cookie (HttpOnly, 14 days) |
 | The internal assistant | \`X-API-Key: <ASSISTANT_API_KEY>\` | the server's \`ASSISTANT_API_KEY\` (the admin key is accepted there too) |
 
-A missing \`X-API-Key\` is \`422\`, an unknown key \`401\`, a known key of the wrong kind \`403\` (a
-tenant key on an admin path). A portal operation without a session is \`401\`.
+Missing credentials are \`401\`: an operation called without its \`X-API-Key\` (or with an empty one)
+answers \`401 Unauthorized\` with a \`message\` saying what to send and a \`WWW-Authenticate: ApiKey\`
+challenge; a portal operation without a session, \`401\` naming the sign-in page (\`/sign-in\`) and
+\`WWW-Authenticate: Cookie\`. An unknown key or session is \`401\`, a known key of the wrong kind
+\`403\` (a tenant key on an admin path). The report, \`GET /reports/{call_id}/html\`, also opens in
+a browser signed in to the portal, with the session alone.
 
 ## Analysing a call (tenant key)
 

@@ -1,18 +1,66 @@
 /**
  * Who is calling: one middleware per kind of caller (docs/domain.md, "Who is calling").
- * The server provides their implementations; the declaration puts them in OpenAPI.
+ * The server provides their implementations; the declaration puts them in OpenAPI, each as a
+ * security scheme (`adminKey`, `assistantKey`, `tenantKey`: the `X-API-Key` header; `session`: the
+ * portal's cookie).
+ *
+ * Credentials are authentication, not validation: a request without its key or its session is
+ * 401 `Unauthorized`, whose message says what to send, with a `WWW-Authenticate` challenge naming
+ * the scheme (the server's http/Security.ts), never 422 (docs/decisions.md, "Keys").
  */
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
 import type { ClientId, KeyId, Role, UserId } from "./Common.js"
-import { Forbidden, Unauthorized, ValidationFailed } from "./Errors.js"
+import { Forbidden, Unauthorized } from "./Errors.js"
 
 export const SESSION_COOKIE = "callsight_session"
 
-const apiKeyHeader = HttpApiSecurity.apiKey({ in: "header", key: "X-API-Key" })
+/** The header every key travels in, as the documents spell it (HTTP header names are case-insensitive). */
+export const API_KEY_HEADER_NAME = "X-API-Key"
 
-/** Schema of the required `X-API-Key` header, declared on every keyed operation. */
-export const ApiKeyHeaders = Schema.Struct({ "x-api-key": Schema.String })
+/** The page where a person signs in to the portal (a magic link by e-mail). */
+export const SIGN_IN_PATH = "/sign-in"
+
+const apiKeyHeader = (description: string) =>
+  HttpApiSecurity.apiKey({ in: "header", key: API_KEY_HEADER_NAME }).pipe(HttpApiSecurity.annotate(OpenApi.Description, description))
+
+const WITHOUT_KEY = "Without it, or with an empty one: 401 with `WWW-Authenticate: ApiKey`; an unknown key: 401."
+
+const adminKey = apiKeyHeader(`The admin key (\`ADMIN_API_KEY\`) in \`${API_KEY_HEADER_NAME}\`. ${WITHOUT_KEY}`)
+const assistantKey = apiKeyHeader(
+  `The assistant key (\`ASSISTANT_API_KEY\`; the admin key is accepted too) in \`${API_KEY_HEADER_NAME}\`. ${WITHOUT_KEY}`
+)
+const tenantKey = apiKeyHeader(`A tenant API key (\`csk_…\`) in \`${API_KEY_HEADER_NAME}\`. ${WITHOUT_KEY}`)
+const sessionCookie = HttpApiSecurity.apiKey({ in: "cookie", key: SESSION_COOKIE }).pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    `The portal's session cookie, set by \`POST /v1/client-auth/verify\` (the e-mailed sign-in link opens \`${SIGN_IN_PATH}\`, ` +
+      "which posts it). Without it, or with an unknown or expired one: 401 with `WWW-Authenticate: Cookie`."
+  )
+)
+
+/**
+ * Schema of the `X-API-Key` header, declared required on every keyed operation (the spec makes it a
+ * required header). Missing, it is answered 401 by the operation's security middleware, which runs
+ * before the parameters are decoded.
+ */
+export const ApiKeyHeaders = Schema.Struct({
+  "x-api-key": Schema.String.annotations({ description: `The API key (see the operation's security). ${WITHOUT_KEY}` })
+})
+
+/**
+ * The `X-API-Key` header of an operation that a signed-in browser may open with its session cookie
+ * instead (`GET /reports/{call_id}/html`): optional on the wire (the document says so), and read as
+ * `""` when absent, so the derived client still fills it in like the required header.
+ */
+export const ApiKeyOrSessionHeaders = Schema.Struct({
+  "x-api-key": Schema.optionalWith(
+    Schema.String.annotations({
+      description: `A tenant API key; or none, from a browser signed in to the portal (the \`${SESSION_COOKIE}\` cookie)`
+    }),
+    { default: () => "" }
+  )
+})
 
 export type StaffKind = "admin" | "assistant"
 
@@ -47,32 +95,44 @@ export interface ClientIdentity {
  */
 export class CurrentClient extends Context.Tag("@callsight/CurrentClient")<CurrentClient, ClientIdentity>() {}
 
-const keyFailures = Schema.Union(Unauthorized, Forbidden, ValidationFailed)
+const credentialFailures = Schema.Union(Unauthorized, Forbidden)
 
 /** Staff key `ADMIN_API_KEY`; tenant keys are refused with 403. */
 export class AdminAuth extends HttpApiMiddleware.Tag<AdminAuth>()("AdminAuth", {
-  security: { adminKey: apiKeyHeader },
+  security: { adminKey },
   provides: Staff,
-  failure: keyFailures
+  failure: credentialFailures
 }) {}
 
 /** Staff key `ASSISTANT_API_KEY` (the admin key is accepted too). */
 export class AssistantAuth extends HttpApiMiddleware.Tag<AssistantAuth>()("AssistantAuth", {
-  security: { assistantKey: apiKeyHeader },
+  security: { assistantKey },
   provides: Staff,
-  failure: keyFailures
+  failure: credentialFailures
 }) {}
 
 /** A tenant key (`csk_...`), looked up by its SHA-256 hash. */
 export class TenantAuth extends HttpApiMiddleware.Tag<TenantAuth>()("TenantAuth", {
-  security: { tenantKey: apiKeyHeader },
+  security: { tenantKey },
   provides: CurrentClient,
-  failure: keyFailures
+  failure: credentialFailures
 }) {}
 
 /** The portal session cookie `callsight_session`. */
 export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
-  security: { session: HttpApiSecurity.apiKey({ in: "cookie", key: SESSION_COOKIE }) },
+  security: { session: sessionCookie },
   provides: CurrentClient,
-  failure: Schema.Union(Unauthorized, Forbidden)
+  failure: credentialFailures
+}) {}
+
+/**
+ * A tenant key, or else the portal session of one of the tenant's users: the two doors of the
+ * evidence report (`GET /reports/{call_id}/html`), which agents fetch with their key and people open
+ * from a link in a browser signed in to the portal. A presented key decides alone (an unknown key is
+ * 401 even with a live session); either way the tenant is the caller's, so another tenant's call is 404.
+ */
+export class TenantOrSessionAuth extends HttpApiMiddleware.Tag<TenantOrSessionAuth>()("TenantOrSessionAuth", {
+  security: { tenantKey, session: sessionCookie },
+  provides: CurrentClient,
+  failure: credentialFailures
 }) {}

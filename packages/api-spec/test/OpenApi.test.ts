@@ -225,8 +225,27 @@ describe("the OpenAPI document", () => {
       /^\w+ \/v1\/internal\/(admin|assistant)\/|^POST \/v1\/teams\/audio$|^GET \/(analysis|reports)\//.test(key)
     )
     expect(keyed.length).toBe(27 + 2 + 8 + 3)
+    // the report also opens with the portal's session alone (a browser signed in): its key is optional there
+    const REPORT = "GET /reports/{call_id}/html"
     for (const key of keyed) {
-      expect(param(key, "x-api-key"), key).toMatchObject({ in: "header", required: true })
+      expect(param(key, "x-api-key"), key).toMatchObject({ in: "header", required: key !== REPORT })
+    }
+    expect(operation(REPORT).security).toEqual([{ tenantKey: [] }, { session: [] }])
+    expect(operation("GET /analysis/{call_id}").security).toEqual([{ tenantKey: [] }])
+  })
+
+  it("declares the credentials as security schemes, each saying that a missing one is 401", () => {
+    const schemes = spec.components.securitySchemes
+    expect(Object.keys(schemes).sort()).toEqual(["adminKey", "assistantKey", "session", "tenantKey"])
+    for (const name of ["adminKey", "assistantKey", "tenantKey"]) {
+      expect(schemes[name], name).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" })
+      expect(schemes[name].description, name).toMatch(/Without it, or with an empty one: 401/)
+    }
+    expect(schemes.session).toMatchObject({ type: "apiKey", in: "cookie", name: "callsight_session" })
+    expect(schemes.session.description).toMatch(/\/sign-in.*401/s)
+    // every operation with a credential declares its 401
+    for (const key of operationsOf(spec)) {
+      if ((operation(key).security ?? []).length > 0) expect(operation(key).responses["401"], key).toBeDefined()
     }
   })
 

@@ -212,7 +212,7 @@ describe("assistant interface", () => {
         expect((yield* staff(`/v1/internal/assistant/calls/${theirs}?client_id=${other.clientId}`)).status).toBe(200)
       }))
 
-    it.effect("the assistant key: wrong 401, missing 422, a tenant key 403, the admin key accepted", () =>
+    it.effect("the assistant key: wrong 401, missing 401 naming the key, a tenant key 403, the admin key accepted", () =>
       Effect.gen(function* () {
         const acme = yield* tenantWithUser(0)
         const q = `client_id=${acme.clientId}`
@@ -222,8 +222,10 @@ describe("assistant interface", () => {
           expect(wrong.status, op).toBe(401)
           expect(wrong.body._tag, op).toBe("Unauthorized")
           const missing = yield* staff(path, {})
-          expect(missing.status, op).toBe(422)
-          expect(missing.body.detail[0], op).toMatchObject({ loc: ["header", "x-api-key"] })
+          expect(missing.status, op).toBe(401)
+          expect(missing.body.message, op).toBe(
+            "missing credentials: send the assistant key (ASSISTANT_API_KEY) or the admin key in the X-API-Key header"
+          )
           const tenantKey = yield* staff(path, { "x-api-key": acme.apiKey })
           expect(tenantKey.status, op).toBe(403)
           expect(tenantKey.body._tag, op).toBe("Forbidden")

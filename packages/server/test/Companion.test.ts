@@ -333,7 +333,8 @@ describe("companion channels", () => {
         expect((yield* adminCall("POST", `${CODES}?client_id=${acme.client_id}`, { channel: "messenger-a", ttl_minutes: 0 })).status).toBe(422)
         expect((yield* adminCall("POST", `${CODES}?client_id=${acme.client_id}`, { channel: "messenger-a", extra: true })).status).toBe(422)
         expect((yield* adminCall("POST", `${CODES}?client_id=${acme.client_id}`, { channel: "messenger-a", user_email: "nobody@acme.test" })).status).toBe(404)
-        expect((yield* call("POST", `${CODES}?client_id=${acme.client_id}`, { body: { channel: "messenger-a" } })).status).toBe(422)
+        // no key: 401 (credentials are not validation, docs/decisions.md "Keys")
+        expect((yield* call("POST", `${CODES}?client_id=${acme.client_id}`, { body: { channel: "messenger-a" } })).status).toBe(401)
         expect((yield* call("POST", `${CODES}?client_id=${acme.client_id}`, { body: { channel: "messenger-a" }, headers: { "x-api-key": "csa_wrong" } })).status).toBe(401)
 
         const issued = yield* issueCode(acme.client_id, "messenger-a", { user_email: ownerEmail.toUpperCase() })

@@ -151,11 +151,15 @@ it.layer(testServerLayer())("the HTTP service", (it) => {
         expect(body.detail[0].loc).toEqual(["query", "periods"])
       }))
 
-    it.effect("a missing required header names the header", () =>
+    it.effect("a missing X-API-Key is not a validation failure: 401, which says what to send (Credentials.test.ts)", () =>
       Effect.gen(function* () {
-        const { status, body } = yield* getJson("/v1/internal/admin/status")
-        expect(status).toBe(422)
-        expect(body.detail).toEqual([{ loc: ["header", "x-api-key"], msg: "Field required", type: "missing" }])
+        const { status, body, headers } = yield* getJson("/v1/internal/admin/status")
+        expect(status).toBe(401)
+        expect(body).toEqual({
+          _tag: "Unauthorized",
+          message: "missing credentials: send the admin key (ADMIN_API_KEY) in the X-API-Key header"
+        })
+        expect(headers["www-authenticate"]).toBe(`ApiKey realm="callsight", header="X-API-Key"`)
       }))
 
     it.effect("a bad body field names the body field", () =>

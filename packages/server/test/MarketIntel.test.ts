@@ -233,7 +233,7 @@ describe("market intelligence arithmetic", () => {
 
 describe("market intelligence", () => {
   layer(testServerLayer(), { excludeTestServices: true })("on a known data set", (it) => {
-    it.effect("needs the admin key: a tenant key is refused (403), no key is a validation error (422)", () =>
+    it.effect("needs the admin key: a tenant key is refused (403), no key is 401 naming the admin key", () =>
       Effect.gen(function* () {
         yield* seedOnce
         const tenant = yield* createTenant(0)
@@ -242,14 +242,14 @@ describe("market intelligence", () => {
           const asTenant = yield* call(method, `${MI}${path}`, { headers: { "x-api-key": tenant.api_key }, body: method === "POST" ? {} : undefined })
           expect(asTenant.status).toBe(403)
           const none = yield* call(method, `${MI}${path}`, { body: method === "POST" ? {} : undefined })
-          expect(none.status).toBe(422)
-          expect(none.body.detail[0]).toMatchObject({ loc: ["header", "x-api-key"], type: "missing" })
+          expect(none.status).toBe(401)
+          expect(none.body.message).toBe("missing credentials: send the admin key (ADMIN_API_KEY) in the X-API-Key header")
           const unknown = yield* call(method, `${MI}${path}`, { headers: { "x-api-key": "csk_nobody" }, body: method === "POST" ? {} : undefined })
           expect(unknown.status).toBe(401)
         }
         // the admin operations too
         expect((yield* call("GET", "/v1/internal/admin/status", { headers: { "x-api-key": tenant.api_key } })).status).toBe(403)
-        expect((yield* call("GET", "/v1/internal/admin/doctor")).status).toBe(422)
+        expect((yield* call("GET", "/v1/internal/admin/doctor")).status).toBe(401)
       }))
 
     it.effect("periods: any day names its period (ISO weeks from Monday, UTC); bad values and bounds are 422", () =>

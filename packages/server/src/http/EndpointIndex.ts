@@ -4,7 +4,7 @@
  * metrics use its route pattern (`GET /analysis/{call_id}`) so ids do not explode the label set.
  */
 import { HttpApi, HttpApiSchema, HttpMethod } from "@effect/platform"
-import { CallsightApi, SessionAuth } from "@callsight/api-spec"
+import { CallsightApi, SessionAuth, TenantOrSessionAuth } from "@callsight/api-spec"
 import { Option, SchemaAST } from "effect"
 import * as FindMyWay from "find-my-way-ts"
 
@@ -52,7 +52,7 @@ const build = (api: HttpApi.HttpApi.Any) => {
       for (const name of fieldNames(endpoint.urlParamsSchema)) fields.set(name, "query")
       for (const name of fieldNames(endpoint.headersSchema)) fields.set(name, "header")
       const route = `${endpoint.method} ${endpoint.path.replace(/:(\w+)/g, "{$1}")}`
-      const session = [...middleware].some((tag) => tag.key === SessionAuth.key)
+      const session = [...middleware].some((tag) => tag.key === SessionAuth.key || tag.key === TenantOrSessionAuth.key)
       const body = bodyKind(endpoint)
       router.on(endpoint.method, endpoint.path as FindMyWay.PathInput, { route, fields, body, session })
     }

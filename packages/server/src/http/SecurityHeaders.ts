@@ -14,8 +14,8 @@
  * after this handler has run, so it cannot be seen here.
  *
  * A `Content-Security-Policy` on every HTML answer, one of three:
- * - the pages of the service (the router's pages: `/`, `/sign-in`, `/verify-email`, `/portal`,
- *   `/portal/integrations`): `default-src 'self'`, scripts and style sheets only by the SHA-256 of
+ * - the pages of the service (the router's pages: `/`, `/signup`, `/sign-in`, `/verify-email`,
+ *   `/portal`, `/portal/integrations`): `default-src 'self'`, scripts and style sheets only by the SHA-256 of
  *   the inline `<script>` and `<style>` elements the pages ship. A page writes them with
  *   `inlineScript` and `inlineStyle` (below) at module load, which record the hash of the exact text;
  *   nothing else runs, in particular no `'unsafe-inline'`, no inline event handler and no `style`

@@ -17,7 +17,7 @@ import { Effect, Layer, Option } from "effect"
 import { DIMENSION_LABELS } from "@callsight/analysis"
 import { CallViews } from "../calls/CallViews.js"
 import { inlineScript, inlineStyle } from "../http/SecurityHeaders.js"
-import { escapeHtml as e } from "../lib/Html.js"
+import { escapeHtml as e, FAVICON_LINK } from "../lib/Html.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
 import { CoachingDashboard } from "../views/CoachingDashboard.js"
 import { ValueViews } from "../views/ValueViews.js"
@@ -122,6 +122,7 @@ document.getElementById("signout").addEventListener("click", function () {
 const page = (o: { readonly company: string; readonly email: string; readonly body: string }) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${e(o.company)} · Callsight</title>
+${FAVICON_LINK}
 ${STYLE}</head>
 <body><header><span><b>Callsight</b> · ${e(o.company)}</span><span>${e(o.email)} <button id="signout">Sign out</button></span></header>
 <main>${o.body}</main>
