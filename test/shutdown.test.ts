@@ -1,6 +1,7 @@
 /**
  * Graceful shutdown of `callsight serve` on SIGTERM: new connections are refused, a request in
- * flight (its body still arriving) is finished and answered, then the process exits 0.
+ * flight (its body still arriving) is finished and answered, then the process exits 0; its log
+ * says `shutting down` at the signal and `stopped` as its last line, the request answered between.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as net from "node:net"
@@ -53,5 +54,17 @@ describe("SIGTERM", () => {
     expect(json.credits_balance).toBe(3)
 
     expect(await server.exited).toEqual({ code: 0, signal: null })
+
+    // the log (JSON lines): shutting down at the signal, the request in flight answered, then stopped, last
+    const entries = server.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line))
+    const messages = entries.map((entry) => entry.message)
+    const down = messages.indexOf("shutting down")
+    const answered = entries.findIndex((e) => e.message === "request" && e.annotations.route === "POST /v1/internal/admin/clients")
+    expect(down).toBeGreaterThan(-1)
+    expect(answered).toBeGreaterThan(down)
+    expect(messages.at(-1)).toBe("stopped")
+    expect(entries[down].annotations).toEqual({ process: "server" })
+    expect(entries.at(-1).annotations).toMatchObject({ process: "server", shutdown_ms: expect.any(Number) })
+    expect(entries.at(-1).logLevel).toBe("INFO")
   }, 60_000)
 })

@@ -15,10 +15,9 @@ import { MarketIntelApi } from "./MarketIntel.js"
 import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
 import { RecorderApi } from "./Recorder.js"
+import { API_VERSION, VERSIONS_LINE } from "./Version.js"
 import { WebhooksApi } from "./Webhooks.js"
 import { WorkspaceApi } from "./Workspace.js"
-
-export const API_VERSION = "1.0.0"
 
 export class CallsightApi extends HttpApi.make("callsight")
   .add(ProbesApi)
@@ -44,7 +43,8 @@ export class CallsightApi extends HttpApi.make("callsight")
   .annotate(OpenApi.Version, API_VERSION)
   // The document is served by the service it describes: its operations are relative to it.
   .annotate(OpenApi.Servers, [{ url: "/", description: "This service" }])
-  .annotate(OpenApi.Description, INTRODUCTION)
+  // the reference page names both versions, so the software's is not taken for the interface's
+  .annotate(OpenApi.Description, `**${VERSIONS_LINE}**\n${INTRODUCTION}`)
   .annotate(OpenApi.Transform, (spec) => withNotImplementedWherePending(withoutPlatformDecodeError(spec)))
 {}
 

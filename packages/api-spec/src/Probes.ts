@@ -8,7 +8,8 @@ export const DatabaseBackend = Schema.Literal("postgres", "pglite")
 
 export const HealthResponse = Schema.Struct({
   status: Schema.Literal("ok", "degraded"),
-  version: Schema.String,
+  version: Schema.String.annotations({ description: "The software's version (`callsight --version`)" }),
+  api_version: Schema.String.annotations({ description: "The interface's version: the OpenAPI document's `info.version`" }),
   uptime_s: Schema.Number,
   database: Schema.Struct({
     backend: DatabaseBackend,

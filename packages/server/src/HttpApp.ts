@@ -75,7 +75,9 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HomePageLive),
   Layer.provide(ApiErrorsLive),
   Layer.provide(RequestGuardLive),
-  Layer.provide(RequestMetrics.Default)
+  Layer.provide(RequestMetrics.Default),
+  // the router the pages and the API are added to (one, shared): the request log names their routes
+  Layer.provide(HttpApiBuilder.Router.Live)
 )
 
 /** Headers carrying a messaging platform's secret or signature (companion/): never on a span. */

@@ -1,16 +1,19 @@
 /**
- * Logs and traces. Logs are one JSON object per line on stdout (`LOG_FORMAT=pretty` for people),
- * written without blocking the event loop: lines are handed to sonic-boom, which writes them to
- * the file descriptor from libuv's thread pool in batches (a `console.log` per request was a
- * synchronous write each, ~17 % of a busy server's time), at least every 200 ms, and flushes them
- * when the process stops. Spans go to an OTLP/HTTP collector when
- * `OTEL_EXPORTER_OTLP_ENDPOINT` is set; otherwise tracing is off, so no request pays for spans
- * nobody receives.
+ * Logs and traces. Logs go to stdout, one line per entry: JSON objects (`LOG_FORMAT=json`, the
+ * default when stdout is not a terminal: a file, a pipe, a log collector) or lines for people
+ * (`LOG_FORMAT=pretty`, the default on a terminal: time, level, message and `key=value`
+ * annotations, coloured on a terminal). Either is written without blocking the event loop: lines
+ * are handed to sonic-boom, which writes them to the file descriptor from libuv's thread pool (a
+ * `console.log` per request was a synchronous write each, ~17 % of a busy server's time), JSON in
+ * batches at least every 200 ms, and flushes them when the process stops. The process says when
+ * it is asked to stop and when it has stopped (`withShutdownLines`). Spans go to an OTLP/HTTP
+ * collector when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; otherwise tracing is off, so no request
+ * pays for spans nobody receives.
  */
 import { NodeSdk } from "@effect/opentelemetry"
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
 import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
-import { Cause, Duration, Effect, FiberId, Layer, Logger, Option, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, FiberId, FiberRef, Layer, Logger, LogLevel, Option, Ref, Schedule } from "effect"
 import SonicBoom from "sonic-boom"
 import { AppConfig } from "./config.js"
 import { VERSION } from "./version.js"
@@ -44,29 +47,138 @@ const jsonLine = Logger.make<unknown, string>((options) => {
   }
 })
 
-/** Lines are written when this many bytes are buffered, or after FLUSH_EVERY, whichever comes first. */
+const ESC = "\u001b["
+const paint = (code: string, text: string) => `${ESC}${code}m${text}${ESC}0m`
+
+const LEVEL_COLOUR: Partial<Record<LogLevel.LogLevel["label"], string>> = {
+  FATAL: "1;31",
+  ERROR: "31",
+  WARN: "33",
+  INFO: "32",
+  DEBUG: "34",
+  TRACE: "90"
+}
+
+/** A value of a `key=value` pair: as it is when it is a plain word, else as JSON (quoted, escaped). */
+const pairValue = (value: unknown): string => {
+  if (typeof value === "number" || typeof value === "boolean" || value === null) return String(value)
+  if (typeof value === "string" && /^[^\s"=\\\u0000-\u001f\u007f]+$/.test(value)) return value
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return JSON.stringify(String(value))
+  }
+}
+
+/** The annotations a line for people shows first, in this order; the others follow by name. */
+const FIRST = ["call_id", "client_id", "route", "status", "duration_ms"]
+
+const byReading = ([a]: readonly [string, unknown], [b]: readonly [string, unknown]) => {
+  const [i, j] = [FIRST.indexOf(a), FIRST.indexOf(b)]
+  if (i !== j) return i === -1 ? 1 : j === -1 ? -1 : i - j
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/**
+ * One entry as a line for people: `12:04:05.123 INFO  request route="GET /docs" status=200 duration_ms=3.1 method=GET`,
+ * the annotations by name (those of FIRST first), each span as `name=<ms>ms`, a cause on the lines below, indented.
+ * `colours`: the level, the names and the cause painted with ANSI colours (for a terminal).
+ */
+export const prettyLine = (colours: boolean) =>
+  Logger.make<unknown, string>(({ annotations, cause, date, logLevel, message, spans }) => {
+    const now = date.getTime()
+    const time = date.toISOString().slice(11, 23)
+    const level = logLevel.label.padEnd(5)
+    const messages = (Array.isArray(message) ? message : [message]).map((m) => (typeof m === "string" ? m : pairValue(m)))
+    const pairs: Array<string> = []
+    for (const [key, value] of [...annotations].sort(byReading)) {
+      pairs.push(`${colours ? paint("2", `${key}=`) : `${key}=`}${pairValue(value)}`)
+    }
+    for (const span of spans) pairs.push(`${colours ? paint("2", `${span.label}=`) : `${span.label}=`}${now - span.startTime}ms`)
+    const colour = LEVEL_COLOUR[logLevel.label]
+    const head = [
+      colours ? paint("2", time) : time,
+      colours && colour !== undefined ? paint(colour, level) : level,
+      messages.join(" "),
+      ...pairs
+    ].join(" ")
+    if (Cause.isEmpty(cause)) return head
+    const causeText = Cause.pretty(cause, { renderErrorCause: true }).replace(/^/gm, "  ")
+    return `${head}\n${colours ? paint("31", causeText) : causeText}`
+  })
+
+/** JSON lines are written when this many bytes are buffered, or after FLUSH_EVERY, whichever comes first. */
 const BATCH_BYTES = 8 * 1024
 const FLUSH_EVERY = Duration.millis(200)
 
 /**
- * JSON lines to stdout, asynchronously and in batches (one write a busy moment, not one a line);
- * what is still buffered is written when the scope closes.
+ * The lines of `format` to stdout, asynchronously, in batches of `batchBytes` (one write a busy
+ * moment, not one a line) written at least every FLUSH_EVERY; what is still buffered is written
+ * when the scope closes.
  */
-const jsonToStdout = Logger.replaceScoped(
-  Logger.defaultLogger,
-  Effect.gen(function* () {
-    const stream = yield* Effect.acquireRelease(
-      Effect.sync(() => new SonicBoom({ fd: process.stdout.fd, sync: false, minLength: BATCH_BYTES })),
-      (stream) => Effect.sync(() => stream.flushSync())
-    )
-    yield* Effect.forkScoped(Effect.repeat(Effect.sync(() => stream.flush()), Schedule.spaced(FLUSH_EVERY)))
-    return Logger.map(jsonLine, (line) => stream.write(`${line}\n`))
-  })
+const linesToStdout = (format: Logger.Logger<unknown, string>, batchBytes: number) =>
+  Logger.replaceScoped(
+    Logger.defaultLogger,
+    Effect.gen(function* () {
+      const stream = yield* Effect.acquireRelease(
+        Effect.sync(() => new SonicBoom({ fd: process.stdout.fd, sync: false, minLength: batchBytes })),
+        (stream) => Effect.sync(() => stream.flushSync())
+      )
+      if (batchBytes > 0) {
+        yield* Effect.forkScoped(Effect.repeat(Effect.sync(() => stream.flush()), Schedule.spaced(FLUSH_EVERY)))
+      }
+      return Logger.map(format, (line) => stream.write(`${line}\n`))
+    })
+  )
+
+/**
+ * The logger of `LOG_FORMAT`: JSON lines in batches, or lines for people written as they come
+ * (coloured when stdout is a terminal).
+ */
+export const LoggerLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    config.logFormat === "pretty"
+      ? linesToStdout(prettyLine(process.stdout.isTTY === true), 0)
+      : linesToStdout(jsonLine, BATCH_BYTES))
 )
 
-export const LoggerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => (config.logFormat === "pretty" ? Logger.pretty : jsonToStdout))
-)
+/**
+ * `layer` (a whole process: `callsight serve`, `callsight worker`) with a line when it is asked to
+ * stop (`shutting down`: SIGINT and SIGTERM interrupt the process, and its layers close in
+ * reverse) and one when everything in it has stopped (`stopped`, with `shutdown_ms`): the server
+ * no longer listens and has answered what was in flight, the workers have handed their jobs back,
+ * the database is closed. Both are written by the loggers provided below `layer` (whatever a layer
+ * inside sets for itself), which are released (and flushed) after them.
+ */
+export const withShutdownLines = <A, E, R>(what: "server" | "worker", layer: Layer.Layer<A, E, R>) =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const stopping = yield* Ref.make(Option.none<number>())
+      const loggers = yield* FiberRef.get(FiberRef.currentLoggers)
+      const minimumLevel = yield* FiberRef.get(FiberRef.currentMinimumLogLevel)
+      const log = (message: string, annotations: Record<string, unknown>) =>
+        Effect.logInfo(message).pipe(
+          Effect.annotateLogs(annotations),
+          Effect.locally(FiberRef.currentLoggers, loggers),
+          Effect.locally(FiberRef.currentMinimumLogLevel, minimumLevel)
+        )
+      // added before `layer` is built, so run after everything it holds is closed
+      yield* Effect.addFinalizer(() =>
+        Effect.flatMap(Ref.get(stopping), (since) =>
+          Option.match(since, {
+            onNone: () => Effect.void,
+            onSome: (since) =>
+              Effect.flatMap(Clock.currentTimeMillis, (now) => log("stopped", { process: what, shutdown_ms: now - since }))
+          }))
+      )
+      // added once `layer` is built, so run first when the process stops
+      const shuttingDown = Effect.addFinalizer(() =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.zipRight(Ref.set(stopping, Option.some(now)), log("shutting down", { process: what })))
+      )
+      return Layer.flatMap(layer, (context) => Layer.scopedContext(Effect.as(shuttingDown, context)))
+    })
+  )
 
 /** Whether spans go anywhere: without a collector, tracing is off. */
 export const tracingEnabled = (config: { readonly otlpEndpoint: Option.Option<unknown> }) => Option.isSome(config.otlpEndpoint)

@@ -5,7 +5,13 @@
  */
 import { Config, ConfigError, ConfigProvider, Context, Data, Effect, Either, Layer, Option, Redacted } from "effect"
 
-const LogFormat = Config.literal("json", "pretty")("LOG_FORMAT")
+/** The log format when `LOG_FORMAT` is unset: for people on a terminal, JSON lines otherwise (a file, a pipe, a collector). */
+export const defaultLogFormat = (stdoutIsTerminal: boolean): "json" | "pretty" => (stdoutIsTerminal ? "pretty" : "json")
+
+const LogFormat = Config.literal("json", "pretty")("LOG_FORMAT").pipe(
+  Config.option,
+  Config.map(Option.getOrElse(() => defaultLogFormat(process.stdout.isTTY === true)))
+)
 
 const positiveInt = (name: string) =>
   Config.integer(name).pipe(Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }))
@@ -241,7 +247,7 @@ export const appConfig = Config.all({
   // A connection with nothing sent either way for this long is closed.
   httpIdleTimeoutSeconds: positiveInt("HTTP_IDLE_TIMEOUT_SECONDS").pipe(Config.withDefault(120)),
   otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT")),
-  logFormat: LogFormat.pipe(Config.withDefault("json" as const))
+  logFormat: LogFormat
 }).pipe(
   Config.validate({
     message: "DB_POOL_MAX must not be above DB_CONNECTION_CAP",

@@ -23,7 +23,7 @@ import { QualificationFrameworksLive } from "./portal/QualificationFrameworksLiv
 import { RecorderSchedulerLive } from "./recorder/Scheduler.js"
 import { WebhookSenderLive } from "./webhooks/WebhookSender.js"
 import { makeHttpLayer } from "./HttpApp.js"
-import { LoggerLive, TracingLive } from "./Observability.js"
+import { LoggerLive, TracingLive, withShutdownLines } from "./Observability.js"
 
 /** The database the configuration names, with the migrations run on it. */
 export const DatabaseLive = Layer.unwrapEffect(
@@ -91,14 +91,15 @@ export const makeServerLayer = <S, E1, R1, D, E2, R2>(
     options.workers === true ? BackgroundLive : Layer.empty
   ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 
-const fromEnvironment = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
-  layer.pipe(Layer.provide(TracingLive), Layer.provide(LoggerLive), Layer.provide(AppConfig.layer))
+/** A process configured from the environment, with its logger and tracing, saying when it stops. */
+const fromEnvironment = <A, E, R>(what: "server" | "worker", layer: Layer.Layer<A, E, R>) =>
+  withShutdownLines(what, layer).pipe(Layer.provide(TracingLive), Layer.provide(LoggerLive), Layer.provide(AppConfig.layer))
 
 /** `callsight serve`: the HTTP service and, unless `workers` is false, the analysis workers. */
 export const makeServeLive = (options: { readonly workers: boolean }) =>
-  fromEnvironment(makeServerLayer(NodeServerLive, DatabaseLive, options))
+  fromEnvironment("server", makeServerLayer(NodeServerLive, DatabaseLive, options))
 
 export const ServeLive = makeServeLive({ workers: true })
 
 /** `callsight worker`: the analysis workers alone. */
-export const WorkerLive = fromEnvironment(BackgroundLive.pipe(Layer.provide(MigrationsLive), Layer.provideMerge(DatabaseLive)))
+export const WorkerLive = fromEnvironment("worker", BackgroundLive.pipe(Layer.provide(MigrationsLive), Layer.provideMerge(DatabaseLive)))

@@ -2,7 +2,8 @@
  * `POST /mcp`, in-process with the analysis workers, through the SDK's own client
  * (`Client` + `StreamableHTTPClientTransport`): the key check (401, 403, 405), the tools and
  * their schemas, an upload as base64 and one by URL analysed to completion, `get_call` equal to
- * `GET /v1/teams/calls/{id}`, the list, search, outcome and report links, and tenant isolation.
+ * `GET /v1/teams/calls/{id}`, the list, search, outcome and report links, tenant isolation, and
+ * bad arguments answered in one line that names each one (`missing argument "call_id"`).
  */
 import { HttpServer } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
@@ -161,6 +162,46 @@ describe("MCP over Streamable HTTP", () => {
         expect(byName.wait_for_analysis!.annotations).toMatchObject({ readOnlyHint: true })
       }))
 
+    it.effect("answers bad arguments with one line naming each argument, what was expected and what was sent", () =>
+      Effect.gen(function* () {
+        const base = yield* serverUrl
+        const tenant = yield* createTenant(1)
+        const texts = yield* Effect.promise(() =>
+          withClient(base, { "x-api-key": tenant.api_key }, async (client) => ({
+            missing: errorText(await call(client, "wait_for_analysis", { timeout_seconds: 5 })),
+            wrongType: errorText(await call(client, "get_analysis", { call_id: 42 })),
+            outOfRange: errorText(await call(client, "wait_for_analysis", { call_id: "call_x", timeout_seconds: 900 })),
+            notInteger: errorText(await call(client, "wait_for_analysis", { call_id: "call_x", timeout_seconds: 1.5 })),
+            queryRange: errorText(await call(client, "list_calls", { limit: 500 })),
+            queryText: errorText(await call(client, "list_calls", { limit: "many" })),
+            filterMessage: errorText(await call(client, "search_calls", { q: "x" })),
+            unknown: errorText(await call(client, "get_call", { call_id: "call_x", verbose: true })),
+            several: errorText(await call(client, "record_outcome", { outcome: "won", currency: "euro" })),
+            notAnUpload: errorText(await call(client, "upload_audio", { url: 7 })),
+            // arguments that decode, answered by the API with an error: its tag, then its message
+            notFound: errorText(await call(client, "get_analysis", { call_id: "call_nope" }))
+          }))
+        )
+        expect(texts.notFound).toMatch(/^NotFound: \S[^\n]*$/)
+        const { notFound: _, ...invalid } = texts
+        expect(invalid).toEqual({
+          missing: 'missing argument "call_id"',
+          wrongType: 'invalid argument "call_id": expected string, got 42',
+          outOfRange: 'invalid argument "timeout_seconds": expected a number between 1 and 300, got 900',
+          notInteger: 'invalid argument "timeout_seconds": expected an integer, got 1.5',
+          queryRange: 'invalid argument "limit": expected a number between 1 and 200, got 500',
+          queryText: 'invalid argument "limit": unable to decode "many" into a number',
+          filterMessage: 'invalid argument "q": expected a string at least 2 character(s) long, got "x"',
+          unknown: 'unknown argument "verbose" (the arguments are call_id)',
+          several: 'missing argument "call_id"; invalid argument "currency": must be an ISO-4217 currency code such as USD, got "euro"',
+          notAnUpload: 'invalid argument "url": expected string, got 7'
+        })
+        // one line each, and nothing of the schema parser's trees
+        for (const text of Object.values(texts)) {
+          expect(text).not.toMatch(/\n|Struct|Encoded side|<->|└─/)
+        }
+      }))
+
     it.effect("uploads as base64 and by URL, waits, and reads what the REST operations read; keys see only their tenant", () =>
       Effect.gen(function* () {
         const base = yield* serverUrl
@@ -243,9 +284,9 @@ describe("MCP over Streamable HTTP", () => {
             expect(links.report_url).toMatch(new RegExp(`/reports/${fromBase64.call_id}/html$`))
 
             // bad arguments are tool errors, not protocol errors
-            expect(errorText(await call(client, "get_call", {}))).toMatch(/invalid arguments/)
+            expect(errorText(await call(client, "get_call", {}))).toBe('missing argument "call_id"')
             expect(errorText(await call(client, "record_outcome", { call_id: fromBase64.call_id, outcome: "maybe" })))
-              .toMatch(/invalid arguments/)
+              .toBe('invalid argument "outcome": expected "won", "lost", "no_decision" or "open", got "maybe"')
             expect(errorText(await call(client, "upload_audio", { url: "file:///etc/passwd" }))).toMatch(/must be an http\(s\) URL/)
             expect(errorText(await call(client, "upload_audio", {}))).toMatch(/exactly one of url and content_base64/)
             expect(errorText(await call(client, "upload_audio", { content_base64: "bm90IGF1ZGlv" }))).toMatch(/UnsupportedMediaType/)

@@ -14,9 +14,15 @@
  * its job, its event, its webhooks, the LLM's error in its result): a second line of defence behind
  * the provider requests' own, with the secrets known here, the server's configured keys and the
  * tenant's own speech-to-text and LLM keys.
+ * Each analysis writes a log line when it starts (`analysis started`) and one when it ends
+ * (`analysis completed`, or `analysis failed` at warning level), with the call, its tenant
+ * (`client_id`), the time since the job was claimed (`duration_ms`) and the credits it took
+ * (`credits`: 1 for a completed upload, 0 for a failure, a recorder's call or a re-analysis); an
+ * attempt that will be retried, and a job handed back at shutdown, say so too. The error of a
+ * failure is logged as it is stored: blanked.
  */
 import type { CallId } from "@callsight/api-spec"
-import { Data, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Data, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { hostname } from "node:os"
 import { type AnalysisResult, type AnalysisStage, Analyzer } from "@callsight/analysis"
 import { BlobStore } from "../calls/BlobStore.js"
@@ -101,6 +107,11 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         error
       })
 
+    /** The fields of an analysis's log lines: the call, its tenant, the time since `started` (ms, from the clock). */
+    const logFields = (call: JobCall, started: number) =>
+      Effect.map(Clock.currentTimeMillis, (now) => ({ call_id: call.call_id, client_id: call.client_id, duration_ms: now - started }))
+
+    /** Completes the call and takes its credit, in one transaction; answers the credits taken (0 or 1). */
     const complete = (call: JobCall, result: AnalysisResult) =>
       transactions.run(
         Effect.gen(function* () {
@@ -108,15 +119,18 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
             return yield* new LeaseLost({ callId: call.call_id })
           }
           yield* calls.complete(call.call_id, result)
-          // A call the recorder brought counts against the monthly ingests, not the prepaid credits.
+          // A call the recorder brought counts against the monthly ingests, not the prepaid credits;
+          // a call charged before (a re-analysis) is not charged again.
+          const credits = call.source === "api" && (yield* ledger.chargedFor(call.call_id)) === 0 ? 1 : 0
           if (call.source === "api") yield* ledger.chargeAnalysis({ clientId: call.client_id, callId: call.call_id })
           yield* event(call, "analysis_completed", null)
           // The webhooks' outbox: written with the status, sent by the webhook sender after the commit.
           yield* outbox.enqueue(call.call_id, "analysis.completed", null)
+          return credits
         })
       )
 
-    const fail = (call: JobCall, code: string, unblanked: string) =>
+    const fail = (call: JobCall, code: string, unblanked: string, started: number) =>
       transactions.run(
         Effect.gen(function* () {
           const message = yield* blankFor(call, unblanked)
@@ -126,12 +140,20 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
           yield* calls.fail(call.call_id, code, message)
           yield* event(call, "analysis_failed", `${code}: ${message}`)
           yield* outbox.enqueue(call.call_id, "analysis.failed", { code, message })
+          return message
         })
+      ).pipe(
+        Effect.flatMap((message) =>
+          Effect.flatMap(logFields(call, started), (fields) =>
+            Effect.logWarning("analysis failed").pipe(
+              Effect.annotateLogs({ ...fields, credits: 0, error_code: code, error: message })
+            ))
+        )
       )
 
-    const retryOrFail = (call: JobCall, job: ClaimedJob, message: string) =>
+    const retryOrFail = (call: JobCall, job: ClaimedJob, message: string, started: number) =>
       job.attempts >= MAX_ATTEMPTS
-        ? fail(call, "analysis_error", `gave up after ${job.attempts} attempts: ${message}`)
+        ? fail(call, "analysis_error", `gave up after ${job.attempts} attempts: ${message}`, started)
         : transactions.run(
           Effect.gen(function* () {
             const blanked = yield* blankFor(call, message)
@@ -139,7 +161,15 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
               return yield* new LeaseLost({ callId: call.call_id })
             }
             yield* calls.requeue(call.call_id)
+            return blanked
           })
+        ).pipe(
+          Effect.flatMap((blanked) =>
+            Effect.flatMap(logFields(call, started), (fields) =>
+              Effect.logWarning("analysis attempt failed; it will be retried").pipe(
+                Effect.annotateLogs({ ...fields, attempt: job.attempts, retry_in_s: backoffSeconds(job.attempts), error: blanked })
+              ))
+          )
         )
 
     /** Renews the lease and writes the latest progress until interrupted; fails when the lease is lost. */
@@ -152,14 +182,24 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
 
     const run = (job: ClaimedJob) =>
       Effect.gen(function* () {
+        const started = yield* Clock.currentTimeMillis
         const found = yield* calls.findForJob(job.call_id)
         if (Option.isNone(found)) return yield* jobs.finish(job.call_id, workerId, "failed", "call deleted")
         const call = found.value
         // A job claimed again after its lease expired more than MAX_ATTEMPTS times: its worker keeps dying.
         if (job.attempts > MAX_ATTEMPTS) {
-          return yield* fail(call, "analysis_error", `no worker finished it in ${MAX_ATTEMPTS} attempts`)
+          return yield* fail(call, "analysis_error", `no worker finished it in ${MAX_ATTEMPTS} attempts`, started)
         }
         yield* calls.markProcessing(call.call_id)
+        yield* Effect.logInfo("analysis started").pipe(
+          Effect.annotateLogs({
+            call_id: call.call_id,
+            client_id: call.client_id,
+            attempt: job.attempts,
+            format: call.format,
+            source: call.source
+          })
+        )
         const progress = { stage: "decode" as AnalysisStage, fraction: 0 }
         const analysis = Effect.flatMap(
           Effect.all([transcribers.forTenant(call.client_id), frameworks.forTenant(call.client_id), assessors.forTenant(call.client_id)]),
@@ -184,14 +224,17 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
           // A defect of the analysis (or a lost lease): retried, unless this was the last attempt.
           const lost = outcome.left._tag === "Fail" && outcome.left.error._tag === "LeaseLost"
           if (lost) return yield* Effect.logWarning("lease lost; another worker owns the job").pipe(Effect.annotateLogs({ call_id: call.call_id }))
-          return yield* retryOrFail(call, job, String(outcome.left))
+          return yield* retryOrFail(call, job, String(outcome.left), started)
         }
         const result = outcome.right
-        if (result._tag === "Left") return yield* fail(call, result.left.code, result.left.message)
+        if (result._tag === "Left") return yield* fail(call, result.left.code, result.left.message, started)
         // the LLM's failure is stored in the result and on the integration: blanked first
         const assessed = result.right.llm
         const llm = assessed === null || assessed.error === null ? assessed : { ...assessed, error: yield* blankFor(call, assessed.error) }
-        yield* complete(call, llm === assessed ? result.right : { ...result.right, llm })
+        const credits = yield* complete(call, llm === assessed ? result.right : { ...result.right, llm })
+        yield* Effect.logInfo("analysis completed").pipe(
+          Effect.annotateLogs({ ...(yield* logFields(call, started)), credits })
+        )
         if (llm !== null) {
           yield* assessors.recordUse(call.client_id, llm.provider, llm.error)
         }
@@ -199,6 +242,9 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         // Stopping (SIGTERM): the job goes back to the queue for the next worker, at once.
         Effect.onInterrupt(() =>
           transactions.run(Effect.zipRight(jobs.release(job.call_id, workerId), calls.requeue(job.call_id))).pipe(
+            Effect.zipRight(
+              Effect.logInfo("analysis stopped; the job is back in the queue").pipe(Effect.annotateLogs({ call_id: job.call_id }))
+            ),
             Effect.ignore
           )
         ),

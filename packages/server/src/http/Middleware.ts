@@ -4,7 +4,9 @@
  *   `detail` body; over-limit multipart bodies become 413; defects become a 500 whose body holds
  *   only a trace id (the log line has the cause).
  * - `serverMiddleware` (outermost): the security headers of every answer (SecurityHeaders.ts),
- *   the `/reporting` prefix alias, request metrics and one JSON log line per request.
+ *   the `/reporting` prefix alias, request metrics and one log line per request, named by its
+ *   route: the declared operation's (`GET /analysis/{call_id}`), else the route of the router that
+ *   served it (the pages, `/docs`, `/openapi.json`, `/mcp`), else `GET (unmatched)` (the 404).
  */
 import { InternalError, PayloadTooLarge, ValidationFailed, type ValidationIssue } from "@callsight/api-spec"
 import {
@@ -12,11 +14,13 @@ import {
   HttpApiError,
   type HttpApp,
   HttpMiddleware,
+  type HttpRouter,
   HttpServerError,
   HttpServerRequest,
   Multipart
 } from "@effect/platform"
 import { Cause, Effect } from "effect"
+import * as FindMyWay from "find-my-way-ts"
 import type { AppConfig } from "../config.js"
 import { endpointOf, locate } from "./EndpointIndex.js"
 import { RequestMetrics } from "./RequestMetrics.js"
@@ -124,6 +128,39 @@ const reportingAlias = HttpMiddleware.make((app) =>
   })
 )
 
+/** The path patterns of a router's routes (`/portal/calls/{call_id}`), indexed once per router; not the catch-all 404. */
+const routeIndexes = new WeakMap<HttpRouter.HttpRouter<any, any>, FindMyWay.Router<string>>()
+
+const routeIndexOf = (router: HttpRouter.HttpRouter<any, any>): FindMyWay.Router<string> => {
+  const known = routeIndexes.get(router)
+  if (known !== undefined) return known
+  const index = FindMyWay.make<string>({ ignoreTrailingSlash: true })
+  for (const route of router.routes) {
+    if (route.path === "*" || route.path === "/*") continue
+    const pattern = route.path.replace(/:(\w+)/g, "{$1}")
+    if (route.method === "*") index.all(route.path, pattern)
+    else index.on(route.method, route.path, pattern)
+  }
+  routeIndexes.set(router, index)
+  return index
+}
+
+/**
+ * A request's route, `METHOD /path/{param}`: the declared operation's, else that of the router's
+ * route that serves it (what is served beside the declaration: the pages, `/docs`, `/mcp`, ...; a
+ * HEAD by its GET route, as the router serves it), else `METHOD (unmatched)`.
+ */
+const routeOf = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function* () {
+    const declared = endpointOf(request)?.route
+    if (declared !== undefined) return declared
+    const index = routeIndexOf(yield* HttpApiBuilder.Router.router)
+    const path = request.url.split("?")[0]
+    const pattern = index.find(request.method, path)?.handler ??
+      (request.method === "HEAD" ? index.find("GET", path)?.handler : undefined)
+    return `${request.method} ${pattern ?? "(unmatched)"}`
+  })
+
 /** Per-route metrics and one log line per request, with the route pattern, not the raw path. */
 const observe = HttpMiddleware.make((app) =>
   Effect.gen(function* () {
@@ -136,7 +173,7 @@ const observe = HttpMiddleware.make((app) =>
     const status = exit._tag === "Success"
       ? exit.value.status
       : (yield* HttpServerError.causeResponse(exit.cause))[0].status
-    const route = endpointOf(request)?.route ?? `${request.method} (unmatched)`
+    const route = yield* routeOf(request)
     yield* metrics.record(route, status, ms)
     yield* Effect.logInfo("request").pipe(
       Effect.annotateLogs({
@@ -151,5 +188,7 @@ const observe = HttpMiddleware.make((app) =>
   })
 )
 
-export const serverMiddleware = (app: HttpApp.Default): HttpApp.Default<never, RequestMetrics | AppConfig> =>
+export const serverMiddleware = (
+  app: HttpApp.Default
+): HttpApp.Default<never, RequestMetrics | AppConfig | HttpApiBuilder.Router> =>
   securityHeaders(reportingAlias(observe(app)))

@@ -149,23 +149,80 @@ const asQuery = (args: unknown): unknown =>
 interface ToolInput<A> {
   /** Advertised in `tools/list`. */
   readonly json: JsonObjectSchema
-  /** Decodes the `arguments` of `tools/call`. */
-  readonly decode: (args: unknown) => Effect.Effect<A, ParseResult.ParseError>
+  /** Decodes the `arguments` of `tools/call`; a bad one fails with one line naming it (`invalidArguments`). */
+  readonly decode: (args: unknown) => Effect.Effect<A, McpToolError>
 }
 
 const strict = { onExcessProperty: "error", errors: "all" } as const
 
+/** A value as the agent sent it, in JSON, cut short. */
+const shown = (value: unknown): string => {
+  const json = JSON.stringify(value) ?? String(value)
+  return json.length > 60 ? `${json.slice(0, 59)}…` : json
+}
+
+/** What the arguments hold at `path`. */
+const valueAt = (args: unknown, path: ReadonlyArray<PropertyKey>): unknown =>
+  path.reduce<unknown>((value, key) => (typeof value === "object" && value !== null ? (value as any)[key] : undefined), args)
+
+/** `a`, `a and b`, `a, b or c`. */
+const listed = (items: ReadonlyArray<string>, last: "and" | "or"): string =>
+  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`
+
+/** An issue of effect's that only restates that an optional (nullable) value was there: `Expected undefined, actual 900`. */
+const restatesPresence = (issue: ParseResult.ArrayFormatterIssue) =>
+  issue._tag === "Type" && /^Expected (undefined|null), actual /.test(issue.message)
+
+/**
+ * A decode failure of a tool's arguments as one line, one clause per bad argument, from effect's
+ * `ArrayFormatter` (each issue's path and message): `missing argument "call_id"`,
+ * `invalid argument "timeout_seconds": expected a number between 1 and 300, got 900`,
+ * `unknown argument "foo" (the arguments are call_id, timeout_seconds)`. What was sent is shown
+ * from the arguments themselves (as JSON, so a number given to a query parameter stays a number).
+ */
+export const invalidArguments = (error: ParseResult.ParseError, args: unknown, names: ReadonlyArray<string>): string => {
+  const byPath = new Map<string, Array<ParseResult.ArrayFormatterIssue>>()
+  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    const key = JSON.stringify(issue.path.map(String))
+    byPath.set(key, [...(byPath.get(key) ?? []), issue])
+  }
+  const clauses = [...byPath.values()].map((all) => {
+    const kept = all.filter((issue) => !restatesPresence(issue))
+    const issues = kept.length > 0 ? kept : all
+    const path = issues[0]!.path
+    const name = path.length === 0 ? "arguments" : `argument "${path.map(String).join(".")}"`
+    if (issues.some((issue) => issue._tag === "Missing")) return `missing ${name}`
+    if (issues.some((issue) => issue._tag === "Unexpected")) {
+      return `unknown ${name} (the arguments are ${listed(names, "and")})`
+    }
+    const got = shown(valueAt(args, path))
+    // effect's own messages read `Expected <what>, actual <value>`; a filter's own message is kept as it is
+    const expected = issues.map((issue) => /^Expected ([\s\S]+?), actual [\s\S]*$/.exec(issue.message)?.[1])
+    if (expected.every((what) => what !== undefined)) return `invalid ${name}: expected ${listed(expected, "or")}, got ${got}`
+    const said = issues.map((issue) => issue.message.charAt(0).toLowerCase() + issue.message.slice(1)).join("; ")
+    return `invalid ${name}: ${said}${said.includes(got) ? "" : `, got ${got}`}`
+  })
+  return clauses.join("; ")
+}
+
+/** Decodes a tool's arguments with `schema`, after `prepare`; a failure is one line (`invalidArguments`). */
+const toolInput = <A, I>(schema: Schema.Schema<A, I>, prepare: (args: unknown) => unknown): ToolInput<A> => {
+  const json = objectJsonSchema(schema)
+  const names = Object.keys((json.properties ?? {}) as Record<string, unknown>)
+  return {
+    json,
+    decode: (args) =>
+      Schema.decodeUnknown(schema, strict)(prepare(args ?? {})).pipe(
+        Effect.mapError((error) => new McpToolError({ message: invalidArguments(error, args ?? {}, names) }))
+      )
+  }
+}
+
 /** Arguments that are a JSON body of the declaration (or a struct of its fields). */
-const jsonInput = <A, I>(schema: Schema.Schema<A, I>): ToolInput<A> => ({
-  json: objectJsonSchema(schema),
-  decode: (args) => Schema.decodeUnknown(schema, strict)(args ?? {})
-})
+const jsonInput = <A, I>(schema: Schema.Schema<A, I>): ToolInput<A> => toolInput(schema, (args) => args)
 
 /** Arguments that are an operation's query parameters. */
-const queryInput = <A, I>(schema: Schema.Schema<A, I>): ToolInput<A> => ({
-  json: objectJsonSchema(schema),
-  decode: (args) => Schema.decodeUnknown(schema, strict)(asQuery(args ?? {}))
-})
+const queryInput = <A, I>(schema: Schema.Schema<A, I>): ToolInput<A> => toolInput(schema, asQuery)
 
 const callIdField = CallIdPath.fields.call_id
 
@@ -201,10 +258,11 @@ export const DEFAULT_WAIT_SECONDS = 50
 
 const WaitInput = Schema.Struct({
   call_id: callIdField,
-  timeout_seconds: Schema.optional(Schema.Int.pipe(Schema.between(1, MAX_WAIT_SECONDS)).annotations({
+  // described on the field, not the number: a refinement's description is what a decode failure says was expected
+  timeout_seconds: Schema.optional(Schema.Int.pipe(Schema.between(1, MAX_WAIT_SECONDS))).annotations({
     description: `How long to wait, 1 to ${MAX_WAIT_SECONDS} s (default ${DEFAULT_WAIT_SECONDS}: below the 60 s request ` +
       "timeout of most MCP clients). Past it the tool answers the status as it is; call it again to wait longer."
-  }))
+  })
 })
 
 const RecordOutcomeInput = Schema.Struct({ call_id: callIdField, ...OutcomeTruthRequest.fields })
@@ -419,9 +477,12 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
 const describeFailure = (error: unknown): Effect.Effect<string> => {
   if (error instanceof McpToolError) return Effect.succeed(error.message)
   if (ParseResult.isParseError(error)) {
-    return Effect.succeed(`invalid arguments: ${ParseResult.TreeFormatter.formatErrorSync(error)}`)
+    return Effect.succeed(
+      ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => `${i.path.map(String).join(".") || "value"}: ${i.message}`).join("; ")
+    )
   }
-  return Effect.map(toCallsightError(error), (e) => e.message)
+  // the error's tag, then what happened: `NotFound: no call call_x`
+  return Effect.map(toCallsightError(error), (e) => (e.message.startsWith(`${e.tag}:`) ? e.message : `${e.tag}: ${e.message}`))
 }
 
 const failure = (text: string): CallToolResult => ({ isError: true, content: [{ type: "text", text }] })

@@ -4,7 +4,7 @@ import { Duration, Effect } from "effect"
 import { BlobStore } from "../calls/BlobStore.js"
 import { AppConfig } from "../config.js"
 import { Database } from "../db/Database.js"
-import { VERSION } from "../version.js"
+import { API_VERSION, VERSION } from "../version.js"
 import { ProbesQueries } from "./ProbesQueries.js"
 
 export class Probes extends Effect.Service<Probes>()("Probes", {
@@ -24,6 +24,7 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
       return {
         status: ping._tag === "Right" ? ("ok" as const) : ("degraded" as const),
         version: VERSION,
+        api_version: API_VERSION,
         uptime_s: Math.round((Date.now() - startedAt) / 1000),
         database: {
           backend: db.backend,
