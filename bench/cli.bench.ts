@@ -1,44 +1,148 @@
 /**
- * CLI start-up: the wall time of `callsight --version` and of a client command that fails before
- * any request (`callsight status CALL_ID` without a key, exit 2), each the median of RUNS (default
- * 10) runs of the built CLI, beside `node -e 0` (Node's own start) in the same sitting. The CLI
- * loads the server only for `serve`, `worker` and `mcp` (test/cli-startup.test.ts).
+ * CLI start-up, each figure the median of RUNS (default 10) runs of the built CLI, beside `node -e 0`
+ * (Node's own start) in the same sitting:
+ *
+ * - `callsight --version`;
+ * - `callsight status CALL_ID` without a key (a usage error before any request, exit 2);
+ * - `callsight calls list --json` against a running service (`callsight serve --no-worker` on an
+ *   embedded database, started here, with a tenant of its own): start, one request, the answer;
+ * - the stdio MCP server (`callsight mcp`): from the start of the process to its answer to
+ *   `initialize`.
+ *
+ * The CLI loads the server only for `serve` and `worker` (test/cli-startup.test.ts).
  *
  *   npx tsx bench/cli.bench.ts            (after `npm run build`)
  *
- * BENCH_SERVICE_ROOT=/path/to/another/checkout times that checkout's built CLI instead.
+ * BENCH_SERVICE_ROOT=/path/to/another/checkout times that checkout's built CLI instead (its
+ * service too; a checkout without `calls list` skips that line).
  */
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = path.resolve(process.env.BENCH_SERVICE_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), ".."))
 const bin = path.join(root, "packages/cli/bin/callsight.js")
 const RUNS = Number(process.env.RUNS ?? 10)
+const ADMIN_KEY = `csa_bench_${crypto.randomUUID()}`
 
 const median = (xs: ReadonlyArray<number>) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 
+const env = (extra: Record<string, string> = {}) => ({ ...process.env, CALLSIGHT_API_KEY: "", CALLSIGHT_URL: "", ...extra })
+
 /** Wall seconds of each run of `node ...args`; fails when a run's exit code is not `expected`. */
-const time = (args: ReadonlyArray<string>, expected: number) =>
+const time = (args: ReadonlyArray<string>, expected: number, extra: Record<string, string> = {}) =>
   Array.from({ length: RUNS }, () => {
     const started = performance.now()
-    const run = spawnSync(process.execPath, args, { env: { ...process.env, CALLSIGHT_API_KEY: "" }, encoding: "utf8" })
+    const run = spawnSync(process.execPath, args, { env: env(extra), encoding: "utf8" })
     const wall = (performance.now() - started) / 1000
     if (run.status !== expected) throw new Error(`node ${args.join(" ")} exited ${run.status}: ${run.stderr}`)
     return wall
   })
 
 const line = (label: string, runs: ReadonlyArray<number>, base?: number) =>
-  `${label.padEnd(44)} ${median(runs).toFixed(2).padStart(6)} s${base === undefined ? "" : `  (${(median(runs) - base).toFixed(2)} s over Node's start)`}  runs ${runs.map((r) => r.toFixed(2)).join(" ")}`
+  `${label.padEnd(44)} ${median(runs).toFixed(2).padStart(6)} s${
+    base === undefined ? "" : `  (${(median(runs) - base).toFixed(2)} s over Node's start)`
+  }  runs ${runs.map((r) => r.toFixed(2)).join(" ")}`
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+/** `callsight serve --no-worker` on a fresh embedded database; resolves once /ready answers 200. */
+const startService = async () => {
+  const port = await freePort()
+  const dataDir = mkdtempSync(path.join(tmpdir(), "callsight-cli-bench-"))
+  const child = spawn(process.execPath, [bin, "serve", "--no-worker"], {
+    env: { ...env(), PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_FORMAT: "json" },
+    stdio: "ignore"
+  })
+  const url = `http://127.0.0.1:${port}`
+  const stop = () => {
+    child.kill("SIGTERM")
+    return new Promise<void>((resolve) => child.once("exit", () => resolve())).then(() => rmSync(dataDir, { recursive: true, force: true }))
+  }
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    const ready = await fetch(`${url}/ready`).then((r) => r.status === 200, () => false)
+    if (ready) return { url, stop }
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop()
+      throw new Error("the service did not become ready")
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+/** Seconds from the start of `callsight mcp` to its answer to `initialize` (stdio, JSON-RPC lines). */
+const mcpInitialize = (url: string, apiKey: string) =>
+  new Promise<number>((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [bin, "mcp", "--url", url, "--api-key", apiKey], { env: env(), stdio: ["pipe", "pipe", "pipe"] })
+    let out = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString()
+      if (out.includes("\n")) {
+        const wall = (performance.now() - started) / 1000
+        const answer = JSON.parse(out.split("\n")[0]!) as { result?: { serverInfo?: unknown } }
+        child.stdin.end()
+        if (answer.result?.serverInfo === undefined) reject(new Error(`not an initialize answer: ${out}`))
+        else resolve(wall)
+      }
+    })
+    child.once("exit", (code) => code !== 0 && !out.includes("\n") && reject(new Error(`callsight mcp exited ${code}`)))
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } }
+      }) + "\n"
+    )
+  })
 
 const node = time(["-e", "0"], 0)
 const version = time([bin, "--version"], 0)
 const status = time([bin, "status", "call_01JQ8ZK4V3M2N7P5R6S8T9W0XY"], 2)
+
+const service = await startService()
+let list: Array<number> | undefined
+const mcp: Array<number> = []
+try {
+  const created = spawnSync(
+    process.execPath,
+    [bin, "admin", "create-tenant", "--name", "Bench", "--json", "--url", service.url, "--admin-key", ADMIN_KEY],
+    { env: env(), encoding: "utf8" }
+  )
+  if (created.status !== 0) throw new Error(`create-tenant exited ${created.status}: ${created.stderr}`)
+  const apiKey = (JSON.parse(created.stdout) as { api_key: string }).api_key
+  const hasList = spawnSync(process.execPath, [bin, "calls", "--help"], { env: env(), encoding: "utf8" }).status === 0
+  if (hasList) list = time([bin, "calls", "list", "--json", "--url", service.url, "--api-key", apiKey], 0)
+  for (let i = 0; i < RUNS; i++) mcp.push(await mcpInitialize(service.url, apiKey))
+} finally {
+  await service.stop()
+}
+
 console.log(`CLI start-up, median of ${RUNS}; CLI: ${bin}`)
 console.log(line("node -e 0", node))
 console.log(line("callsight --version", version, median(node)))
 console.log(line("callsight status CALL_ID (no key: exit 2)", status, median(node)))
-console.log(`target (issue 34): a client command ≤ 0.5 s: ${median(version) <= 0.5 && median(status) <= 0.5 ? "PASS" : "FAIL"}`)
+if (list !== undefined) console.log(line("callsight calls list --json (a service)", list, median(node)))
+else console.log("callsight calls list --json: not in this checkout")
+console.log(line("callsight mcp: answer to initialize", mcp, median(node)))
+const clientCommands = [version, status, ...(list === undefined ? [] : [list])]
+console.log(
+  `targets (issue 34): a client command ≤ 0.5 s: ${clientCommands.every((runs) => median(runs) <= 0.5) ? "PASS" : "FAIL"}; ` +
+    `stdio MCP initialize ≤ 1.5 s: ${median(mcp) <= 1.5 ? "PASS" : "FAIL"}`
+)

@@ -8,6 +8,7 @@ export default defineConfig({
   // The server imports the build at run time; eval/, bench/ and the tests read the source. No
   // declarations (type checking is `tsc -b`).
   dts: false,
-  clean: true,
+  // no clean: a build only adds and overwrites files, never deletes one a running service may still load
+  clean: false,
   sourcemap: true
 })

@@ -6,6 +6,7 @@ export default defineConfig({
   target: "node20",
   // composite (for `tsc -b`) would make the declaration build ask for every file of the project
   dts: { compilerOptions: { composite: false } },
-  clean: true,
+  // no clean: a build only adds and overwrites files, never deletes one a running service may still load
+  clean: false,
   sourcemap: true
 })

@@ -1,2 +1,11 @@
 #!/usr/bin/env node
-import "../dist/main.js"
+/**
+ * The `callsight` executable. `serve` and `worker` run the server: they start from dist/main.js,
+ * which imports its dependencies from node_modules as the server does (one copy of effect for
+ * both). Every other command is a client of the API and starts from bundle/callsight.js, the same
+ * command tree as one tree-shaken file, which loads in a fraction of the time (docs/architecture.md,
+ * "The CLI"). Any argument spelled `serve` or `worker` chooses dist/: dist/ runs every command,
+ * so a file named `serve` is only slower to upload, never run by the wrong build.
+ */
+const runsServer = process.argv.slice(2).some((arg) => arg === "serve" || arg === "worker")
+await import(runsServer ? "../dist/main.js" : "../bundle/callsight.js")

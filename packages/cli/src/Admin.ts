@@ -8,7 +8,8 @@ import { ClientId, CreateClientRequest, GrantCreditsRequest, Plan } from "@calls
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option, ParseResult } from "effect"
 import { adminClient, adminKeyOption, jsonOption, urlOption } from "./Connection.js"
-import { type Described, fromClientError, showHelp, UsageError } from "./Errors.js"
+import { fromClientError, UsageError } from "./Errors.js"
+import { group } from "./Help.js"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -37,14 +38,24 @@ const firstIssuePerField = (issues: ReadonlyArray<ParseResult.ArrayFormatterIssu
 const createTenant = Command.make(
   "create-tenant",
   {
-    name: Options.text("name").pipe(Options.withDescription("Company name of the tenant")),
+    name: Options.text("name").pipe(Options.withPseudoName("NAME"), Options.withDescription("Company name of the tenant")),
     ownerEmail: Options.text("owner-email").pipe(
+      Options.withPseudoName("EMAIL"),
       Options.optional,
       Options.withDescription("E-mail of the owner user to create (none: no user)")
     ),
-    ownerName: Options.text("owner-name").pipe(Options.optional, Options.withDescription("Name of the owner user")),
-    industry: Options.text("industry").pipe(Options.optional, Options.withDescription("Industry label")),
+    ownerName: Options.text("owner-name").pipe(
+      Options.withPseudoName("NAME"),
+      Options.optional,
+      Options.withDescription("Name of the owner user")
+    ),
+    industry: Options.text("industry").pipe(
+      Options.withPseudoName("INDUSTRY"),
+      Options.optional,
+      Options.withDescription("Industry label")
+    ),
     credits: Options.integer("credits").pipe(
+      Options.withPseudoName("N"),
       Options.optional,
       Options.withDescription("Prepaid analysis credits to start with (default 0)")
     ),
@@ -96,6 +107,7 @@ const grantCredits = Command.make(
       Args.withDescription("Credits to add (negative: to withdraw; write `-- -5`)")
     ),
     reason: Options.text("reason").pipe(
+      Options.withPseudoName("TEXT"),
       Options.withDefault(DEFAULT_REASON),
       Options.withDescription("Why, for the ledger")
     ),
@@ -116,7 +128,4 @@ const grantCredits = Command.make(
     })
 ).pipe(Command.withDescription("Add prepaid analysis credits to a tenant (or withdraw them)"))
 
-export const admin = Command.make("admin", {}, () => showHelp((): Described => admin)).pipe(
-  Command.withDescription("Internal administration (needs the admin key)"),
-  Command.withSubcommands([createTenant, grantCredits])
-)
+export const admin = group("admin", "Internal administration (needs the admin key)", [createTenant, grantCredits])

@@ -260,6 +260,7 @@ const waitOption = Options.boolean("wait").pipe(
 )
 
 const timeoutOption = Options.integer("timeout").pipe(
+  Options.withPseudoName("SECONDS"),
   Options.withDefault(600),
   Options.withDescription("With --wait: give up after this many seconds (exit 3); default 600")
 )
@@ -287,19 +288,23 @@ const upload = Command.make(
   {
     file: Args.file({ name: "FILE" }).pipe(Args.withDescription("The recording: MP3, WAV or M4A")),
     externalId: Options.text("external-id").pipe(
+      Options.withPseudoName("ID"),
       Options.optional,
       Options.withDescription("Your own id of the call (external_call_id, at most 200 characters)")
     ),
     closerEmail: Options.text("closer-email").pipe(
+      Options.withPseudoName("EMAIL"),
       Options.optional,
       Options.withDescription("E-mail of the closer (rep) on the call")
     ),
     idempotencyKey: Options.text("idempotency-key").pipe(
+      Options.withPseudoName("KEY"),
       Options.optional,
       Options.withDescription("Idempotency-Key: the same key and file within 24 h give the same call, no new one")
     ),
     wait: waitOption,
     report: Options.file("report").pipe(
+      Options.withPseudoName("FILE"),
       Options.optional,
       Options.withDescription("Wait, then write the HTML report to this file (implies --wait)")
     ),
@@ -377,6 +382,7 @@ const report = Command.make(
   {
     callId: callIdArg,
     output: Options.file("output").pipe(
+      Options.withPseudoName("FILE"),
       Options.withAlias("o"),
       Options.optional,
       Options.withDescription("Write the report to FILE instead of stdout")

@@ -8,6 +8,7 @@
  *   callsight status CALL_ID [--wait] [--timeout S] [--json] [--url URL] [--api-key K]
  *   callsight report CALL_ID [-o FILE] [--url URL] [--api-key K]
  *   callsight result CALL_ID [--json] [--url URL] [--api-key K]
+ *   callsight calls list [--limit N] [--cursor CURSOR] [--all] [--json] [--url URL] [--api-key K]
  *   callsight admin create-tenant --name NAME [--owner-email E] [--owner-name N] [--industry I]
  *                                 [--credits N] [--plan P] [--test] [--json] [--url URL] [--admin-key K]
  *   callsight admin grant-credits CLIENT_ID N [--reason R] [--json] [--url URL] [--admin-key K]
@@ -18,16 +19,18 @@
  *   callsight openapi [-o FILE]
  *   callsight mcp [--url URL] [--api-key K]
  *   callsight webhooks add URL [--event E]... [--description D] | list | remove ID | deliveries ID | redeliver ID MSG_ID
- *   callsight --version | --help
+ *   callsight --version | --help | COMMAND --help   (help pages: Help.ts)
  *
  * Exit codes: 0 success, 1 analysis failed, 2 usage error, 3 service error.
  */
 import { VERSION } from "@callsight/api-spec"
 import { Command } from "@effect/cli"
-import { Effect } from "effect"
+import { Console, Effect } from "effect"
 import { admin } from "./Admin.js"
 import { audioCommands } from "./Audio.js"
-import { type Described, showHelp } from "./Errors.js"
+import { calls } from "./Calls.js"
+import { UsageError } from "./Errors.js"
+import { asksForHelp, commandPath, commandTree, group, helpPage, HelpRequested } from "./Help.js"
 import { mcp } from "./Mcp.js"
 import { openapi } from "./OpenApi.js"
 import { withOutput } from "./Output.js"
@@ -36,19 +39,41 @@ import { sessionCommands } from "./Session.js"
 import { webhooks } from "./Webhooks.js"
 import { worker } from "./Worker.js"
 
-export const callsight = Command.make("callsight", {}, () => showHelp((): Described => callsight)).pipe(
-  Command.withDescription("Callsight: sales-call intelligence service, its analysis workers, and its command-line client"),
-  Command.withSubcommands([serve, worker, ...audioCommands, ...sessionCommands, admin, openapi, webhooks, mcp])
+export const callsight = group(
+  "callsight",
+  "Callsight: sales-call intelligence service, its analysis workers, and its command-line client",
+  [serve, worker, ...audioCommands, calls, ...sessionCommands, admin, openapi, webhooks, mcp]
 )
+
+/** The commands, for their help pages (Help.ts). */
+export const callsightTree = commandTree(callsight)
+
+/** The help page the command line `args` asks for. */
+const printHelp = (args: ReadonlyArray<string>) => Console.log(helpPage(commandPath(callsightTree, args), VERSION))
+
+/**
+ * @effect/cli's `--wizard` (prompts for each option of a command): callsight has none; the
+ * library offers no way to leave it out, so the command line refuses it.
+ */
+const asksForWizard = (args: ReadonlyArray<string>) => {
+  const end = args.indexOf("--")
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg.toLowerCase() === "--wizard")
+}
 
 /**
  * Runs the command line `argv` (`process.argv`: the runtime and the script come first). Colours
- * only on a terminal without NO_COLOR; the parser's errors with the `callsight:` prefix (Output.ts).
+ * only on a terminal without NO_COLOR; the parser's errors with the `callsight:` prefix (Output.ts);
+ * help pages from Help.ts.
  */
 export const run = (argv: ReadonlyArray<string>) =>
-  withOutput(({ handlers }) =>
-    Command.run(
+  withOutput(({ handlers }) => {
+    const args = argv.slice(2)
+    if (asksForHelp(args)) return printHelp(args)
+    if (asksForWizard(args)) {
+      return Effect.fail(new UsageError({ message: "unknown option --wizard (callsight --help lists the options)" }))
+    }
+    return Command.run(
       Command.transformHandler(callsight, (handler) => Effect.withConsole(handler, handlers)),
       { name: "callsight", version: VERSION }
-    )(argv)
-  )
+    )(argv).pipe(Effect.catchIf((e) => e instanceof HelpRequested, () => printHelp(args)))
+  })

@@ -13,18 +13,21 @@ import { UsageError } from "./Errors.js"
 export const DEFAULT_URL = "http://localhost:8080"
 
 export const urlOption = Options.text("url").pipe(
+  Options.withPseudoName("URL"),
   Options.withFallbackConfig(Config.string("CALLSIGHT_URL")),
   Options.withDefault(DEFAULT_URL),
   Options.withDescription(`Base URL of the service (env CALLSIGHT_URL; default ${DEFAULT_URL})`)
 )
 
 export const adminKeyOption = Options.redacted("admin-key").pipe(
+  Options.withPseudoName("KEY"),
   Options.withFallbackConfig(Config.redacted("CALLSIGHT_ADMIN_KEY")),
   Options.optional,
   Options.withDescription("The staff admin key, ADMIN_API_KEY of the server (env CALLSIGHT_ADMIN_KEY)")
 )
 
 export const apiKeyOption = Options.redacted("api-key").pipe(
+  Options.withPseudoName("KEY"),
   Options.withFallbackConfig(Config.redacted("CALLSIGHT_API_KEY")),
   Options.optional,
   Options.withDescription("A tenant API key, csk_... (env CALLSIGHT_API_KEY)")

@@ -111,14 +111,3 @@ export const teardown = <E, A>(exit: Exit.Exit<E, A>, onExit: (code: number) => 
   const failure = Cause.failureOption(exit.cause)
   onExit(Option.isSome(failure) && ValidationError.isValidationError(failure.value) ? ExitCode.Usage : ExitCode.Service)
 }
-
-/** The handler of a command that only groups others: `callsight admin` alone prints its help. */
-export const showHelp = (
-  command: () => { readonly descriptor: unknown }
-): Effect.Effect<never, ValidationError.ValidationError> =>
-  Effect.suspend(() => Effect.fail(ValidationError.helpRequested(command().descriptor as never)))
-
-/** What `showHelp` needs of a command. */
-export interface Described {
-  readonly descriptor: unknown
-}

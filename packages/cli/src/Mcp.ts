@@ -12,13 +12,12 @@
  */
 import { OutcomeTruth, OutcomeTruthRequest, SearchResults, VERSION } from "@callsight/api-spec"
 import { CallsightClient } from "@callsight/client"
-import type { McpToolError } from "@callsight/server"
+import type { McpToolError } from "@callsight/server/mcp-tools"
 import { Command } from "@effect/cli"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Logger, Option, Redacted, Schema } from "effect"
 import { apiKeyOption, baseUrl, tenantClient, urlOption } from "./Connection.js"
-import { loadServer } from "./Serve.js"
 
 /** How long a forwarded tool call may take. */
 const REMOTE_TIMEOUT_MS = 60_000
@@ -76,7 +75,8 @@ export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption },
     const base = yield* baseUrl(args.url)
     const key = Redacted.value(Option.getOrThrow(args.apiKey))
     const client = yield* Effect.provide(CallsightClient, clientLayer)
-    const { makeMcpServer, McpToolError } = yield* loadServer
+    // the tools alone (the server's mcp/Tools.ts entry), loaded here: the other commands start without them
+    const { makeMcpServer, McpToolError } = yield* Effect.promise(() => import("@callsight/server/mcp-tools"))
     const remote = remoteTools(base, key, McpToolError)
     // a tool's defect is logged to stderr: stdout is the protocol's
     const runtime = yield* Effect.runtime<never>().pipe(

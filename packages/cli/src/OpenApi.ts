@@ -9,6 +9,7 @@ export const openapi = Command.make(
   "openapi",
   {
     output: Options.text("output").pipe(
+      Options.withPseudoName("FILE"),
       Options.withAlias("o"),
       Options.optional,
       Options.withDescription("Write the document to FILE instead of stdout")

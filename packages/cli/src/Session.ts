@@ -34,7 +34,10 @@ const storedSession = (url: string) =>
 
 const login = Command.make(
   "login",
-  { email: Args.text({ name: "EMAIL" }), url: urlOption },
+  {
+    email: Args.text({ name: "EMAIL" }).pipe(Args.withDescription("The e-mail address of your portal account")),
+    url: urlOption
+  },
   (args) =>
     Effect.gen(function* () {
       const layer = yield* publicClient(args.url)

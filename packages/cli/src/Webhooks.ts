@@ -12,7 +12,8 @@ import { CallsightClient, type CallsightClientService } from "@callsight/client"
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option, type Redacted } from "effect"
 import { apiKeyOption, jsonOption, tenantClient, urlOption } from "./Connection.js"
-import { type Described, fromClientError, showHelp } from "./Errors.js"
+import { fromClientError } from "./Errors.js"
+import { group } from "./Help.js"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -55,7 +56,11 @@ const add = Command.make(
       Options.repeated,
       Options.withDescription("An event to send (repeat for several; default: analysis.completed and analysis.failed)")
     ),
-    description: Options.text("description").pipe(Options.optional, Options.withDescription("A note for the endpoint")),
+    description: Options.text("description").pipe(
+      Options.withPseudoName("TEXT"),
+      Options.optional,
+      Options.withDescription("A note for the endpoint")
+    ),
     ...connection
   },
   (args) =>
@@ -127,7 +132,11 @@ const deliveries = Command.make(
   "deliveries",
   {
     webhookId: webhookIdArg,
-    limit: Options.integer("limit").pipe(Options.withDefault(20), Options.withDescription("How many, newest first (1-200; default 20)")),
+    limit: Options.integer("limit").pipe(
+      Options.withPseudoName("N"),
+      Options.withDefault(20),
+      Options.withDescription("How many, newest first (1-200; default 20)")
+    ),
     ...connection
   },
   (args) =>
@@ -160,7 +169,10 @@ const redeliver = Command.make(
     })
 ).pipe(Command.withDescription("Send a delivery again now (same webhook-id, fresh signature)"))
 
-export const webhooks = Command.make("webhooks", {}, () => showHelp((): Described => webhooks)).pipe(
-  Command.withDescription("Completion webhooks of the tenant (needs a tenant API key)"),
-  Command.withSubcommands([add, list, remove, deliveries, redeliver])
-)
+export const webhooks = group("webhooks", "Completion webhooks of the tenant (needs a tenant API key)", [
+  add,
+  list,
+  remove,
+  deliveries,
+  redeliver
+])

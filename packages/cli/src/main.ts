@@ -3,7 +3,8 @@
  * semantics: SIGINT/SIGTERM interrupt the command (for `serve`: a graceful shutdown) and the
  * process exits with the code the command computed (see Errors.ts).
  */
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect } from "effect"
 import { run } from "./Cli.js"
 import { teardown, toExitCode } from "./Errors.js"
