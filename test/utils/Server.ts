@@ -6,11 +6,12 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
-import { mkdtemp, rm } from "node:fs/promises"
+import { cp, mkdtemp, rm } from "node:fs/promises"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { inject } from "vitest"
 import { acquireTestDatabaseUrl } from "../../packages/server/test/utils/TestDatabase.js"
 
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)))
@@ -145,6 +146,9 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Run
   const adminKey = `adm_${randomBytes(18).toString("base64url")}`
   const dataDir = await mkdtemp(join(tmpdir(), "callsight-e2e-"))
   const database = await acquireTestDatabaseUrl()
+  // the embedded database: the run's migrated data directory (DatabaseTemplate.ts), where the server opens it
+  const template = inject("pgliteTemplateDir")
+  if (database.url === undefined && template !== undefined) await cp(template, join(dataDir, "db"), { recursive: true })
   const url = `http://127.0.0.1:${port}`
 
   let output = ""

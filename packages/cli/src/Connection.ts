@@ -62,24 +62,24 @@ const requireKey = (
 export const adminClient = (url: string, adminKey: Option.Option<Redacted.Redacted<string>>) =>
   Effect.gen(function* () {
     const key = yield* requireKey(adminKey, "admin key: pass --admin-key or set CALLSIGHT_ADMIN_KEY")
-    return CallsightClient.layer({ baseUrl: yield* baseUrl(url), apiKey: key }).pipe(Layer.provide(FetchHttpClient.layer))
+    return CallsightClient.layer({ baseUrl: yield* baseUrl(url), apiKey: key })
   })
 
 /** The client of the service at `url` presenting a tenant key; a usage error when there is none. */
 export const tenantClient = (url: string, apiKey: Option.Option<Redacted.Redacted<string>>) =>
   Effect.gen(function* () {
     const key = yield* requireKey(apiKey, "API key: pass --api-key or set CALLSIGHT_API_KEY")
-    return CallsightClient.layer({ baseUrl: yield* baseUrl(url), apiKey: key }).pipe(Layer.provide(FetchHttpClient.layer))
+    return CallsightClient.layer({ baseUrl: yield* baseUrl(url), apiKey: key })
   })
 
 /** The client of the service at `url` without a credential (sign-in, public operations). */
 export const publicClient = (url: string) =>
-  Effect.map(baseUrl(url), (base) => CallsightClient.layer({ baseUrl: base }).pipe(Layer.provide(FetchHttpClient.layer)))
+  Effect.map(baseUrl(url), (base) => CallsightClient.layer({ baseUrl: base }))
 
 /** The client of the service at `url` presenting a portal session (its cookie on every request). */
 export const sessionClient = (url: string, session: string) =>
   Effect.map(baseUrl(url), (base) =>
-    CallsightClient.layer({ baseUrl: base }).pipe(
+    CallsightClient.layerWithoutHttpClient({ baseUrl: base }).pipe(
       Layer.provide(
         Layer.effect(
           HttpClient.HttpClient,

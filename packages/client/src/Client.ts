@@ -306,21 +306,12 @@ export class CallsightClient extends Context.Tag("@callsight/client/CallsightCli
 
   /**
    * The client as a layer that needs nothing: requests go through `FetchHttpClient` (the global
-   * `fetch` of Node 20+, browsers, Deno and Bun, or the `FetchHttpClient.Fetch` provided to it).
-   * When the layer is built where an `HttpClient` is already provided (`NodeHttpClient.layerUndici`,
-   * a client with a proxy or extra headers, ...), that one is used instead.
+   * `fetch` of Node 20+, browsers, Deno and Bun, or the `FetchHttpClient.Fetch` provided to it),
+   * whatever `HttpClient` the surrounding program has. To send through another `HttpClient`
+   * (`NodeHttpClient.layerUndici`, one with a proxy or extra headers), use `layerWithoutHttpClient`.
    */
   static readonly layer = (options: CallsightClientOptions): Layer.Layer<CallsightClient> =>
-    Layer.effect(
-      CallsightClient,
-      Effect.flatMap(
-        Effect.serviceOption(HttpClient.HttpClient),
-        Option.match({
-          onNone: () => Effect.provide(make(options), FetchHttpClient.layer),
-          onSome: (httpClient) => Effect.provideService(make(options), HttpClient.HttpClient, httpClient)
-        })
-      )
-    )
+    Layer.effect(CallsightClient, make(options)).pipe(Layer.provide(FetchHttpClient.layer))
 
   /**
    * The client as a layer over the caller's `HttpClient`, which it requires (`NodeHttpClient.layerUndici`,

@@ -1,8 +1,8 @@
 /**
  * The ways to build the Effect client: `CallsightClient.layer` needs nothing (it brings
- * `FetchHttpClient`, and takes a `Fetch` given to it), yet uses an `HttpClient` provided where it is
- * built (the CLI's session client adds its cookie so); `layerWithoutHttpClient` runs over the
- * caller's `HttpClient`. Against a local `node:http` server that records what it receives.
+ * `FetchHttpClient`, and takes a `Fetch` given to it) and ignores any other `HttpClient` around it;
+ * `layerWithoutHttpClient` runs over the caller's `HttpClient` (the CLI's session client adds its
+ * cookie so). Against a local `node:http` server that records what it receives.
  */
 import { CallsightClient } from "@callsight/client"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
@@ -64,13 +64,21 @@ describe("CallsightClient's layers", () => {
     expect(fetched).toEqual([`${server.url}/v1/teams/calls?limit=50`])
   })
 
-  it("layer uses an HttpClient provided to it (a session cookie on every request)", async () => {
+  it("layer sends through fetch whatever HttpClient surrounds it (a program's own, a test server's)", async () => {
     const server = await recording()
-    const layer = CallsightClient.layer({ baseUrl: server.url, apiKey: "csk_one" }).pipe(
+    const program = listCalls.pipe(Effect.provide(CallsightClient.layer({ baseUrl: server.url, apiKey: "csk_one" })))
+    const page = await Effect.runPromise(program.pipe(Effect.provide(withHeader("cookie", "callsight_session=s1"))))
+    expect(page).toEqual(EMPTY_PAGE)
+    expect(server.seen.map((h) => [h["x-api-key"], h.cookie])).toEqual([["csk_one", undefined]])
+  })
+
+  it("layerWithoutHttpClient over an HttpClient that adds a session cookie (the CLI's session client)", async () => {
+    const server = await recording()
+    const layer = CallsightClient.layerWithoutHttpClient({ baseUrl: server.url, apiKey: "csk_one" }).pipe(
       Layer.provide(withHeader("cookie", "callsight_session=s1"))
     )
     expect(await Effect.runPromise(listCalls.pipe(Effect.provide(layer)))).toEqual(EMPTY_PAGE)
-    expect(server.seen.map((h) => [h["x-api-key"], h.cookie])).toEqual([["csk_one", "callsight_session=s1"]])
+    expect(server.seen.map((h) => h.cookie)).toEqual(["callsight_session=s1"])
   })
 
   it("layerWithoutHttpClient requires the caller's HttpClient and runs over it", async () => {

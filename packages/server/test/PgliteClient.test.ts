@@ -13,6 +13,7 @@ import { createServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Database, layerPglite, layerPostgres } from "../src/db/Database.js"
+import { migrations } from "../src/db/Migrations.js"
 import * as PgliteClient from "../src/db/PgliteClient.js"
 import { TestDatabase, testDatabaseUrl, testServerUrl } from "./utils/TestDatabase.js"
 
@@ -309,13 +310,17 @@ describe("Database", () => {
 })
 
 layer(TestDatabase.layer)("TestDatabase.layer", (it) => {
-  it.effect("provides an empty database of its own, on the backend the environment names", () =>
+  it.effect("provides a database of its own, migrated from the run's template, on the backend the environment names", () =>
     Effect.gen(function* () {
       const db = yield* Database
       const sql = yield* SqlClient.SqlClient
       expect(db.backend).toBe(testServerUrl() === undefined ? "pglite" : "postgres")
+      // every migration applied already (DatabaseTemplate.ts): the server's migrations find nothing to do
+      const applied = yield* sql<{ name: string }>`SELECT name FROM effect_sql_migrations ORDER BY migration_id`
+      expect(applied.map((m) => m.name)).toEqual(Object.keys(migrations).map((key) => key.replace(/^\d+_/, "")))
+      // its own: a table another file's database made is not here, and this one stays here
       const [{ tables }] = yield* sql<{ tables: number }>`
-        SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'public'`
+        SELECT count(*)::int AS tables FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'mine'`
       expect(tables).toBe(0)
       yield* sql`CREATE TABLE mine (x int4)`
     }))

@@ -47,6 +47,11 @@ export class PgliteClient extends Context.Tag("@callsight/PgliteClient")<PgliteC
 export interface PgliteOptions {
   /** A directory (created if missing) to keep the database in; `undefined` keeps it in memory. */
   readonly dataDir: string | undefined
+  /**
+   * A database to start from instead of an empty one: a dump as `PGlite.dumpDataDir` writes it
+   * (the test suite starts each file from one migrated template, packages/server/test/utils).
+   */
+  readonly loadDataDir?: Blob | undefined
 }
 
 /** One permit, counting waiters and the time spent waiting. */
@@ -155,7 +160,10 @@ const open = (options: PgliteOptions) =>
     Effect.tryPromise({
       try: async () => {
         if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true })
-        const db = new PGlite({ dataDir: options.dataDir })
+        const db = new PGlite({
+          dataDir: options.dataDir,
+          ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir })
+        })
         await db.waitReady
         return db
       },
