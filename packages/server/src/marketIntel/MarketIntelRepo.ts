@@ -177,13 +177,18 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
     /**
      * A transaction in progress when new periods were registered may have changed their data without
      * logging it (its trigger ran before they were): log a change of those periods for each such
-     * transaction, so a build that does not see it stays stale.
+     * transaction of this database, so a build that does not see it stays stale. (The snapshot's
+     * transactions are the whole server's: another database's would keep the periods stale for
+     * nothing. Transaction ids compare by their 32 low bits, `backend_xid` has no epoch.)
      */
     const logInFlight = Rows.execute({
       Request: Schema.Struct({ type: Schema.String, starts: Schema.Array(Schema.String) }),
       execute: ({ starts, type }) =>
         sql`INSERT INTO market_intel_changes (period_type, period_start, txid)
-            SELECT ${type}, s, x FROM unnest(${starts}::date[]) AS s, pg_snapshot_xip(pg_current_snapshot()) AS x`
+            SELECT ${type}, s, x FROM unnest(${starts}::date[]) AS s, pg_snapshot_xip(pg_current_snapshot()) AS x
+            WHERE x::text::bigint % 4294967296 IN (
+              SELECT backend_xid::text::bigint FROM pg_stat_activity
+              WHERE datname = current_database() AND backend_xid IS NOT NULL)`
     })
 
     const snapshot = Rows.single({
