@@ -127,7 +127,7 @@ try {
   )
   if (created.status !== 0) throw new Error(`create-tenant exited ${created.status}: ${created.stderr}`)
   const apiKey = (JSON.parse(created.stdout) as { api_key: string }).api_key
-  const hasList = spawnSync(process.execPath, [bin, "calls", "--help"], { env: env(), encoding: "utf8" }).status === 0
+  const hasList = spawnSync(process.execPath, [bin, "--help"], { env: env(), encoding: "utf8" }).stdout.includes("calls list")
   if (hasList) list = time([bin, "calls", "list", "--json", "--url", service.url, "--api-key", apiKey], 0)
   for (let i = 0; i < RUNS; i++) mcp.push(await mcpInitialize(service.url, apiKey))
 } finally {
