@@ -10,22 +10,15 @@
  * (`{ calls, next_cursor }`; with `--all`, every call and `next_cursor: null`).
  */
 import { CallsightApi } from "@callsight/api-spec"
-import { CallsightClient, type CallsPage, type CallsightClientService } from "@callsight/client"
+import type { CallsPage, CallsightClientService } from "@callsight/client"
 import { Command, Options } from "@effect/cli"
-import { Console, Effect, Option, ParseResult, type Redacted, Schema } from "effect"
-import { apiKeyOption, jsonOption, tenantClient, urlOption } from "./Connection.js"
-import { fromClientError, UsageError } from "./Errors.js"
+import { Console, Effect, Option, ParseResult, Schema } from "effect"
+import { apiKeyOption, jsonOption, urlOption, withTenantApi } from "./Connection.js"
+import { UsageError } from "./Errors.js"
 import { group } from "./Help.js"
 
 type Call = CallsPage["calls"][number]
 
-/** Runs `f` with the tenant's client; failures classified for the exit code (Errors.ts). */
-const withApi = <A, E>(
-  args: { readonly url: string; readonly apiKey: Option.Option<Redacted.Redacted<string>> },
-  f: (client: CallsightClientService) => Effect.Effect<A, E>
-) =>
-  Effect.flatMap(tenantClient(args.url, args.apiKey), (layer) =>
-    Effect.flatMap(CallsightClient, f).pipe(Effect.catchAll(fromClientError), Effect.provide(layer)))
 
 /** The query of the operation as the API declares it (`limit` 1–200, `cursor`), in its encoded form. */
 const ListCallsQuery = Option.getOrThrow(
@@ -123,7 +116,7 @@ const list = Command.make(
       const limit = Option.getOrUndefined(args.limit)
       const cursor = Option.getOrUndefined(args.cursor)
       yield* checkQuery(limit, cursor)
-      const page = yield* withApi(args, (c) => (args.all ? everyPage(c, limit, cursor) : c.listCalls({ limit, cursor })))
+      const page = yield* withTenantApi(args, (c) => (args.all ? everyPage(c, limit, cursor) : c.listCalls({ limit, cursor })))
       if (args.json) return yield* Console.log(JSON.stringify(page, null, 2))
       const lines = page.calls.length === 0 ? ["No calls."] : [...callsTable(page.calls)]
       if (page.next_cursor !== null) {

@@ -3,12 +3,12 @@
  * (`CALLSIGHT_URL`, default http://localhost:8080; `CALLSIGHT_API_KEY`; `CALLSIGHT_ADMIN_KEY`);
  * for portal operations, the session `callsight verify` stored (SessionStore.ts).
  */
-import { CallsightClient, normalizeBaseUrl } from "@callsight/client"
+import { CallsightClient, type CallsightClientService, normalizeBaseUrl } from "@callsight/client"
 import { Options } from "@effect/cli"
 import { SESSION_COOKIE } from "@callsight/api-spec"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
-import { UsageError } from "./Errors.js"
+import { fromClientError, UsageError } from "./Errors.js"
 
 export const DEFAULT_URL = "http://localhost:8080"
 
@@ -88,3 +88,11 @@ export const sessionClient = (url: string, session: string) =>
       ),
       Layer.provide(FetchHttpClient.layer)
     ))
+
+/** Runs `f` with the tenant's client; failures classified for the exit code (Errors.ts). */
+export const withTenantApi = <A, E>(
+  args: { readonly url: string; readonly apiKey: Option.Option<Redacted.Redacted<string>> },
+  f: (client: CallsightClientService) => Effect.Effect<A, E>
+) =>
+  Effect.flatMap(tenantClient(args.url, args.apiKey), (layer) =>
+    Effect.flatMap(CallsightClient, f).pipe(Effect.catchAll(fromClientError), Effect.provide(layer)))

@@ -8,24 +8,16 @@
  * - `redeliver WEBHOOK_ID DELIVERY_ID [--json]`: send one again now
  */
 import { DeliveryId, WebhookEventType, WebhookId } from "@callsight/api-spec"
-import { CallsightClient, type CallsightClientService } from "@callsight/client"
+import type { CallsightClientService } from "@callsight/client"
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Option, type Redacted } from "effect"
-import { apiKeyOption, jsonOption, tenantClient, urlOption } from "./Connection.js"
-import { fromClientError } from "./Errors.js"
+import { Console, Effect, Option } from "effect"
+import { apiKeyOption, jsonOption, urlOption, withTenantApi } from "./Connection.js"
 import { group } from "./Help.js"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
 const connection = { url: urlOption, apiKey: apiKeyOption, json: jsonOption }
 
-/** Runs `f` with the tenant's client; failures classified for the exit code (Errors.ts). */
-const withApi = <A, E>(
-  args: { readonly url: string; readonly apiKey: Option.Option<Redacted.Redacted<string>> },
-  f: (client: CallsightClientService) => Effect.Effect<A, E>
-) =>
-  Effect.flatMap(tenantClient(args.url, args.apiKey), (layer) =>
-    Effect.flatMap(CallsightClient, f).pipe(Effect.catchAll(fromClientError), Effect.provide(layer)))
 
 const webhookIdArg = Args.text({ name: "WEBHOOK_ID" }).pipe(Args.withDescription("The endpoint (whk_...)"))
 
@@ -65,7 +57,7 @@ const add = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const created = yield* withApi(args, (c) =>
+      const created = yield* withTenantApi(args, (c) =>
         c.webhooks.createWebhook({
           payload: {
             url: args.endpoint,
@@ -87,7 +79,7 @@ const add = Command.make(
 
 const list = Command.make("list", connection, (args) =>
   Effect.gen(function* () {
-    const answer = yield* withApi(args, (c) => c.webhooks.listWebhooks())
+    const answer = yield* withTenantApi(args, (c) => c.webhooks.listWebhooks())
     if (args.json) return yield* printJson(answer)
     const lines = answer.webhooks.length === 0 ? ["No webhook endpoints."] : answer.webhooks.map(describeEndpoint)
     if (answer.callback_secret !== null) {
@@ -98,7 +90,7 @@ const list = Command.make("list", connection, (args) =>
 
 const remove = Command.make("remove", { webhookId: webhookIdArg, ...connection }, (args) =>
   Effect.gen(function* () {
-    const removed = yield* withApi(args, (c) => c.webhooks.deleteWebhook({ path: { webhook_id: WebhookId.make(args.webhookId, true) } }))
+    const removed = yield* withTenantApi(args, (c) => c.webhooks.deleteWebhook({ path: { webhook_id: WebhookId.make(args.webhookId, true) } }))
     if (args.json) return yield* printJson(removed)
     yield* Console.log(`Removed ${removed.webhook_id} (${removed.url}).`)
   })).pipe(Command.withDescription("Remove a webhook endpoint; nothing more is sent to it"))
@@ -141,7 +133,7 @@ const deliveries = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const answer = yield* withApi(args, (c) =>
+      const answer = yield* withTenantApi(args, (c) =>
         c.webhooks.listWebhookDeliveries({
           path: { webhook_id: WebhookId.make(args.webhookId, true) },
           urlParams: { limit: args.limit }
@@ -160,7 +152,7 @@ const redeliver = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const delivery = yield* withApi(args, (c) =>
+      const delivery = yield* withTenantApi(args, (c) =>
         c.webhooks.redeliverWebhook({
           path: { webhook_id: WebhookId.make(args.webhookId, true), delivery_id: DeliveryId.make(args.deliveryId, true) }
         }))
