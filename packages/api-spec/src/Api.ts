@@ -7,7 +7,7 @@ import { ClientAuthApi } from "./ClientAuth.js"
 import { ClientPortalApi, PortalPublicApi } from "./ClientPortal.js"
 import { CoachingApi } from "./Coaching.js"
 import { CompanionApi } from "./Companion.js"
-import { InternalError, NotImplemented, ValidationFailed } from "./Errors.js"
+import { withApiErrors } from "./Errors.js"
 import { ExtensionsApi } from "./Extensions.js"
 import { IntegrationsApi } from "./Integrations.js"
 import { INTRODUCTION } from "./Introduction.js"
@@ -35,10 +35,7 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(AudioApi)
   .add(ExtensionsApi)
   .add(WebhooksApi)
-  .addError(ValidationFailed)
-  .addError(InternalError)
-  // Declared on the whole API so the client knows it; the document shows it only where pending.
-  .addError(NotImplemented)
+  .pipe(withApiErrors)
   .annotate(OpenApi.Title, "Callsight")
   .annotate(OpenApi.Version, API_VERSION)
   // The document is served by the service it describes: its operations are relative to it.

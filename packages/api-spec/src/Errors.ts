@@ -2,7 +2,7 @@
  * Typed errors of the interface. Each carries its HTTP status, so the server
  * encodes it and the client decodes it back into the same class.
  */
-import { HttpApiSchema } from "@effect/platform"
+import { type HttpApi, type HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
@@ -84,3 +84,17 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
   { message: Schema.String },
   HttpApiSchema.annotations({ status: 503, description: "A dependency (the database) is unavailable" })
 ) {}
+
+/**
+ * The errors any operation may answer, declared on the whole API: on `CallsightApi` (Api.ts) and
+ * on an API of some of its groups, which the CLI derives its clients from so that a command loads
+ * the declarations of its own operations only (packages/cli, "The CLI's start").
+ */
+export const withApiErrors = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+) =>
+  api
+    .addError(ValidationFailed)
+    .addError(InternalError)
+    // declared on the whole API so the client knows it; the document shows it only where pending
+    .addError(NotImplemented)

@@ -3,13 +3,16 @@
  * - `create-tenant --name NAME [--owner-email E] [--owner-name N] [--industry I] [--credits N] [--plan P] [--test] [--json]`
  * - `grant-credits CLIENT_ID N [--reason R] [--json]`
  */
-import { CallsightClient } from "@callsight/client"
-import { ClientId, CreateClientRequest, GrantCreditsRequest, Plan } from "@callsight/api-spec"
+import { ClientId, CreateClientRequest, ExtensionsApi, GrantCreditsRequest, Plan, withApiErrors } from "@callsight/api-spec"
 import { Args, Command, Options } from "@effect/cli"
+import { HttpApi } from "@effect/platform"
 import { Console, Effect, Option, ParseResult } from "effect"
 import { adminClient, adminKeyOption, jsonOption, urlOption } from "./Connection.js"
 import { fromClientError, UsageError } from "./Errors.js"
 import { group } from "./Help.js"
+
+/** The operations the commands use: the client derives these alone (Connection.ts). */
+const AdminApi = withApiErrors(HttpApi.make("callsight").add(ExtensionsApi))
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -67,7 +70,7 @@ const createTenant = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const layer = yield* adminClient(args.url, args.adminKey)
+      const client = yield* adminClient(AdminApi, args.url, args.adminKey)
       const payload = yield* body(() =>
         new CreateClientRequest({
           company_name: args.name,
@@ -79,10 +82,7 @@ const createTenant = Command.make(
           is_test: args.test
         })
       )
-      const created = yield* Effect.flatMap(CallsightClient, (c) => c.extensions.createClient({ payload })).pipe(
-        Effect.catchAll(fromClientError),
-        Effect.provide(layer)
-      )
+      const created = yield* client.extensions.createClient({ payload }).pipe(Effect.catchAll(fromClientError))
       if (args.json) return yield* printJson(created)
       const owner = Option.match(args.ownerEmail, { onNone: () => "", onSome: (email) => ` (${email})` })
       yield* Console.log(
@@ -117,11 +117,11 @@ const grantCredits = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const layer = yield* adminClient(args.url, args.adminKey)
+      const client = yield* adminClient(AdminApi, args.url, args.adminKey)
       const payload = yield* body(() => new GrantCreditsRequest({ amount: args.amount, reason: args.reason }))
-      const balance = yield* Effect.flatMap(CallsightClient, (c) =>
-        c.extensions.grantCredits({ path: { client_id: ClientId.make(args.clientId, true) }, payload })
-      ).pipe(Effect.catchAll(fromClientError), Effect.provide(layer))
+      const balance = yield* client.extensions
+        .grantCredits({ path: { client_id: ClientId.make(args.clientId, true) }, payload })
+        .pipe(Effect.catchAll(fromClientError))
       if (args.json) return yield* printJson(balance)
       const verb = args.amount >= 0 ? `Granted ${args.amount} credits to` : `Withdrew ${-args.amount} credits from`
       yield* Console.log(`${verb} ${balance.client_id}: balance ${balance.balance}.`)

@@ -9,17 +9,15 @@
  * stderr is a terminal, never with `--json` (then stdout holds only JSON). An analysis that ends
  * `failed` exits 1 after its result is printed.
  */
-import type { CallAnalysis } from "@callsight/api-spec"
+import { AudioApi, type CallAnalysis, ExtensionsApi, withApiErrors } from "@callsight/api-spec"
 import {
   type AnalysisStatus,
-  CallsightClient,
-  type CallsightClientService,
   type UploadProgress
 } from "@callsight/client"
 import { Args, Command, Options } from "@effect/cli"
-import { FileSystem } from "@effect/platform"
-import { Console, Effect, Option, type Redacted } from "effect"
-import { apiKeyOption, jsonOption, tenantClient, urlOption } from "./Connection.js"
+import { FileSystem, HttpApi } from "@effect/platform"
+import { Console, Context, Effect, Option, type Redacted } from "effect"
+import { apiKeyOption, type ClientOf, jsonOption, tenantClient, urlOption } from "./Connection.js"
 import { AnalysisFailed, fromClientError, fromUploadError, type ServiceError, UsageError } from "./Errors.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -242,16 +240,22 @@ const describeAnalysis = (a: CallAnalysis): string => {
 // Shared pieces
 // ---------------------------------------------------------------------------------------------
 
+/** The operations the commands (and `mcp`'s tools) use: the client derives these alone (Connection.ts). */
+export const AudioCallsApi = withApiErrors(HttpApi.make("callsight").add(AudioApi).add(ExtensionsApi))
+
+/** The tenant's client of `AudioCallsApi`, for the commands' programs. */
+class AudioClient extends Context.Tag("@callsight/cli/AudioClient")<AudioClient, ClientOf<typeof AudioCallsApi>>() {}
+
 /** A client call whose failures are classified for the exit code (Errors.ts). */
-const api = <A, E>(f: (client: CallsightClientService) => Effect.Effect<A, E>) =>
-  Effect.flatMap(CallsightClient, f).pipe(Effect.catchAll(fromClientError))
+const api = <A, E>(f: (client: ClientOf<typeof AudioCallsApi>) => Effect.Effect<A, E>) =>
+  Effect.flatMap(AudioClient, f).pipe(Effect.catchAll(fromClientError))
 
 const connection = { url: urlOption, apiKey: apiKeyOption }
 
 const withClient = <A, E>(
   args: { readonly url: string; readonly apiKey: Option.Option<Redacted.Redacted<string>> },
-  program: Effect.Effect<A, E, CallsightClient | FileSystem.FileSystem>
-) => Effect.flatMap(tenantClient(args.url, args.apiKey), (layer) => Effect.provide(program, layer))
+  program: Effect.Effect<A, E, AudioClient | FileSystem.FileSystem>
+) => Effect.flatMap(tenantClient(AudioCallsApi, args.url, args.apiKey), (client) => Effect.provideService(program, AudioClient, client))
 
 const callIdArg = Args.text({ name: "CALL_ID" }).pipe(Args.withDescription("The call (call_...)"))
 
@@ -325,7 +329,7 @@ const upload = Command.make(
         }
         const wait = args.wait || Option.isSome(args.report)
         const bar = !args.json && stderrIsTty() ? progressBar(`Uploading ${args.file.split(/[\\/]/).at(-1)}`) : undefined
-        const accepted = yield* Effect.flatMap(CallsightClient, (c) =>
+        const accepted = yield* Effect.flatMap(AudioClient, (c) =>
           c.uploadAudio(args.file, {
             externalCallId: Option.getOrUndefined(args.externalId),
             closerEmail: Option.getOrUndefined(args.closerEmail),
@@ -393,7 +397,7 @@ const report = Command.make(
     withClient(
       args,
       Effect.gen(function* () {
-        const html = yield* Effect.flatMap(CallsightClient, (c) =>
+        const html = yield* Effect.flatMap(AudioClient, (c) =>
           c.getReportHtml(args.callId).pipe(
             // 409: no report yet, or none ever; the status tells which
             Effect.catchAll((e): Effect.Effect<never, unknown> =>

@@ -9,9 +9,10 @@
  * follows the cursors to the last page. `--json` prints the answer as it came, one JSON document
  * (`{ calls, next_cursor }`; with `--all`, every call and `next_cursor: null`).
  */
-import { CallsightApi } from "@callsight/api-spec"
-import type { CallsPage, CallsightClientService } from "@callsight/client"
+import { ExtensionsApi, withApiErrors } from "@callsight/api-spec"
+import type { CallsMethods, CallsPage } from "@callsight/client"
 import { Command, Options } from "@effect/cli"
+import { HttpApi } from "@effect/platform"
 import { Console, Effect, Option, ParseResult, Schema } from "effect"
 import { apiKeyOption, jsonOption, urlOption, withTenantApi } from "./Connection.js"
 import { UsageError } from "./Errors.js"
@@ -19,10 +20,12 @@ import { group } from "./Help.js"
 
 type Call = CallsPage["calls"][number]
 
+/** The operations the command uses: the client derives these alone (Connection.ts). */
+const CallsApi = withApiErrors(HttpApi.make("callsight").add(ExtensionsApi))
 
 /** The query of the operation as the API declares it (`limit` 1–200, `cursor`), in its encoded form. */
 const ListCallsQuery = Option.getOrThrow(
-  CallsightApi.groups.extensions.endpoints.listCalls.urlParamsSchema as unknown as Option.Option<
+  ExtensionsApi.endpoints.listCalls.urlParamsSchema as unknown as Option.Option<
     Schema.Schema<unknown, { readonly limit?: string; readonly cursor?: string }>
   >
 )
@@ -45,7 +48,7 @@ const checkQuery = (limit: number | undefined, cursor: string | undefined) =>
   )
 
 /** Every page from `cursor` to the last, in one answer of the operation's shape. */
-const everyPage = (client: CallsightClientService, limit: number | undefined, cursor: string | undefined) =>
+const everyPage = (client: CallsMethods, limit: number | undefined, cursor: string | undefined) =>
   Effect.gen(function* () {
     const calls: Array<Call> = []
     let next = cursor
@@ -116,7 +119,7 @@ const list = Command.make(
       const limit = Option.getOrUndefined(args.limit)
       const cursor = Option.getOrUndefined(args.cursor)
       yield* checkQuery(limit, cursor)
-      const page = yield* withTenantApi(args, (c) => (args.all ? everyPage(c, limit, cursor) : c.listCalls({ limit, cursor })))
+      const page = yield* withTenantApi(CallsApi, args, (c) => (args.all ? everyPage(c, limit, cursor) : c.listCalls({ limit, cursor })))
       if (args.json) return yield* Console.log(JSON.stringify(page, null, 2))
       const lines = page.calls.length === 0 ? ["No calls."] : [...callsTable(page.calls)]
       if (page.next_cursor !== null) {

@@ -2,11 +2,16 @@
  * Where the service is and which credential to present: flags first, then the environment
  * (`CALLSIGHT_URL`, default http://localhost:8080; `CALLSIGHT_API_KEY`; `CALLSIGHT_ADMIN_KEY`);
  * for portal operations, the session `callsight verify` stored (SessionStore.ts).
+ *
+ * Each command derives its client from an API of the groups it uses (`deriveClient` of
+ * @callsight/client over `withApiErrors(HttpApi.make("callsight").add(ExtensionsApi))`), not from
+ * the whole declaration: a command loads the declarations of its own operations only, the other
+ * groups' schemas stay unread (docs/architecture.md, "The CLI's two builds").
  */
-import { CallsightClient, type CallsightClientService, normalizeBaseUrl } from "@callsight/client"
-import { Options } from "@effect/cli"
 import { SESSION_COOKIE } from "@callsight/api-spec"
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { deriveClient, type DerivedClient, normalizeBaseUrl } from "@callsight/client"
+import { Options } from "@effect/cli"
+import { FetchHttpClient, type HttpApi, type HttpApiGroup, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { fromClientError, UsageError } from "./Errors.js"
 
@@ -58,41 +63,68 @@ const requireKey = (
     onSome: Effect.succeed
   })
 
-/** The client of the service at `url` presenting the admin key; a usage error when there is none. */
-export const adminClient = (url: string, adminKey: Option.Option<Redacted.Redacted<string>>) =>
+/** The client `deriveClient` derives from an API of some of the service's groups. */
+export type ClientOf<A> = A extends HttpApi.HttpApi<infer _Id, infer Groups, infer E, infer _R> ? DerivedClient<Groups, E> : never
+
+/** An API of some of the service's groups, as a command derives its client from it (`deriveClient`). */
+type Api<Groups extends HttpApiGroup.HttpApiGroup.Any, E> = HttpApi.HttpApi<string, Groups, E, never>
+
+/**
+ * The client of `api` (the groups the command uses: their declarations are all it loads) at
+ * `base`, presenting `apiKey` when there is one, over `fetch`, with `transform` applied to each request.
+ */
+const clientOf = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(
+  api: Api<Groups, E>,
+  options: { readonly baseUrl: string; readonly apiKey?: Redacted.Redacted<string> },
+  transform: (client: HttpClient.HttpClient) => HttpClient.HttpClient = (client) => client
+) =>
+  deriveClient(api, options).pipe(
+    Effect.provide(Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, transform))),
+    Effect.provide(FetchHttpClient.layer)
+  )
+
+/** The client of `api` at `url` presenting the admin key; a usage error when there is none. */
+export const adminClient = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(
+  api: Api<Groups, E>,
+  url: string,
+  adminKey: Option.Option<Redacted.Redacted<string>>
+) =>
   Effect.gen(function* () {
     const key = yield* requireKey(adminKey, "admin key: pass --admin-key or set CALLSIGHT_ADMIN_KEY")
-    return CallsightClient.layer({ baseUrl: yield* baseUrl(url), apiKey: key })
+    return yield* clientOf(api, { baseUrl: yield* baseUrl(url), apiKey: key })
   })
 
-/** The client of the service at `url` presenting a tenant key; a usage error when there is none. */
-export const tenantClient = (url: string, apiKey: Option.Option<Redacted.Redacted<string>>) =>
-  Effect.gen(function* () {
-    const key = yield* requireKey(apiKey, "API key: pass --api-key or set CALLSIGHT_API_KEY")
-    return CallsightClient.layer({ baseUrl: yield* baseUrl(url), apiKey: key })
-  })
+/** The tenant key of `--api-key` or `CALLSIGHT_API_KEY`; a usage error when there is none. */
+export const tenantKey = (apiKey: Option.Option<Redacted.Redacted<string>>) =>
+  requireKey(apiKey, "API key: pass --api-key or set CALLSIGHT_API_KEY")
 
-/** The client of the service at `url` without a credential (sign-in, public operations). */
-export const publicClient = (url: string) =>
-  Effect.map(baseUrl(url), (base) => CallsightClient.layer({ baseUrl: base }))
-
-/** The client of the service at `url` presenting a portal session (its cookie on every request). */
-export const sessionClient = (url: string, session: string) =>
-  Effect.map(baseUrl(url), (base) =>
-    CallsightClient.layerWithoutHttpClient({ baseUrl: base }).pipe(
-      Layer.provide(
-        Layer.effect(
-          HttpClient.HttpClient,
-          Effect.map(HttpClient.HttpClient, HttpClient.mapRequest(HttpClientRequest.setHeader("cookie", `${SESSION_COOKIE}=${session}`)))
-        )
-      ),
-      Layer.provide(FetchHttpClient.layer)
-    ))
-
-/** Runs `f` with the tenant's client; failures classified for the exit code (Errors.ts). */
-export const withTenantApi = <A, E>(
-  args: { readonly url: string; readonly apiKey: Option.Option<Redacted.Redacted<string>> },
-  f: (client: CallsightClientService) => Effect.Effect<A, E>
+/** The client of `api` at `url` presenting a tenant key; a usage error when there is none. */
+export const tenantClient = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(
+  api: Api<Groups, E>,
+  url: string,
+  apiKey: Option.Option<Redacted.Redacted<string>>
 ) =>
-  Effect.flatMap(tenantClient(args.url, args.apiKey), (layer) =>
-    Effect.flatMap(CallsightClient, f).pipe(Effect.catchAll(fromClientError), Effect.provide(layer)))
+  Effect.gen(function* () {
+    const key = yield* tenantKey(apiKey)
+    return yield* clientOf(api, { baseUrl: yield* baseUrl(url), apiKey: key })
+  })
+
+/** The client of `api` at `url` without a credential (sign-in, public operations). */
+export const publicClient = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(api: Api<Groups, E>, url: string) =>
+  Effect.flatMap(baseUrl(url), (base) => clientOf(api, { baseUrl: base }))
+
+/** The client of `api` at `url` presenting a portal session (its cookie on every request). */
+export const sessionClient = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(
+  api: Api<Groups, E>,
+  url: string,
+  session: string
+) =>
+  Effect.flatMap(baseUrl(url), (base) =>
+    clientOf(api, { baseUrl: base }, HttpClient.mapRequest(HttpClientRequest.setHeader("cookie", `${SESSION_COOKIE}=${session}`))))
+
+/** Runs `f` with the tenant's client of `api`; failures classified for the exit code (Errors.ts). */
+export const withTenantApi = <Groups extends HttpApiGroup.HttpApiGroup.Any, E, A, E2>(
+  api: Api<Groups, E>,
+  args: { readonly url: string; readonly apiKey: Option.Option<Redacted.Redacted<string>> },
+  f: (client: DerivedClient<Groups, E>) => Effect.Effect<A, E2>
+) => Effect.flatMap(tenantClient(api, args.url, args.apiKey), (client) => f(client).pipe(Effect.catchAll(fromClientError)))

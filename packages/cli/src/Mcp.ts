@@ -10,14 +10,14 @@
  * service's `POST /mcp` with the same key (one connection, opened on first use): the service runs
  * them for the key's tenant. The process ends when stdin closes, or on SIGINT/SIGTERM.
  */
-import { OutcomeTruth, OutcomeTruthRequest, SearchResults, VERSION } from "@callsight/api-spec"
-import { CallsightClient } from "@callsight/client"
+import { VERSION } from "@callsight/api-spec"
 import type { McpToolError } from "@callsight/server/mcp-tools"
 import { Command } from "@effect/cli"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { Effect, Logger, Option, Redacted, Schema } from "effect"
-import { apiKeyOption, baseUrl, tenantClient, urlOption } from "./Connection.js"
+import { Effect, Logger, Redacted, Schema } from "effect"
+import { AudioCallsApi } from "./Audio.js"
+import { apiKeyOption, baseUrl, tenantClient, tenantKey, urlOption } from "./Connection.js"
 
 /** How long a forwarded tool call may take. */
 const REMOTE_TIMEOUT_MS = 60_000
@@ -71,12 +71,15 @@ const remoteTools = (base: string, key: string, ToolError: typeof McpToolError) 
 
 export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption }, (args) =>
   Effect.gen(function* () {
-    const clientLayer = yield* tenantClient(args.url, args.apiKey) // a usage error without a key or with a bad URL
+    // a usage error without a key or with a bad URL
+    const apiKey = yield* tenantKey(args.apiKey)
     const base = yield* baseUrl(args.url)
-    const key = Redacted.value(Option.getOrThrow(args.apiKey))
-    const client = yield* Effect.provide(CallsightClient, clientLayer)
-    // the tools alone (the server's mcp/Tools.ts entry), loaded here: the other commands start without them
-    const { makeMcpServer, McpToolError } = yield* Effect.promise(() => import("@callsight/server/mcp-tools"))
+    const client = yield* tenantClient(AudioCallsApi, args.url, args.apiKey)
+    // the tools (the server's mcp/Tools.ts entry) and the declarations of the forwarded ones, loaded
+    // here: the other commands start without them
+    const [{ OutcomeTruth, OutcomeTruthRequest, SearchResults }, { makeMcpServer, McpToolError }] = yield* Effect
+      .promise(() => Promise.all([import("./Whole.js"), import("@callsight/server/mcp-tools")]))
+    const key = Redacted.value(apiKey)
     const remote = remoteTools(base, key, McpToolError)
     // a tool's defect is logged to stderr: stdout is the protocol's
     const runtime = yield* Effect.runtime<never>().pipe(

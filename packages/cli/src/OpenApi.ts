@@ -1,5 +1,4 @@
 /** `callsight openapi [-o FILE]`: the OpenAPI 3.1 document of the declaration, without a server. */
-import { openApiText } from "@callsight/api-spec"
 import { Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
@@ -17,7 +16,8 @@ export const openapi = Command.make(
   },
   ({ output }) =>
     Effect.gen(function* () {
-      const text = openApiText()
+      // the whole declaration, loaded here: the other commands start without it
+      const text = (yield* Effect.promise(() => import("./Whole.js"))).openApiText()
       if (Option.isNone(output)) return yield* Console.log(text.trimEnd())
       const fs = yield* FileSystem.FileSystem
       yield* fs.writeFileString(output.value, text).pipe(

@@ -7,14 +7,16 @@
  * - `callsight me`: who the stored session signs in as;
  * - `callsight logout`: ends the session on the service and forgets it here.
  */
-import { CallsightClient } from "@callsight/client"
-import { LoginRequest, SESSION_COOKIE, VerifyRequest } from "@callsight/api-spec"
+import { ClientAuthApi, LoginRequest, SESSION_COOKIE, VerifyRequest, withApiErrors } from "@callsight/api-spec"
 import { Args, Command } from "@effect/cli"
-import { Cookies } from "@effect/platform"
+import { Cookies, HttpApi } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import { baseUrl, jsonOption, publicClient, sessionClient, urlOption } from "./Connection.js"
 import { fromClientError, ServiceError, UsageError } from "./Errors.js"
 import { forgetSession, loadSession, saveSession } from "./SessionStore.js"
+
+/** The operations the commands use: the client derives these alone (Connection.ts). */
+const SessionApi = withApiErrors(HttpApi.make("callsight").add(ClientAuthApi))
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -40,15 +42,12 @@ const login = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const layer = yield* publicClient(args.url)
+      const client = yield* publicClient(SessionApi, args.url)
       const payload = yield* Effect.try({
         try: () => new LoginRequest({ email: args.email }),
         catch: () => new UsageError({ message: `not an e-mail address: ${JSON.stringify(args.email)}` })
       })
-      yield* Effect.flatMap(CallsightClient, (c) => c.clientAuth.login({ payload })).pipe(
-        Effect.catchAll(fromClientError),
-        Effect.provide(layer)
-      )
+      yield* client.clientAuth.login({ payload }).pipe(Effect.catchAll(fromClientError))
       yield* Console.log(
         `If ${args.email} has an account, a sign-in link is on its way (it works once, for 15 minutes).\n` +
           "Then run: callsight verify TOKEN   (the token of the link, or the whole link)"
@@ -62,16 +61,14 @@ const verify = Command.make(
   (args) =>
     Effect.gen(function* () {
       const base = yield* baseUrl(args.url)
-      const layer = yield* publicClient(args.url)
+      const client = yield* publicClient(SessionApi, args.url)
       const payload = yield* Effect.try({
         try: () => new VerifyRequest({ token: tokenFrom(args.token) }),
         catch: () => new UsageError({ message: "the token is empty" })
       })
-      const [verified, response] = yield* Effect.flatMap(CallsightClient, (c) =>
-        c.clientAuth.verifyMagicLink({ payload, withResponse: true })).pipe(
-        Effect.catchAll(fromClientError),
-        Effect.provide(layer)
-      )
+      const [verified, response] = yield* client.clientAuth
+        .verifyMagicLink({ payload, withResponse: true })
+        .pipe(Effect.catchAll(fromClientError))
       const cookie = Cookies.get(response.cookies, SESSION_COOKIE)
       if (Option.isNone(cookie)) {
         return yield* new ServiceError({ message: "the service signed in but set no session cookie" })
@@ -98,11 +95,8 @@ const me = Command.make(
   (args) =>
     Effect.gen(function* () {
       const { session } = yield* storedSession(args.url)
-      const layer = yield* sessionClient(args.url, session.session)
-      const user = yield* Effect.flatMap(CallsightClient, (c) => c.clientAuth.getCurrentUser()).pipe(
-        Effect.catchAll(fromClientError),
-        Effect.provide(layer)
-      )
+      const client = yield* sessionClient(SessionApi, args.url, session.session)
+      const user = yield* client.clientAuth.getCurrentUser().pipe(Effect.catchAll(fromClientError))
       if (args.json) return yield* printJson(user)
       yield* Console.log(
         `${user.email} (${user.full_name ?? "no name"}), ${user.role} of ${user.company_name}\n` +
@@ -117,12 +111,11 @@ const logout = Command.make(
   (args) =>
     Effect.gen(function* () {
       const { base, session } = yield* storedSession(args.url)
-      const layer = yield* sessionClient(args.url, session.session)
+      const client = yield* sessionClient(SessionApi, args.url, session.session)
       // a session the service no longer knows (401) is forgotten here all the same
-      yield* Effect.flatMap(CallsightClient, (c) => c.clientAuth.logout()).pipe(
+      yield* client.clientAuth.logout().pipe(
         Effect.catchTag("Unauthorized", () => Effect.void),
-        Effect.catchAll(fromClientError),
-        Effect.provide(layer)
+        Effect.catchAll(fromClientError)
       )
       yield* forgetSession(base)
       yield* Console.log(`Signed out of ${base}.`)

@@ -7,12 +7,15 @@
  * - `deliveries WEBHOOK_ID [--limit N] [--json]`: what was sent, with every attempt
  * - `redeliver WEBHOOK_ID DELIVERY_ID [--json]`: send one again now
  */
-import { DeliveryId, WebhookEventType, WebhookId } from "@callsight/api-spec"
-import type { CallsightClientService } from "@callsight/client"
+import { DeliveryId, WebhookEventType, WebhookId, WebhooksApi, withApiErrors } from "@callsight/api-spec"
 import { Args, Command, Options } from "@effect/cli"
+import { HttpApi } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import { apiKeyOption, jsonOption, urlOption, withTenantApi } from "./Connection.js"
 import { group } from "./Help.js"
+
+/** The operations the commands use: the client derives these alone (Connection.ts). */
+const WebhooksClientApi = withApiErrors(HttpApi.make("callsight").add(WebhooksApi))
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -57,7 +60,7 @@ const add = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const created = yield* withTenantApi(args, (c) =>
+      const created = yield* withTenantApi(WebhooksClientApi, args, (c) =>
         c.webhooks.createWebhook({
           payload: {
             url: args.endpoint,
@@ -79,7 +82,7 @@ const add = Command.make(
 
 const list = Command.make("list", connection, (args) =>
   Effect.gen(function* () {
-    const answer = yield* withTenantApi(args, (c) => c.webhooks.listWebhooks())
+    const answer = yield* withTenantApi(WebhooksClientApi, args, (c) => c.webhooks.listWebhooks())
     if (args.json) return yield* printJson(answer)
     const lines = answer.webhooks.length === 0 ? ["No webhook endpoints."] : answer.webhooks.map(describeEndpoint)
     if (answer.callback_secret !== null) {
@@ -90,7 +93,7 @@ const list = Command.make("list", connection, (args) =>
 
 const remove = Command.make("remove", { webhookId: webhookIdArg, ...connection }, (args) =>
   Effect.gen(function* () {
-    const removed = yield* withTenantApi(args, (c) => c.webhooks.deleteWebhook({ path: { webhook_id: WebhookId.make(args.webhookId, true) } }))
+    const removed = yield* withTenantApi(WebhooksClientApi, args, (c) => c.webhooks.deleteWebhook({ path: { webhook_id: WebhookId.make(args.webhookId, true) } }))
     if (args.json) return yield* printJson(removed)
     yield* Console.log(`Removed ${removed.webhook_id} (${removed.url}).`)
   })).pipe(Command.withDescription("Remove a webhook endpoint; nothing more is sent to it"))
@@ -133,7 +136,7 @@ const deliveries = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const answer = yield* withTenantApi(args, (c) =>
+      const answer = yield* withTenantApi(WebhooksClientApi, args, (c) =>
         c.webhooks.listWebhookDeliveries({
           path: { webhook_id: WebhookId.make(args.webhookId, true) },
           urlParams: { limit: args.limit }
@@ -152,7 +155,7 @@ const redeliver = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const delivery = yield* withTenantApi(args, (c) =>
+      const delivery = yield* withTenantApi(WebhooksClientApi, args, (c) =>
         c.webhooks.redeliverWebhook({
           path: { webhook_id: WebhookId.make(args.webhookId, true), delivery_id: DeliveryId.make(args.deliveryId, true) }
         }))

@@ -3,6 +3,9 @@
  * - Effect: `CallsightClient` (`CallsightClient.layer({ baseUrl, apiKey })`, which brings
  *   `FetchHttpClient`; `CallsightClient.layerWithoutHttpClient(...)` over the caller's `HttpClient`).
  * - Promises: `createCallsightClient({ baseUrl, apiKey, fetch })`, failures as `CallsightError`.
+ * - Some groups only: `deriveClient(api, { baseUrl, apiKey })` over an API of some of the
+ *   declaration's groups (`withApiErrors(HttpApi.make("callsight").add(AudioApi))`), which loads
+ *   their declarations alone; the `callsight` CLI derives each command's client so (Derive.ts).
  * - Audio analysis on both: `uploadAudio`, `getAnalysis`, `waitForCompletion`, `getReportHtml`,
  *   `getCall`, `listCalls`.
  * - Webhooks: `verifyWebhook(payload, headers, secret)` checks a Standard Webhooks signature (Webhooks.ts).
@@ -24,24 +27,30 @@ export {
   WaitTimeout
 } from "./Audio.js"
 export {
-  API_KEY_HEADER,
   type Answer,
   type Body,
-  type CallsightApiClient,
-  type CallsightAudioMethods,
   CallsightClient,
-  type CallsightClientOptions,
-  type CallsightClientService,
-  CallsightError,
   type CallsightPromiseClient,
-  type CallsightRawClient,
-  type CallsPage,
   type CreateCallsightClientOptions,
   createCallsightClient,
+  wireApi
+} from "./Client.js"
+export {
+  API_KEY_HEADER,
+  type AudioMethods,
+  type CallsightApiClient,
+  type CallsightAudioMethods,
+  type CallsightClientOptions,
+  type CallsightClientService,
+  type CallsightRawClient,
+  type CallsMethods,
+  type CallsPage,
+  type ClientBase,
+  deriveClient,
+  type DerivedClient,
   type GetAnalysisError,
   type GetCallError,
   type GetReportHtmlError,
-  isCallsightError,
   type KeyedClient,
   type KeyedGroup,
   type KeyedMethod,
@@ -50,10 +59,9 @@ export {
   type ListCallsOptions,
   MissingApiKey,
   normalizeBaseUrl,
-  toCallsightError,
-  type UploadAudioError,
-  wireApi
-} from "./Client.js"
+  type UploadAudioError
+} from "./Derive.js"
+export { CallsightError, isCallsightError, toCallsightError } from "./Errors.js"
 export {
   BASE_DELAY_MS,
   DEFAULT_MAX_RETRIES,

@@ -41,7 +41,7 @@ import {
   UploadAccepted,
   UploadHeaders
 } from "@callsight/api-spec"
-import { type CallsightClientService, toCallsightError, type WaitTimeout } from "@callsight/client"
+import { type CallsightAudioMethods, toCallsightError, type WaitTimeout } from "@callsight/client"
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
@@ -75,8 +75,8 @@ export interface RemoteAudioLimits {
 }
 
 export interface McpBackend {
-  /** The typed client, with the caller's tenant key. */
-  readonly client: CallsightClientService
+  /** The typed client's audio and calls helpers, with the caller's tenant key. */
+  readonly client: CallsightAudioMethods
   /** Where report links point (the public base URL of the service). */
   readonly reportBaseUrl: string
   /**
