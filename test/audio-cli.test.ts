@@ -1,7 +1,11 @@
 /**
  * End to end through the `callsight` command: upload (with --wait, --json, --report), status,
  * report and result against the real `callsight serve` and its analysis workers, on the fixture
- * calls; exit codes 0, 1 (a failed analysis), 2 (usage) and 3 (service).
+ * calls; exit codes 0, 1 (a failed analysis), 2 (usage) and 3 (service). The commands run in this
+ * process (`cliInProcess`, test/utils/CliInProcess.ts, which keeps what they write to stdout and
+ * stderr themselves too: the report, the stages), but where the process is what is checked
+ * (`runCli`): stdout holding the JSON alone after a wait, the whole report reaching a pipe before
+ * the process exits, the exit code 1 a shell sees; and `serve --no-worker` beside `worker`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { existsSync } from "node:fs"
@@ -9,6 +13,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_FILES, writeWavClip } from "./utils/Audio.js"
+import { cliInProcess } from "./utils/CliInProcess.js"
 import { runCli, type RunningServer, startCli, startServer } from "./utils/Server.js"
 
 const CREDITS = 10
@@ -22,7 +27,7 @@ let tenantEnv: Record<string, string> = {}
 beforeAll(async () => {
   server = await startServer({ env: { WORKER_CONCURRENCY: "2", WORKER_LEASE_SECONDS: "30" } })
   scratch = await mkdtemp(join(tmpdir(), "callsight-audio-cli-"))
-  const created = await runCli(["admin", "create-tenant", "--name", "CLI Audio", "--credits", String(CREDITS), "--json"], {
+  const created = await cliInProcess(["admin", "create-tenant", "--name", "CLI Audio", "--credits", String(CREDITS), "--json"], {
     CALLSIGHT_URL: server.url,
     CALLSIGHT_ADMIN_KEY: server.adminKey
   })
@@ -54,20 +59,20 @@ describe("callsight upload / status / report / result", () => {
     const reportFile = join(scratch, "m4a-report.html")
     const [wav, mp3, m4a, stereo] = await Promise.all([
       // no --wait: the 202 answer in words, then `status --wait --json`
-      runCli(["upload", FIXTURE_FILES.wav, "--external-id", "cli-wav"], tenantEnv),
-      // --wait --json: only the final status on stdout
+      cliInProcess(["upload", FIXTURE_FILES.wav, "--external-id", "cli-wav"], tenantEnv),
+      // --wait --json: only the final status on stdout (a process of its own: nothing else reaches it)
       runCli(["upload", FIXTURE_FILES.mp3, "--external-id", "cli-mp3", "--wait", "--json"], tenantEnv),
       // --report: waits, then writes the report
-      runCli(["upload", FIXTURE_FILES.m4a, "--report", reportFile], tenantEnv),
+      cliInProcess(["upload", FIXTURE_FILES.m4a, "--report", reportFile], tenantEnv),
       // --json without --wait: the 202 answer as JSON
-      runCli(["upload", FIXTURE_FILES.stereo, "--idempotency-key", "stereo-1", "--json"], tenantEnv)
+      cliInProcess(["upload", FIXTURE_FILES.stereo, "--idempotency-key", "stereo-1", "--json"], tenantEnv)
     ])
 
     expect(wav.code, wav.stderr).toBe(0)
     const wavId = /call (\S+) \(queued\)/.exec(wav.stdout)?.[1]
     expect(wavId, wav.stdout).toBeDefined()
     expect(wav.stdout).toContain(`/reports/${wavId}/html`)
-    const wavFinal = await runCli(["status", wavId!, "--wait", "--json"], tenantEnv)
+    const wavFinal = await cliInProcess(["status", wavId!, "--wait", "--json"], tenantEnv)
     expect(wavFinal.code, wavFinal.stderr).toBe(0)
     expect(statusJson(wavFinal.stdout)).toMatchObject({ call_id: wavId, status: "completed", external_call_id: "cli-wav" })
     completed.wav = wavId!
@@ -83,6 +88,7 @@ describe("callsight upload / status / report / result", () => {
     expect(m4aId).toBeDefined()
     // not a terminal: no progress bar; the stages are lines on stderr
     expect(m4a.stderr).not.toContain("\r")
+    expect(m4a.stderr).toMatch(new RegExp(`^${m4aId}: (queued|processing)`, "m"))
     expect(m4a.stderr).toContain(`Wrote the report of ${m4aId} to ${reportFile}`)
     const m4aReport = await readFile(reportFile, "utf8")
     expect(m4aReport).toContain(m4aId)
@@ -93,40 +99,42 @@ describe("callsight upload / status / report / result", () => {
     expect(stereo.stderr).toBe("")
     const accepted = JSON.parse(stereo.stdout) as { call_id: string; status: string; report_url: string }
     expect(accepted.status).toBe("queued")
-    const stereoFinal = await runCli(["status", accepted.call_id, "--wait", "--json"], tenantEnv)
+    const stereoFinal = await cliInProcess(["status", accepted.call_id, "--wait", "--json"], tenantEnv)
     expect(stereoFinal.code, stereoFinal.stderr).toBe(0)
     expect(statusJson(stereoFinal.stdout).status).toBe("completed")
     completed.stereo = accepted.call_id
 
     // the same key and file: the same call, no new analysis
-    const replay = await runCli(["upload", FIXTURE_FILES.stereo, "--idempotency-key", "stereo-1", "--json"], tenantEnv)
+    const replay = await cliInProcess(["upload", FIXTURE_FILES.stereo, "--idempotency-key", "stereo-1", "--json"], tenantEnv)
     expect(replay.code).toBe(0)
     expect(JSON.parse(replay.stdout).call_id).toBe(accepted.call_id)
   })
 
   it("status prints the status in words, or as JSON", async () => {
-    const words = await runCli(["status", completed.mp3], tenantEnv)
+    const words = await cliInProcess(["status", completed.mp3], tenantEnv)
     expect(words.code).toBe(0)
     expect(words.stdout).toContain(`${completed.mp3}: completed`)
     expect(words.stdout).toMatch(/credits charged:\s+1/)
     // acoustic-only: 2 of 6 dimensions, a partial overall score
     expect(words.stdout).toMatch(/overall score:\s+\d+, partial \(2 of 6\)/)
-    const json = await runCli(["status", completed.wav, "--json"], tenantEnv)
+    const json = await cliInProcess(["status", completed.wav, "--json"], tenantEnv)
     expect(json.code).toBe(0)
     expect(statusJson(json.stdout).status).toBe("completed")
     expect(JSON.parse(json.stdout).summary.overall_basis).toEqual({ assessed: 2, of: 6, partial: true })
   })
 
   it("report prints the HTML report on stdout, or writes it with -o", async () => {
-    for (const callId of Object.values(completed)) {
-      const result = await runCli(["report", callId], tenantEnv)
+    for (const [name, callId] of Object.entries(completed)) {
+      // one a process of its own: the whole report reaches the pipe before the process exits
+      const result = await (name === "wav" ? runCli : cliInProcess)(["report", callId], tenantEnv)
       expect(result.code, result.stderr).toBe(0)
       expect(result.stdout).toContain(callId)
       expect(result.stdout).toMatch(/<svg[\s>]/)
       expect(result.stdout.trimStart().toLowerCase()).toMatch(/^<!doctype html>/)
+      expect(result.stdout.trimEnd().toLowerCase()).toMatch(/<\/html>$/)
     }
     const out = join(scratch, "stereo.html")
-    const written = await runCli(["report", completed.stereo, "-o", out], tenantEnv)
+    const written = await cliInProcess(["report", completed.stereo, "-o", out], tenantEnv)
     expect(written.code).toBe(0)
     expect(written.stdout).toBe("")
     expect(await readFile(out, "utf8")).toContain(completed.stereo)
@@ -134,7 +142,7 @@ describe("callsight upload / status / report / result", () => {
 
   it("result --json prints the whole analysis", async () => {
     for (const [name, callId] of Object.entries(completed)) {
-      const result = await runCli(["result", callId, "--json"], tenantEnv)
+      const result = await cliInProcess(["result", callId, "--json"], tenantEnv)
       expect(result.code, result.stderr).toBe(0)
       const analysis = JSON.parse(result.stdout)
       expect(analysis.call_id).toBe(callId)
@@ -143,17 +151,18 @@ describe("callsight upload / status / report / result", () => {
       expect(analysis.metrics, name).not.toBeNull()
       expect(analysis.scorecard, name).not.toBeNull()
     }
-    const words = await runCli(["result", completed.stereo], tenantEnv)
+    const words = await cliInProcess(["result", completed.stereo], tenantEnv)
     expect(words.code).toBe(0)
     // acoustic-only: the overall rests on 2 of 6 dimensions and says so, with no grade
     expect(words.stdout).toMatch(/Scorecard: overall \d+, partial \(2 of 6\)\n/)
-    expect(JSON.parse((await runCli(["result", completed.stereo, "--json"], tenantEnv)).stdout).scorecard.overall_basis)
+    expect(JSON.parse((await cliInProcess(["result", completed.stereo, "--json"], tenantEnv)).stdout).scorecard.overall_basis)
       .toEqual({ assessed: 2, of: 6, partial: true })
     expect(words.stdout).toMatch(/speaker turns/)
   })
 
   it("a failed analysis exits 1: a 1-second clip is too_short, takes no credit and has no report", { timeout: 120_000 }, async () => {
     const clip = await writeWavClip(FIXTURE_FILES.stereo, join(scratch, "one-second.wav"), 1)
+    // a process of its own: the exit code a shell sees, and the final status alone on stdout
     const waited = await runCli(["upload", clip, "--wait", "--json"], tenantEnv)
     expect(waited.code, waited.stderr).toBe(1)
     const final = statusJson(waited.stdout)
@@ -162,26 +171,26 @@ describe("callsight upload / status / report / result", () => {
     expect(final.credits_charged).toBe(0)
     expect(waited.stderr).toMatch(/too_short/)
 
-    const words = await runCli(["upload", clip, "--wait"], tenantEnv)
+    const words = await cliInProcess(["upload", clip, "--wait"], tenantEnv)
     expect(words.code).toBe(1)
     expect(words.stderr).toMatch(/failed: too_short/)
 
-    const status = await runCli(["status", final.call_id, "--json"], tenantEnv)
+    const status = await cliInProcess(["status", final.call_id, "--json"], tenantEnv)
     expect(status.code).toBe(1)
     expect(statusJson(status.stdout).status).toBe("failed")
 
-    const report = await runCli(["report", final.call_id], tenantEnv)
+    const report = await cliInProcess(["report", final.call_id], tenantEnv)
     expect(report.code).toBe(1)
     expect(report.stdout).toBe("")
     expect(report.stderr).toMatch(/no report/)
 
-    const result = await runCli(["result", final.call_id, "--json"], tenantEnv)
+    const result = await cliInProcess(["result", final.call_id, "--json"], tenantEnv)
     expect(result.code).toBe(1)
     expect(JSON.parse(result.stdout).error.code).toBe("too_short")
   })
 
   it("each completed call took exactly one credit", async () => {
-    const granted = await runCli(["admin", "grant-credits", clientId, "1", "--json"], {
+    const granted = await cliInProcess(["admin", "grant-credits", clientId, "1", "--json"], {
       CALLSIGHT_URL: server.url,
       CALLSIGHT_ADMIN_KEY: server.adminKey
     })
@@ -190,28 +199,28 @@ describe("callsight upload / status / report / result", () => {
   })
 
   it("usage errors exit 2: no file, no such file, no key, a bad --timeout", async () => {
-    const noFile = await runCli(["upload"], tenantEnv)
+    const noFile = await cliInProcess(["upload"], tenantEnv)
     expect(noFile.code).toBe(2)
     expect(noFile.stdout).toBe("")
 
     const missing = join(scratch, "does-not-exist.wav")
-    const noSuchFile = await runCli(["upload", missing, "--json"], tenantEnv)
+    const noSuchFile = await cliInProcess(["upload", missing, "--json"], tenantEnv)
     expect(noSuchFile.code).toBe(2)
     expect(noSuchFile.stdout).toBe("")
     expect(noSuchFile.stderr).toContain(missing)
 
-    const noKey = await runCli(["status", completed.wav], { CALLSIGHT_URL: server.url })
+    const noKey = await cliInProcess(["status", completed.wav], { CALLSIGHT_URL: server.url })
     expect(noKey.code).toBe(2)
     expect(noKey.stderr).toMatch(/API key/)
 
-    const badTimeout = await runCli(["status", completed.wav, "--wait", "--timeout", "0"], tenantEnv)
+    const badTimeout = await cliInProcess(["status", completed.wav, "--wait", "--timeout", "0"], tenantEnv)
     expect(badTimeout.code).toBe(2)
 
-    const noCallId = await runCli(["report"], tenantEnv)
+    const noCallId = await cliInProcess(["report"], tenantEnv)
     expect(noCallId.code).toBe(2)
 
     // the parser's own check of FILE has the prefix of every other error
-    const directory = await runCli(["upload", scratch], tenantEnv)
+    const directory = await cliInProcess(["upload", scratch], tenantEnv)
     expect(directory.code).toBe(2)
     expect(directory.stderr).toBe(`callsight: Expected path '${scratch}' to be a regular file\n`)
   })
@@ -219,40 +228,40 @@ describe("callsight upload / status / report / result", () => {
   it("a file the service refuses is the user's input: not audio (415) and empty (422) exit 2, naming the file", async () => {
     const text = join(scratch, "notes.txt")
     await writeFile(text, "these are meeting notes, not a recording\n")
-    const notAudio = await runCli(["upload", text, "--json"], tenantEnv)
+    const notAudio = await cliInProcess(["upload", text, "--json"], tenantEnv)
     expect(notAudio.code).toBe(2)
     expect(notAudio.stdout).toBe("")
     expect(notAudio.stderr).toBe(`callsight: the service refused ${text}: the file is not MP3, WAV or M4A audio (415)\n`)
 
     const empty = join(scratch, "empty.wav")
     await writeFile(empty, "")
-    const emptyFile = await runCli(["upload", empty], tenantEnv)
+    const emptyFile = await cliInProcess(["upload", empty], tenantEnv)
     expect(emptyFile.code).toBe(2)
     expect(emptyFile.stdout).toBe("")
     expect(emptyFile.stderr).toBe(`callsight: the service refused ${empty}: the file is empty (422)\n`)
   })
 
   it("service errors exit 3: a wrong key, an unknown call", async () => {
-    const wrongKey = await runCli(["upload", FIXTURE_FILES.wav, "--json"], { ...tenantEnv, CALLSIGHT_API_KEY: "csk_wrong" })
+    const wrongKey = await cliInProcess(["upload", FIXTURE_FILES.wav, "--json"], { ...tenantEnv, CALLSIGHT_API_KEY: "csk_wrong" })
     expect(wrongKey.code).toBe(3)
     expect(wrongKey.stdout).toBe("")
     expect(wrongKey.stderr).toMatch(/401/)
     expect(wrongKey.stderr).toMatch(/unauthorized/i)
 
-    const wrongKeyStatus = await runCli(["status", completed.wav], { ...tenantEnv, CALLSIGHT_API_KEY: "csk_wrong" })
+    const wrongKeyStatus = await cliInProcess(["status", completed.wav], { ...tenantEnv, CALLSIGHT_API_KEY: "csk_wrong" })
     expect(wrongKeyStatus.code).toBe(3)
 
-    const unknown = await runCli(["result", "call_doesnotexist", "--json"], tenantEnv)
+    const unknown = await cliInProcess(["result", "call_doesnotexist", "--json"], tenantEnv)
     expect(unknown.code).toBe(3)
     expect(unknown.stdout).toBe("")
     expect(unknown.stderr).toMatch(/404/)
   })
 
   it("--help lists the audio commands and the worker", async () => {
-    const help = await runCli(["--help"])
+    const help = await cliInProcess(["--help"])
     expect(help.code).toBe(0)
     for (const command of ["upload", "status", "report", "result", "worker", "serve"]) expect(help.stdout).toContain(command)
-    const serveHelp = await runCli(["serve", "--help"])
+    const serveHelp = await cliInProcess(["serve", "--help"])
     expect(serveHelp.stdout).toContain("--no-worker")
     expect(serveHelp.stdout).not.toMatch(/no worker yet|later release/)
     expect(existsSync(FIXTURE_FILES.wav)).toBe(true)
@@ -263,23 +272,23 @@ describe("callsight serve --no-worker, callsight worker", () => {
   it("--no-worker leaves an upload queued; `callsight worker` on the same data analyses it", { timeout: WAIT_MS + 60_000 }, async () => {
     const httpOnly = await startServer({ args: ["serve", "--no-worker"] })
     try {
-      const created = await runCli(["admin", "create-tenant", "--name", "Split", "--credits", "2", "--json"], {
+      const created = await cliInProcess(["admin", "create-tenant", "--name", "Split", "--credits", "2", "--json"], {
         CALLSIGHT_URL: httpOnly.url,
         CALLSIGHT_ADMIN_KEY: httpOnly.adminKey
       })
       const env = { CALLSIGHT_URL: httpOnly.url, CALLSIGHT_API_KEY: JSON.parse(created.stdout).api_key as string }
-      const uploaded = await runCli(["upload", FIXTURE_FILES.mp3, "--json"], env)
+      const uploaded = await cliInProcess(["upload", FIXTURE_FILES.mp3, "--json"], env)
       expect(uploaded.code, uploaded.stderr).toBe(0)
       const callId = JSON.parse(uploaded.stdout).call_id as string
       await new Promise((r) => setTimeout(r, 3_000))
-      const queued = await runCli(["status", callId, "--json"], env)
+      const queued = await cliInProcess(["status", callId, "--json"], env)
       expect(statusJson(queued.stdout)).toMatchObject({ status: "queued", stage: "queued" })
 
       // The embedded database belongs to one process: a second process needs PostgreSQL.
       if (!process.env.TEST_DATABASE_URL) return
       const worker = startCli(["worker"], httpOnly.env)
       try {
-        const done = await runCli(["status", callId, "--wait", "--json"], env)
+        const done = await cliInProcess(["status", callId, "--wait", "--json"], env)
         expect(done.code, `${done.stderr}\n${worker.output()}`).toBe(0)
         expect(statusJson(done.stdout)).toMatchObject({ status: "completed", credits_charged: 1 })
       } finally {

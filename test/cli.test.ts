@@ -1,7 +1,10 @@
 /**
  * End to end: the real `callsight serve` (a child process on a free port, PGlite or the
  * PostgreSQL server of TEST_DATABASE_URL) driven by the `callsight` command and by the Promise
- * facade of @callsight/client, as a user would.
+ * facade of @callsight/client, as a user would. The command runs in this process
+ * (`cliInProcess`, test/utils/CliInProcess.ts), and as a process of its own (`runCli`) where the
+ * process is what is checked: `--json` leaving its stdout to the JSON alone; no colours on its
+ * streams, pipes, with NO_COLOR unset; the exit code a shell sees.
  */
 import { CreateClientRequest, GrantCreditsRequest } from "@callsight/api-spec"
 import { colourOn } from "@callsight/cli"
@@ -9,6 +12,7 @@ import { CallsightClient, CallsightError, createCallsightClient } from "@callsig
 import { VERSION } from "@callsight/server"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { cliInProcess } from "./utils/CliInProcess.js"
 import { freePort, runCli, type RunningServer, startServer } from "./utils/Server.js"
 
 let server: RunningServer
@@ -37,12 +41,13 @@ describe("callsight (CLI)", () => {
   let apiKey = ""
 
   it("--version prints the version", async () => {
-    const result = await runCli(["--version"])
+    const result = await cliInProcess(["--version"])
     expect(result.code).toBe(0)
     expect(result.stdout.trim()).toBe(VERSION)
   })
 
   it("admin create-tenant --json prints only the created tenant as JSON", async () => {
+    // a process of its own: nothing but the JSON reaches its stdout
     const result = await runCli(
       ["admin", "create-tenant", "--name", "Acme", "--owner-email", "o@acme.test", "--credits", "5", "--json"],
       admin()
@@ -60,7 +65,7 @@ describe("callsight (CLI)", () => {
   })
 
   it("admin create-tenant prints the client id and the key once, in words", async () => {
-    const result = await runCli(["admin", "create-tenant", "--name", "Beta Corp", "--plan", "growth", "--url", server.url], {
+    const result = await cliInProcess(["admin", "create-tenant", "--name", "Beta Corp", "--plan", "growth", "--url", server.url], {
       CALLSIGHT_ADMIN_KEY: server.adminKey
     })
     expect(result.code).toBe(0)
@@ -72,14 +77,14 @@ describe("callsight (CLI)", () => {
 
   it("the created key is a real tenant key: the admin path refuses it with 403 Forbidden", async () => {
     // The audio operations answer 501 today; the admin path tells a known tenant key (403) from an unknown one (401).
-    const asTenant = await runCli(["admin", "create-tenant", "--name", "X"], { ...admin(), CALLSIGHT_ADMIN_KEY: apiKey })
+    const asTenant = await cliInProcess(["admin", "create-tenant", "--name", "X"], { ...admin(), CALLSIGHT_ADMIN_KEY: apiKey })
     expect(asTenant.code).toBe(3)
     expect(asTenant.stderr).toMatch(/403/)
     expect(asTenant.stderr).toMatch(/forbidden/i)
   })
 
   it("admin create-tenant with a wrong admin key exits 3 and says 401 Unauthorized on stderr", async () => {
-    const result = await runCli(["admin", "create-tenant", "--name", "Acme", "--json"], {
+    const result = await cliInProcess(["admin", "create-tenant", "--name", "Acme", "--json"], {
       ...admin(),
       CALLSIGHT_ADMIN_KEY: "not-the-admin-key"
     })
@@ -90,35 +95,35 @@ describe("callsight (CLI)", () => {
   })
 
   it("admin grant-credits adds to the balance", async () => {
-    const result = await runCli(["admin", "grant-credits", clientId, "7"], admin())
+    const result = await cliInProcess(["admin", "grant-credits", clientId, "7"], admin())
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/balance 12\b/)
 
-    const json = await runCli(["admin", "grant-credits", clientId, "3", "--reason", "goodwill", "--json"], admin())
+    const json = await cliInProcess(["admin", "grant-credits", clientId, "3", "--reason", "goodwill", "--json"], admin())
     expect(json.code).toBe(0)
     expect(JSON.parse(json.stdout)).toEqual({ client_id: clientId, balance: 15 })
   })
 
   it("admin grant-credits for an unknown client exits 3 (404)", async () => {
-    const result = await runCli(["admin", "grant-credits", "cli_doesnotexist", "7"], admin())
+    const result = await cliInProcess(["admin", "grant-credits", "cli_doesnotexist", "7"], admin())
     expect(result.code).toBe(3)
     expect(result.stderr).toMatch(/404/)
   })
 
   it("usage errors exit 2: no --name, no admin key", async () => {
-    const noName = await runCli(["admin", "create-tenant", "--credits", "5"], admin())
+    const noName = await cliInProcess(["admin", "create-tenant", "--credits", "5"], admin())
     expect(noName.code).toBe(2)
     expect(noName.stdout).toBe("")
     expect(noName.stderr).toMatch(/^callsight: .*--name/)
 
-    const noKey = await runCli(["admin", "create-tenant", "--name", "Acme"], { CALLSIGHT_URL: server.url })
+    const noKey = await cliInProcess(["admin", "create-tenant", "--name", "Acme"], { CALLSIGHT_URL: server.url })
     expect(noKey.code).toBe(2)
     expect(noKey.stderr).toMatch(/admin key/)
   })
 
   it("a service that cannot be reached is a service error (3)", async () => {
     const port = await freePort()
-    const result = await runCli(["admin", "grant-credits", clientId, "1"], {
+    const result = await cliInProcess(["admin", "grant-credits", clientId, "1"], {
       ...admin(),
       CALLSIGHT_URL: `http://127.0.0.1:${port}`
     })
@@ -127,7 +132,7 @@ describe("callsight (CLI)", () => {
   })
 
   it("openapi prints the document the server publishes, without a server", async () => {
-    const result = await runCli(["openapi"])
+    const result = await cliInProcess(["openapi"])
     expect(result.code).toBe(0)
     const document = JSON.parse(result.stdout)
     expect(document.openapi).toBe("3.1.0")
@@ -253,18 +258,20 @@ describe("callsight output", () => {
   const ANSI = /\x1b\[/
 
   it("--help and the parser's errors have no colour codes when stdout and stderr are not terminals", async () => {
-    // runCli sets NO_COLOR=1 unless told otherwise; "" means unset
+    // processes of their own, on pipes, without NO_COLOR (runCli sets NO_COLOR=1 unless told
+    // otherwise; "" means unset): what decides the colours, and the exit code a shell sees
     const help = await runCli(["--help"], { NO_COLOR: "" })
     expect(help.code).toBe(0)
     expect(help.stdout).toContain("USAGE")
     expect(help.stdout).not.toMatch(ANSI)
-    const subcommandHelp = await runCli(["upload", "--help"], { NO_COLOR: "" })
-    expect(subcommandHelp.stdout).toContain("--idempotency-key")
-    expect(subcommandHelp.stdout).not.toMatch(ANSI)
     const missing = await runCli(["upload"], { NO_COLOR: "" })
     expect(missing.code).toBe(2)
     expect(missing.stderr).toBe("callsight: Missing argument <FILE>\n")
-    const unknown = await runCli(["uplaod"], { NO_COLOR: "" })
+    // in this process, whose stdout and stderr are pipes too (Vitest's workers)
+    const subcommandHelp = await cliInProcess(["upload", "--help"])
+    expect(subcommandHelp.stdout).toContain("--idempotency-key")
+    expect(subcommandHelp.stdout).not.toMatch(ANSI)
+    const unknown = await cliInProcess(["uplaod"])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toMatch(/^callsight: Invalid subcommand/)
     expect(unknown.stderr).not.toMatch(ANSI)

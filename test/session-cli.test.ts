@@ -2,6 +2,8 @@
  * Portal sign-in through the `callsight` command against `callsight serve` sending its e-mail to
  * a real SMTP server (`SMTP_URL`): login, the link from the received e-mail, verify (the session
  * stored in the config directory with mode 0600), me, logout; and the page the link opens.
+ * The commands run in this process (`cliInProcess`, CALLSIGHT_CONFIG_DIR in their configuration),
+ * but `me --json` (`runCli`): a process of its own, reading the session another command stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
@@ -9,6 +11,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startSmtpServer, type TestSmtpServer } from "../packages/server/test/utils/SmtpServer.js"
+import { cliInProcess } from "./utils/CliInProcess.js"
 import { runCli, type RunningServer, startServer } from "./utils/Server.js"
 
 let scope: Scope.CloseableScope
@@ -24,7 +27,7 @@ beforeAll(async () => {
   server = await startServer({ env: { SMTP_URL: smtp.url, WORKER_CONCURRENCY: "1" } })
   configDir = await mkdtemp(join(tmpdir(), "callsight-config-"))
   env = { CALLSIGHT_URL: server.url, CALLSIGHT_CONFIG_DIR: join(configDir, "callsight") }
-  const created = await runCli(["admin", "create-tenant", "--name", "CLI Portal", "--owner-email", email, "--json"], {
+  const created = await cliInProcess(["admin", "create-tenant", "--name", "CLI Portal", "--owner-email", email, "--json"], {
     CALLSIGHT_URL: server.url,
     CALLSIGHT_ADMIN_KEY: server.adminKey
   })
@@ -41,7 +44,7 @@ const linkOf = (text: string) => /(http\S+\/sign-in#token=[A-Za-z0-9_-]+)/.exec(
 
 describe("callsight login / verify / me / logout", () => {
   it("signs in with the e-mailed link and keeps the session, mode 0600, for later commands", { timeout: 60_000 }, async () => {
-    const login = await runCli(["login", email], env)
+    const login = await cliInProcess(["login", email], env)
     expect(login.code, login.stderr).toBe(0)
     expect(login.stdout).toContain(`If ${email} has an account, a sign-in link is on its way`)
     const mail = await Effect.runPromise(smtp.waitFor(email))
@@ -49,7 +52,7 @@ describe("callsight login / verify / me / logout", () => {
     expect(link.startsWith(`http://localhost:`)).toBe(true)
 
     // the whole link is accepted as well as the token
-    const verified = await runCli(["verify", link], env)
+    const verified = await cliInProcess(["verify", link], env)
     expect(verified.code, verified.stderr).toBe(0)
     expect(verified.stdout).toContain(`as ${email} (owner of CLI Portal)`)
     const file = join(configDir, "callsight", "session.json")
@@ -60,31 +63,33 @@ describe("callsight login / verify / me / logout", () => {
     const session = stored.sessions[server.url]
     expect(session).toMatchObject({ email, session: expect.stringMatching(/^ses_/), client_id: expect.stringMatching(/^cli_/) })
 
+    // a later command, a process of its own, finds the session in CALLSIGHT_CONFIG_DIR of its
+    // environment; with --json its stdout holds the JSON alone
     const me = await runCli(["me", "--json"], env)
     expect(me.code, me.stderr).toBe(0)
     expect(JSON.parse(me.stdout)).toMatchObject({ email, role: "owner", company_name: "CLI Portal", client_id: session.client_id })
 
-    const reused = await runCli(["verify", link], env)
+    const reused = await cliInProcess(["verify", link], env)
     expect(reused.code).toBe(3)
     expect(reused.stderr).toMatch(/401 Unauthorized: the sign-in link is unknown, used or expired/)
 
-    const out = await runCli(["logout"], env)
+    const out = await cliInProcess(["logout"], env)
     expect(out.code, out.stderr).toBe(0)
     expect(out.stdout).toContain(`Signed out of ${server.url}.`)
     expect(JSON.parse(await readFile(file, "utf8")).sessions).toEqual({})
     // the session is gone on the service too
     const gone = await fetch(`${server.url}/v1/client-auth/me`, { headers: { cookie: `callsight_session=${session.session}` } })
     expect(gone.status).toBe(401)
-    const after = await runCli(["me"], env)
+    const after = await cliInProcess(["me"], env)
     expect(after.code).toBe(2)
     expect(after.stderr).toMatch(/not signed in to .*: run `callsight login EMAIL`/)
   })
 
   it("usage errors exit 2: not an e-mail, no token", async () => {
-    const bad = await runCli(["login", "not-an-email"], env)
+    const bad = await cliInProcess(["login", "not-an-email"], env)
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('not an e-mail address: "not-an-email"')
-    expect((await runCli(["verify"], env)).code).toBe(2)
+    expect((await cliInProcess(["verify"], env)).code).toBe(2)
   })
 
   it("the link's page is served: no external resources, the token posted to verify", async () => {

@@ -2,11 +2,14 @@
  * Transcripts through the `callsight` command against `callsight serve` configured as an operator
  * would (TRANSCRIBER, DEEPGRAM_API_KEY, DEEPGRAM_BASE_URL in the environment), with a local server
  * speaking Deepgram's protocol; and a server that refuses to start without the provider's key.
+ * The commands run in this process (`cliInProcess`), but the upload that waits (`runCli`): its
+ * exit code as a shell sees it, and stdout holding the JSON alone after the wait.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { sha256, type SpeechProviderServer, startDeepgram } from "../packages/server/test/utils/SpeechProviders.js"
 import { fixture, fixturePath } from "./utils/Fixtures.js"
+import { cliInProcess } from "./utils/CliInProcess.js"
 import { runCli, type RunningServer, startServer } from "./utils/Server.js"
 
 const KEY = "dg-cli-key"
@@ -23,7 +26,7 @@ beforeAll(async () => {
   server = await startServer({
     env: { TRANSCRIBER: "deepgram", DEEPGRAM_API_KEY: KEY, DEEPGRAM_BASE_URL: deepgram.url, WORKER_CONCURRENCY: "1" }
   })
-  const created = await runCli(["admin", "create-tenant", "--name", "CLI Transcripts", "--credits", "3", "--json"], {
+  const created = await cliInProcess(["admin", "create-tenant", "--name", "CLI Transcripts", "--credits", "3", "--json"], {
     CALLSIGHT_URL: server.url,
     CALLSIGHT_ADMIN_KEY: server.adminKey
   })
@@ -38,6 +41,7 @@ afterAll(async () => {
 
 describe("callsight result with a speech-to-text provider", () => {
   it("shows the qualification, objections, next steps and who transcribed the call", { timeout: WAIT_MS }, async () => {
+    // a process of its own: the exit code a shell sees, and the final status alone on stdout
     const uploaded = await runCli(["upload", fixturePath("discovery-short.mp3"), "--wait", "--json"], tenantEnv)
     expect(uploaded.code, uploaded.stderr).toBe(0)
     const callId = (JSON.parse(uploaded.stdout) as { call_id: string; status: string }).call_id
@@ -47,13 +51,13 @@ describe("callsight result with a speech-to-text provider", () => {
     expect(sent).toHaveLength(1)
     expect(sent[0]!.headers["authorization"]).toBe(`Token ${KEY}`)
 
-    const json = await runCli(["result", callId, "--json"], tenantEnv)
+    const json = await cliInProcess(["result", callId, "--json"], tenantEnv)
     expect(json.code, json.stderr).toBe(0)
     const analysis = JSON.parse(json.stdout)
     expect(analysis.transcription).toMatchObject({ provider: "deepgram", model: "nova-3" })
     expect(analysis.next_steps.map((n: { due: string }) => n.due)).toEqual(["Tuesday 14:00"])
 
-    const words = await runCli(["result", callId], tenantEnv)
+    const words = await cliInProcess(["result", callId], tenantEnv)
     expect(words.code, words.stderr).toBe(0)
     expect(words.stdout).toMatch(/Qualification \(MEDDPICC\): \d+ of 16 points/)
     expect(words.stdout).toMatch(/economic_buyer\s+2\s+“.*VP of sales/)

@@ -18,6 +18,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { FileSystem, HttpApi } from "@effect/platform"
 import { Console, Context, Effect, Option, type Redacted } from "effect"
 import { apiKeyOption, type ClientOf, jsonOption, tenantClient, urlOption } from "./Connection.js"
+import { type RawStream, Stdio } from "./Output.js"
 import { AnalysisFailed, fromClientError, fromUploadError, type ServiceError, UsageError } from "./Errors.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -28,11 +29,10 @@ const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2)
 
 /** Writes `text` to stdout as it is and waits until it is handed to the system. */
 const writeStdout = (text: string) =>
-  Effect.async<void>((resume) => {
-    process.stdout.write(text, () => resume(Effect.void))
-  })
-
-const stderrIsTty = () => process.stderr.isTTY === true
+  Effect.flatMap(Stdio, ({ stdout }) =>
+    Effect.async<void>((resume) => {
+      stdout.write(text, () => resume(Effect.void))
+    }))
 
 const CLEAR_LINE = "\r\x1b[2K"
 
@@ -41,7 +41,7 @@ const percent = (fraction: number) => `${Math.round(Math.max(0, Math.min(1, frac
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`
 
 /** The upload's progress bar on a terminal's stderr, redrawn at most every 100 ms and at 100 %. */
-const progressBar = (label: string) => {
+const progressBar = (stderr: RawStream, label: string) => {
   let lastDraw = 0
   let drawn = false
   let finished = false
@@ -54,7 +54,7 @@ const progressBar = (label: string) => {
       if (fraction < 1 && now - lastDraw < 100) return
       lastDraw = now
       const filled = Math.round(fraction * width)
-      process.stderr.write(
+      stderr.write(
         `${CLEAR_LINE}${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${percent(fraction).padStart(4)} ` +
           `${megabytes(progress.sent)}/${megabytes(progress.total)}`
       )
@@ -62,7 +62,7 @@ const progressBar = (label: string) => {
     },
     /** Ends the bar's line (kept on screen). */
     done: Effect.sync(() => {
-      if (drawn && !finished) process.stderr.write("\n")
+      if (drawn && !finished) stderr.write("\n")
       finished = true
     })
   }
@@ -75,24 +75,24 @@ const stageLine = (s: AnalysisStatus) =>
  * The stage while waiting, on stderr: one line redrawn in place on a terminal, else a line per
  * change of status or stage; nothing with `--json`.
  */
-const stageReporter = (json: boolean) => {
-  const tty = !json && stderrIsTty()
+const stageReporter = (stderr: RawStream, json: boolean) => {
+  const tty = !json && stderr.isTTY === true
   let last = ""
   let drawn = false
   return {
     onStatus: (s: AnalysisStatus) => {
       if (json || s.status === "completed" || s.status === "failed") return
       if (tty) {
-        process.stderr.write(`${CLEAR_LINE}${stageLine(s)}`)
+        stderr.write(`${CLEAR_LINE}${stageLine(s)}`)
         drawn = true
         return
       }
       const key = `${s.status}/${s.stage}`
-      if (key !== last) process.stderr.write(`${stageLine(s)}\n`)
+      if (key !== last) stderr.write(`${stageLine(s)}\n`)
       last = key
     },
     done: Effect.sync(() => {
-      if (drawn) process.stderr.write(CLEAR_LINE)
+      if (drawn) stderr.write(CLEAR_LINE)
       drawn = false
     })
   }
@@ -273,10 +273,11 @@ const positiveTimeout = (timeout: number) =>
   timeout > 0 ? Effect.succeed(timeout * 1000) : Effect.fail(new UsageError({ message: "--timeout must be at least 1 second" }))
 
 /** Polls until the analysis ends, showing the stage; the final status. */
-const waitFor = (callId: string, json: boolean, timeoutMs: number) => {
-  const stage = stageReporter(json)
-  return api((c) => c.waitForCompletion(callId, { timeoutMs, onStatus: stage.onStatus })).pipe(Effect.ensuring(stage.done))
-}
+const waitFor = (callId: string, json: boolean, timeoutMs: number) =>
+  Effect.flatMap(Stdio, ({ stderr }) => {
+    const stage = stageReporter(stderr, json)
+    return api((c) => c.waitForCompletion(callId, { timeoutMs, onStatus: stage.onStatus })).pipe(Effect.ensuring(stage.done))
+  })
 
 const writeFile = (path: string, text: string) =>
   Effect.flatMap(FileSystem.FileSystem, (fs) => fs.writeFileString(path, text)).pipe(
@@ -328,7 +329,10 @@ const upload = Command.make(
           return yield* new UsageError({ message: "--idempotency-key must have 1 to 255 characters" })
         }
         const wait = args.wait || Option.isSome(args.report)
-        const bar = !args.json && stderrIsTty() ? progressBar(`Uploading ${args.file.split(/[\\/]/).at(-1)}`) : undefined
+        const { stderr } = yield* Stdio
+        const bar = !args.json && stderr.isTTY === true
+          ? progressBar(stderr, `Uploading ${args.file.split(/[\\/]/).at(-1)}`)
+          : undefined
         const accepted = yield* Effect.flatMap(AudioClient, (c) =>
           c.uploadAudio(args.file, {
             externalCallId: Option.getOrUndefined(args.externalId),

@@ -4,7 +4,7 @@
  * and the parser's own error messages ("Missing argument <FILE>", "Expected path 'x' to be a
  * regular file") with the `callsight:` prefix every other error has.
  */
-import { Console, Effect } from "effect"
+import { Console, Context, Effect } from "effect"
 
 /** ANSI escape sequences (colours, styles). */
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g
@@ -53,3 +53,22 @@ export const withOutput = <A, E, R>(
       outputConsole(base, { prefixErrors: true })
     )
   )
+
+/** A stream a command writes text to as it is (not through the `Console`). */
+export interface RawStream {
+  readonly isTTY?: boolean | undefined
+  /** Writes `text`; `done` once it is handed to the system. */
+  readonly write: (text: string, done?: () => void) => unknown
+}
+
+/**
+ * Where a command writes text as it is: a report's HTML on stdout, the stage and the progress bar
+ * on stderr. The process's streams unless a caller provides others (the tests that run the
+ * command in their own process keep each run's output apart so).
+ */
+export class Stdio extends Context.Reference<Stdio>()("@callsight/cli/Stdio", {
+  defaultValue: (): { readonly stdout: RawStream; readonly stderr: RawStream } => ({
+    stdout: process.stdout,
+    stderr: process.stderr
+  })
+}) {}

@@ -2,4 +2,4 @@
 export { callsight, callsightTree, run } from "./Cli.js"
 export { ExitCode, ServiceError, toExitCode, UsageError } from "./Errors.js"
 export { allCommands, type CommandTree, sectionsOf, WIDTH as HELP_WIDTH } from "./Help.js"
-export { colourOn, stripAnsi } from "./Output.js"
+export { colourOn, type RawStream, Stdio, stripAnsi } from "./Output.js"
