@@ -75,5 +75,9 @@ export const run = (argv: ReadonlyArray<string>) =>
     return Command.run(
       Command.transformHandler(callsight, (handler) => Effect.withConsole(handler, handlers)),
       { name: "callsight", version: VERSION }
-    )(argv).pipe(Effect.catchIf((e) => e instanceof HelpRequested, () => printHelp(args)))
+    )(argv).pipe(
+      Effect.catchIf((e) => e instanceof HelpRequested, () => printHelp(args)),
+      // the run's resources (the HTTP agent of Connection.ts) close when it ends
+      Effect.scoped
+    )
   })

@@ -104,10 +104,21 @@ export const toExitCode = <R>(program: Effect.Effect<void, unknown, R>): Effect.
     )
   )
 
-/** `NodeRuntime.runMain` teardown: the exit code the program computed; 0 after SIGINT/SIGTERM. */
-export const teardown = <E, A>(exit: Exit.Exit<E, A>, onExit: (code: number) => void): void => {
-  if (Exit.isSuccess(exit)) return onExit(typeof exit.value === "number" ? exit.value : ExitCode.Success)
-  if (Cause.isInterruptedOnly(exit.cause)) return onExit(ExitCode.Success)
+/** The exit code of a run: the one the program computed; 0 after SIGINT/SIGTERM. */
+export const exitCodeOf = <E, A>(exit: Exit.Exit<E, A>): number => {
+  if (Exit.isSuccess(exit)) return typeof exit.value === "number" ? exit.value : ExitCode.Success
+  if (Cause.isInterruptedOnly(exit.cause)) return ExitCode.Success
   const failure = Cause.failureOption(exit.cause)
-  onExit(Option.isSome(failure) && ValidationError.isValidationError(failure.value) ? ExitCode.Usage : ExitCode.Service)
+  return Option.isSome(failure) && ValidationError.isValidationError(failure.value) ? ExitCode.Usage : ExitCode.Service
+}
+
+/**
+ * `NodeRuntime.runMain` teardown: the process ends with the run's exit code as soon as stdout and
+ * stderr have taken what was written (an empty write's callback comes after the earlier writes'),
+ * not when the last handle closes. `runMain` leaves a successful run to the event loop, which
+ * kept a client command alive for `fetch`'s idle keep-alive connection after its answer was printed.
+ */
+export const teardown = <E, A>(exit: Exit.Exit<E, A>, _onExit: (code: number) => void): void => {
+  const code = exitCodeOf(exit)
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)))
 }

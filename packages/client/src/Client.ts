@@ -1,7 +1,7 @@
 /**
  * The typed client of the Callsight API, derived from the declaration (`CallsightApi`) with
  * `HttpApiClient`: every operation, its parameters, its success and its typed errors come from
- * `@callsight/api-spec`, so the client cannot drift from the server.
+ * the declaration (the api-spec package, bundled in), so the client cannot drift from the server.
  *
  * `CallsightClient` is the Effect service. Its value is the derived client with the API key
  * filled in: operations that declare the `x-api-key` header take it from the layer, so
