@@ -10,9 +10,6 @@
  * collector when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; otherwise tracing is off, so no request
  * pays for spans nobody receives.
  */
-import { NodeSdk } from "@effect/opentelemetry"
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
-import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Cause, Clock, Duration, Effect, FiberId, FiberRef, Layer, Logger, LogLevel, Option, Ref, Schedule } from "effect"
 import SonicBoom from "sonic-boom"
 import { AppConfig } from "./config.js"
@@ -187,13 +184,24 @@ export const TracingLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     Option.match(config.otlpEndpoint, {
       onNone: () => Layer.setTracerEnabled(false),
+      // the OpenTelemetry SDK is loaded only by a process that exports spans
       onSome: (endpoint) =>
-        NodeSdk.layer(() => ({
-          resource: { serviceName: "callsight", serviceVersion: VERSION },
-          spanProcessor: new BatchSpanProcessor(
-            new OTLPTraceExporter({ url: new URL("v1/traces", endpoint.toString().replace(/\/?$/, "/")).toString() })
-          )
-        }))
+        Layer.unwrapEffect(
+          Effect.promise(() =>
+            Promise.all([
+              import("@effect/opentelemetry/NodeSdk"),
+              import("@opentelemetry/exporter-trace-otlp-http"),
+              import("@opentelemetry/sdk-trace-base")
+            ])
+          ).pipe(Effect.map(([NodeSdk, { OTLPTraceExporter }, { BatchSpanProcessor }]) =>
+            NodeSdk.layer(() => ({
+              resource: { serviceName: "callsight", serviceVersion: VERSION },
+              spanProcessor: new BatchSpanProcessor(
+                new OTLPTraceExporter({ url: new URL("v1/traces", endpoint.toString().replace(/\/?$/, "/")).toString() })
+              )
+            }))
+          ))
+        )
     })
   )
 )

@@ -3,7 +3,7 @@
  * under `DATA_DIR` otherwise), migrations, then the HTTP server. SIGTERM interrupts the main
  * fiber: the server stops accepting, in-flight requests finish, then the pool closes.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { join } from "node:path"

@@ -16,7 +16,7 @@ import {
 } from "@callsight/api-spec"
 import type { Multipart } from "@effect/platform"
 import { Effect, Option, Schema, Stream } from "effect"
-import { SNIFF_BYTES, sniffFormat } from "@callsight/analysis"
+import { SNIFF_BYTES, sniffFormat } from "@callsight/analysis/light"
 import { BlobStore, type StagedBlob } from "../calls/BlobStore.js"
 import { blobKeyOf, CallIntake } from "../calls/CallIntake.js"
 import { CallsRepo } from "../calls/CallsRepo.js"

@@ -24,7 +24,7 @@
 import type { CallId } from "@callsight/api-spec"
 import { Clock, Data, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { hostname } from "node:os"
-import { type AnalysisResult, type AnalysisStage, Analyzer } from "@callsight/analysis"
+import type { AnalysisResult, AnalysisStage } from "@callsight/analysis"
 import { BlobStore } from "../calls/BlobStore.js"
 import { CallsRepo, type JobCall } from "../calls/CallsRepo.js"
 import { type ClaimedJob, JobsRepo } from "../calls/JobsRepo.js"
@@ -33,6 +33,7 @@ import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
 import { EventsRepo } from "../events/EventsRepo.js"
 import { WebhookOutbox } from "../events/WebhookOutbox.js"
+import { analysisEngine } from "../lib/AnalysisEngine.js"
 import { newId } from "../lib/Ids.js"
 import { redact, redactedValuesOf, type SecretInput } from "../lib/Redact.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
@@ -67,7 +68,10 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     const ledger = yield* LedgerRepo
     const events = yield* EventsRepo
     const blobs = yield* BlobStore
-    const analyzer = yield* Analyzer
+    /** The engine's analyzer: loaded, with the engine, by the first analysis of the process (lib/AnalysisEngine.ts). */
+    const analyzer = yield* Effect.cached(
+      Effect.flatMap(analysisEngine, ({ Analyzer }) => Effect.provide(Analyzer, Analyzer.Default))
+    )
     const transcribers = yield* Transcribers
     const assessors = yield* Assessors
     const frameworks = yield* QualificationFrameworks
@@ -206,15 +210,16 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
           ([transcriber, framework, assessor]) =>
             // a local copy when the blobs are in object storage; a store that cannot be read is retried
             blobs.withLocalFile(call.blob_key, (path) =>
-              analyzer.analyze(path, call.format, {
-                transcribe: Option.getOrUndefined(transcriber)?.transcribe,
-                framework,
-                assist: Option.getOrUndefined(assessor),
-                onProgress: (stage, fraction) => {
-                  progress.stage = stage
-                  progress.fraction = fraction
-                }
-              })).pipe(Effect.catchTag("BlobReadFailed", (e) => Effect.die(e)))
+              Effect.flatMap(analyzer, (engine) =>
+                engine.analyze(path, call.format, {
+                  transcribe: Option.getOrUndefined(transcriber)?.transcribe,
+                  framework,
+                  assist: Option.getOrUndefined(assessor),
+                  onProgress: (stage, fraction) => {
+                    progress.stage = stage
+                    progress.fraction = fraction
+                  }
+                }))).pipe(Effect.catchTag("BlobReadFailed", (e) => Effect.die(e)))
         )
         const outcome = yield* Effect.raceFirst(
           Effect.either(analysis),
@@ -274,7 +279,6 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     EventsRepo.Default,
     WebhookOutbox.Default,
     BlobStore.Default,
-    Analyzer.Default,
     Transcribers.Default,
     Assessors.Default,
     Transactions.Default

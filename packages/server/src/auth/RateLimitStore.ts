@@ -6,7 +6,7 @@
  * a row locked `FOR UPDATE`; times come from the database's clock. Expired rows are deleted every
  * ten minutes.
  */
-import { RateLimiter } from "@effect/experimental"
+import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Schedule, Schema } from "effect"
 import * as Rows from "../db/Rows.js"

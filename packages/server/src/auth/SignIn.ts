@@ -15,7 +15,7 @@ import {
   UserId,
   type UserIdentity
 } from "@callsight/api-spec"
-import { RateLimiter } from "@effect/experimental"
+import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect, Either, Option } from "effect"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"

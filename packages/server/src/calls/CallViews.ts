@@ -14,7 +14,8 @@ import {
   ValidationFailed
 } from "@callsight/api-spec"
 import { Effect, Option, Schema } from "effect"
-import { FULL_BASIS_MIN, overallBasis, renderReport } from "@callsight/analysis"
+import { FULL_BASIS_MIN, overallBasis } from "@callsight/analysis/light"
+import { analysisEngine } from "../lib/AnalysisEngine.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { type CallListRow, type CallRecord, CallsRepo, type PageAfter } from "./CallsRepo.js"
 
@@ -110,6 +111,8 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
         return yield* new Conflict({ message: `the analysis is ${call.status}; the report exists once it is completed` })
       }
       const flags = yield* runtimeFlags.forTenant(clientId)
+      // the renderer is the engine's: loaded by the first report (or analysis) of the process
+      const { renderReport } = yield* analysisEngine
       return renderReport({
         ...call.result,
         call_id: call.call_id,

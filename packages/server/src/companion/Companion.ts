@@ -42,7 +42,7 @@ import {
   type UserId,
   ValidationFailed
 } from "@callsight/api-spec"
-import { RateLimiter } from "@effect/experimental"
+import * as RateLimiter from "@effect/experimental/RateLimiter"
 import { Duration, Effect, FiberSet, Option, Schedule } from "effect"
 import { randomInt } from "node:crypto"
 import { CallsRepo } from "../calls/CallsRepo.js"

@@ -10,7 +10,10 @@
  * last round it is asked once more with tools switched off). The answer's sources are those of the
  * tools it called; its intent the first tool called (null if none).
  */
-import { LanguageModel, Prompt, Tool, Toolkit } from "@effect/ai"
+import * as LanguageModel from "@effect/ai/LanguageModel"
+import * as Prompt from "@effect/ai/Prompt"
+import * as Tool from "@effect/ai/Tool"
+import * as Toolkit from "@effect/ai/Toolkit"
 import { Effect, Ref, Schema } from "effect"
 import { dateIn } from "../lib/Time.js"
 import type { MessageRow } from "./ConversationRepo.js"

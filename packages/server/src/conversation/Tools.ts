@@ -14,7 +14,7 @@
 import type { AnswerSource, ClientId, SuggestedAction } from "@callsight/api-spec"
 import { CallId } from "@callsight/api-spec"
 import { Effect, Schema } from "effect"
-import { DIMENSION_LABELS } from "@callsight/analysis"
+import { DIMENSION_LABELS } from "@callsight/analysis/light"
 import { CallViews } from "../calls/CallViews.js"
 import { ClosersRepo } from "../tenancy/ClosersRepo.js"
 import { Search } from "../views/Search.js"

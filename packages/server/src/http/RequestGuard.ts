@@ -12,7 +12,7 @@
  */
 import { Forbidden, UnsupportedMediaType, ValidationFailed } from "@callsight/api-spec"
 import { HttpApiBuilder, HttpServerRequest, Multipart } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Option, Stream } from "effect"
 import { AppConfig } from "../config.js"
 import { type EndpointInfo, endpointOf } from "./EndpointIndex.js"

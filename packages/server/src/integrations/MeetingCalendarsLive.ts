@@ -16,7 +16,7 @@
  */
 import type { ClientId, MeetingIntegrationKind } from "@callsight/api-spec"
 import { HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import {
   type CalendarEvent,

@@ -3,7 +3,7 @@
  * function, owned by the analysis package: its report renderer needs it and it depends on nothing of
  * the server), and the link of the service's icon, which every page names.
  */
-export { escapeHtml } from "@callsight/analysis"
+export { escapeHtml } from "@callsight/analysis/light"
 
 /** Where the service's icon is served (HomePage.ts). */
 export const FAVICON_PATH = "/favicon.ico"

@@ -30,7 +30,7 @@
  * before anything is stored, so that a refused URL is a 422 naming its field.
  */
 import { HttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer, Option } from "effect"
 import ipaddr from "ipaddr.js"
 import { lookup, type LookupAddress, type LookupOptions } from "node:dns"

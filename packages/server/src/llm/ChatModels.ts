@@ -4,12 +4,12 @@
  * (`resolveAssistant`): OpenAI and OpenAI-compatible servers through `@effect/ai-openai` (the
  * Responses API, `POST {base}/v1/responses`, with function tools), Anthropic through
  * `@effect/ai-anthropic` (`POST {base}/v1/messages` with tools). No integration: none, and the chat
- * answers by its intent rules. The model is made per request (scoped), for the tenant asking.
+ * answers by its intent rules. The model is made per request (scoped), for the tenant asking. The
+ * provider's library is loaded by the first chat that uses it (megabytes of generated API schemas
+ * and tokenizers that a server need not load before it listens, nor ever without such a tenant).
  */
 import type { ClientId } from "@callsight/api-spec"
 import type { LanguageModel } from "@effect/ai"
-import { AnthropicClient, AnthropicLanguageModel } from "@effect/ai-anthropic"
-import { OpenAiClient, OpenAiLanguageModel } from "@effect/ai-openai"
 import { HttpClient } from "@effect/platform"
 import { Effect, Option, type Redacted, type Scope } from "effect"
 import { AppConfig } from "../config.js"
@@ -50,6 +50,10 @@ const openAiUrl = (base: string) => {
   return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`
 }
 
+/** The providers' libraries, each loaded by the first chat that uses it. */
+const anthropic = Effect.promise(() => import("@effect/ai-anthropic"))
+const openAi = Effect.promise(() => import("@effect/ai-openai"))
+
 export class ChatModels extends Effect.Service<ChatModels>()("ChatModels", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
@@ -64,12 +68,14 @@ export class ChatModels extends Effect.Service<ChatModels>()("ChatModels", {
         const a = own.value
         const { baseUrl, model } = resolveAssistant(config, a)
         const languageModel = a.provider === "anthropic"
-          ? yield* AnthropicLanguageModel.make({ model }).pipe(
-            Effect.provideServiceEffect(AnthropicClient.AnthropicClient, AnthropicClient.make({ apiKey: a.apiKey, apiUrl: trimBaseUrl(baseUrl) }))
-          )
-          : yield* OpenAiLanguageModel.make({ model }).pipe(
-            Effect.provideServiceEffect(OpenAiClient.OpenAiClient, OpenAiClient.make({ apiKey: a.apiKey, apiUrl: openAiUrl(baseUrl) }))
-          )
+          ? yield* Effect.flatMap(anthropic, ({ AnthropicClient, AnthropicLanguageModel }) =>
+            AnthropicLanguageModel.make({ model }).pipe(
+              Effect.provideServiceEffect(AnthropicClient.AnthropicClient, AnthropicClient.make({ apiKey: a.apiKey, apiUrl: trimBaseUrl(baseUrl) }))
+            ))
+          : yield* Effect.flatMap(openAi, ({ OpenAiClient, OpenAiLanguageModel }) =>
+            OpenAiLanguageModel.make({ model }).pipe(
+              Effect.provideServiceEffect(OpenAiClient.OpenAiClient, OpenAiClient.make({ apiKey: a.apiKey, apiUrl: openAiUrl(baseUrl) }))
+            ))
         return Option.some({ provider: a.provider, model, languageModel, apiKey: a.apiKey })
       }).pipe(Effect.provideService(HttpClient.HttpClient, client))
 

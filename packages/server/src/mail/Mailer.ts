@@ -17,7 +17,6 @@
  * keeps nothing in `email_outbox`: rows left from an earlier run without SMTP are deleted at start.
  */
 import { Context, Data, Effect, Layer, Option, Redacted } from "effect"
-import { createTransport } from "nodemailer"
 import { AppConfig } from "../config.js"
 import { OutboxRepo } from "./OutboxRepo.js"
 
@@ -94,7 +93,8 @@ const emptyOutbox = (outbox: OutboxRepo) =>
 
 const smtpMailer = (url: string, from: string) =>
   Effect.acquireRelease(
-    Effect.sync(() => createTransport(url)),
+    // nodemailer is loaded only by a server that sends through SMTP
+    Effect.map(Effect.promise(() => import("nodemailer")), ({ createTransport }) => createTransport(url)),
     (transport) => Effect.sync(() => transport.close())
   ).pipe(
     Effect.map((transport): MailerShape => ({

@@ -13,6 +13,9 @@
  *
  * An outcome recorded through a key has the key as its writer: `recorded_by` is the key's id
  * (`key_…`) and the audit row's actor the key, as for any other write by a key.
+ *
+ * The tools and the SDK (with its zod and ajv) are loaded by the first `POST /mcp` of the process,
+ * not before the server listens.
  */
 import { CurrentClient, type ClientIdentity, TenantAuth, type UserId } from "@callsight/api-spec"
 import { CallsightClient } from "@callsight/client"
@@ -24,7 +27,6 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Effect, Layer, Redacted, Stream } from "effect"
 import { AppConfig } from "../config.js"
 import { Outbound } from "../lib/Outbound.js"
@@ -32,7 +34,6 @@ import { Callers } from "../tenancy/Caller.js"
 import { OutcomeRecords } from "../ports/OutcomeRecords.js"
 import { VERSION } from "../version.js"
 import { Search } from "../views/Search.js"
-import { makeMcpServer } from "./Tools.js"
 
 export const MCP_PATH = "/mcp"
 
@@ -65,6 +66,11 @@ const selfUrl = (address: HttpServer.Address): string => {
   return `http://${host}:${address.port}`
 }
 
+/** The tools and the SDK's transport, loaded on first use. */
+const mcpModules = Effect.promise(() =>
+  Promise.all([import("./Tools.js"), import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")])
+)
+
 const methodNotAllowed = HttpServerResponse.unsafeJson(
   {
     jsonrpc: "2.0",
@@ -94,6 +100,7 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
     /** The MCP server of one request, for the tenant of `identity`, its tools presenting `key`. */
     const mcpServerFor = (key: string, identity: ClientIdentity) =>
       Effect.gen(function* () {
+        const [{ makeMcpServer }] = yield* mcpModules
         const client = yield* CallsightClient.make({ baseUrl, apiKey: key }).pipe(Effect.provide(FetchHttpClient.layer))
         const actor = yield* Effect.provideService(callers.actor, CurrentClient, identity)
         const writer = actor.id as UserId
@@ -129,6 +136,7 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
         return error._tag === "Forbidden" ? jsonError(403, error._tag, error.message) : jsonError(401, "Unauthorized", "invalid API key")
       }
       const mcp = yield* mcpServerFor(key, identity.right)
+      const [, { WebStandardStreamableHTTPServerTransport }] = yield* mcpModules
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         maxRequestBodySize: MAX_BODY_BYTES

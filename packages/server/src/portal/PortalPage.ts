@@ -14,7 +14,7 @@ import {
 } from "@callsight/api-spec"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
-import { DIMENSION_LABELS } from "@callsight/analysis"
+import { DIMENSION_LABELS } from "@callsight/analysis/light"
 import { CallViews } from "../calls/CallViews.js"
 import { inlineScript, inlineStyle } from "../http/SecurityHeaders.js"
 import { escapeHtml as e, FAVICON_LINK } from "../lib/Html.js"

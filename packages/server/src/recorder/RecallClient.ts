@@ -9,7 +9,7 @@
  * - the recording itself is fetched from its pre-signed URL, without the key.
  */
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Data, Duration, Effect, Option, Redacted, Schema, Stream } from "effect"
 import { AppConfig } from "../config.js"
 import { errorDetail, requestSecrets, statusReason } from "../lib/ProviderRequests.js"

@@ -30,7 +30,7 @@ import {
 } from "@callsight/api-spec"
 import { Duration, Effect, Either, FiberSet, Option, Redacted } from "effect"
 import { Webhook } from "standardwebhooks"
-import { SNIFF_BYTES, sniffFormat } from "@callsight/analysis"
+import { SNIFF_BYTES, sniffFormat } from "@callsight/analysis/light"
 import { BlobStore } from "../calls/BlobStore.js"
 import { blobKeyOf, CallIntake } from "../calls/CallIntake.js"
 import { AppConfig } from "../config.js"
