@@ -2,10 +2,10 @@
  * A worker killed (SIGKILL) in the middle of an analysis: its lease expires, the restarted
  * service claims the job again, the call completes, and exactly one credit is used.
  */
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, inject, it } from "vitest"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtemp, rm } from "node:fs/promises"
+import { cp, mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { wavOf, wavSamples } from "./utils/Fixtures.js"
@@ -54,6 +54,10 @@ describe("a worker killed mid-job", () => {
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
     const database = await acquireTestDatabaseUrl()
     cleanups.push(() => database.release())
+    // the embedded database: the run's migrated data directory (as startServer in utils/Server.ts
+    // does), so the first start runs no migrations
+    const template = inject("pgliteTemplateDir")
+    if (database.url === undefined && template !== undefined) await cp(template, join(dataDir, "db"), { recursive: true })
     const env = {
       PORT: String(port),
       HOST: "127.0.0.1",

@@ -188,6 +188,8 @@ export const appConfig = Config.all({
   deepgramBaseUrl: baseUrl("DEEPGRAM_BASE_URL", "https://api.deepgram.com"),
   assemblyaiApiKey: Config.option(Config.redacted("ASSEMBLYAI_API_KEY")),
   assemblyaiBaseUrl: baseUrl("ASSEMBLYAI_BASE_URL", "https://api.assemblyai.com"),
+  // The wait between two requests for an AssemblyAI transcript's status (tests make it short).
+  assemblyaiPollMs: positiveInt("ASSEMBLYAI_POLL_MS").pipe(Config.withDefault(3000)),
   openaiApiKey: Config.option(Config.redacted("OPENAI_API_KEY")),
   openaiBaseUrl: baseUrl("OPENAI_BASE_URL", OPENAI_BASE_URL),
   anthropicBaseUrl: baseUrl("ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
@@ -225,6 +227,8 @@ export const appConfig = Config.all({
     )
   ),
   messengerBApiUrl: baseUrl("MESSENGER_B_API_URL", "https://graph.facebook.com/v21.0"),
+  // The first wait before a send to a channel's platform is retried; it doubles on each retry (tests make it short).
+  messengerRetryBaseMs: positiveInt("MESSENGER_RETRY_BASE_MS").pipe(Config.withDefault(1000)),
   // How often the calendars are read for the next 24 hours, and bots past their meeting polled.
   recorderScheduleIntervalSeconds: positiveInt("RECORDER_SCHEDULE_INTERVAL_SECONDS").pipe(Config.withDefault(300)),
   // How often closed deals are read back from crm-a and recorded outcomes written to it.

@@ -68,13 +68,16 @@ const withPlatforms = Layer.unwrapScoped(Effect.gen(function* () {
   )
 }))
 
-/** messenger-a configured, its API at a port where nothing listens. */
+/**
+ * messenger-a configured, its API at a port where nothing listens; its retries 50, 100 and 200 ms
+ * apart (MESSENGER_RETRY_BASE_MS) rather than 1, 2 and 4 s: the same four attempts.
+ */
 const withUnreachablePlatform = Layer.unwrapScoped(Effect.gen(function* () {
   const tg = yield* startTelegramServer
   const wa = yield* startWhatsAppServer
   const logs: Array<string> = []
   return Layer.merge(
-    testServerLayer({ ...platformConfig(tg, wa), messengerAApiUrl: "http://127.0.0.1:9/telegram" }, { logs }),
+    testServerLayer({ ...platformConfig(tg, wa), messengerAApiUrl: "http://127.0.0.1:9/telegram", messengerRetryBaseMs: 50 }, { logs }),
     Layer.succeed(Platforms, { tg, wa, logs, codes: [] })
   )
 }))

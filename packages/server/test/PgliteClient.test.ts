@@ -138,6 +138,8 @@ layer(PgliteClient.layer({ dataDir: undefined }), { excludeTestServices: true })
       const [row] = yield* sql<{ doc: unknown }>`SELECT ${sql.json(document)}::jsonb AS doc`
       expect(row.doc).toStrictEqual(document)
     }))
+
+  it.effect("values: reads back every type as @effect/sql-pg does", () => readsValues())
 })
 
 // --- values: the same as @effect/sql-pg reads from PostgreSQL ------------------------------------
@@ -199,21 +201,22 @@ const expectedValues = {
 
 const readValues = Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.map(valuesQuery(sql), ([row]) => row))
 
-describe("PgliteClient values", () => {
-  it.scoped("reads back every type as @effect/sql-pg does", () =>
-    Effect.gen(function* () {
-      const fromPglite = yield* Effect.provide(readValues, PgliteClient.layer({ dataDir: undefined }))
-      expect(fromPglite).toStrictEqual(expectedValues)
-      expect(fromPglite.bytea).toBeInstanceOf(Buffer)
+// The test runs in the "PgliteClient" layer above, on its database (another instance would cost
+// seconds to start on a small machine): the query reads no table, so what the other tests did there
+// does not change what it reads.
+const readsValues = () =>
+  Effect.gen(function* () {
+    const fromPglite = yield* readValues
+    expect(fromPglite).toStrictEqual(expectedValues)
+    expect(fromPglite.bytea).toBeInstanceOf(Buffer)
 
-      const serverUrl = testServerUrl()
-      if (serverUrl !== undefined) {
-        const fromPostgres = yield* Effect.provide(readValues, PgClient.layer({ url: Redacted.make(serverUrl) }))
-        expect(fromPostgres).toStrictEqual(expectedValues)
-        expect(fromPglite).toStrictEqual(fromPostgres)
-      }
-    }))
-})
+    const serverUrl = testServerUrl()
+    if (serverUrl !== undefined) {
+      const fromPostgres = yield* Effect.provide(readValues, PgClient.layer({ url: Redacted.make(serverUrl) }))
+      expect(fromPostgres).toStrictEqual(expectedValues)
+      expect(fromPglite).toStrictEqual(fromPostgres)
+    }
+  }).pipe(Effect.scoped)
 
 // --- persistence ---------------------------------------------------------------------------------
 

@@ -51,6 +51,9 @@ const withProviders = (faults: {
       assemblyaiBaseUrl: assemblyai.url,
       openaiApiKey: Option.some(Redacted.make(KEYS.openai)),
       openaiBaseUrl: openai.url,
+      // AssemblyAI's transcript status asked for every 100 ms (ASSEMBLYAI_POLL_MS), not every 3 s:
+      // the same requests, without the waits between them
+      assemblyaiPollMs: 100,
       ...faults.config
     }, { workers: true })
     return Layer.merge(server, Layer.succeed(Providers, { deepgram, assemblyai, openai }))
@@ -250,10 +253,10 @@ describe("transcripts", () => {
   layer(
     withProviders({
       deepgram: { failAlways: 401 },
-      // done at the first poll: AssemblyAI's 3 s between polls stays inside the timeout
+      // done at the first poll: the upload's retry (1 s) and one poll (100 ms) stay inside the timeout
       assemblyai: { path: "/v2/upload", failFirst: [{ status: 500 }], pendingPolls: 0 },
       openai: { hang: true },
-      config: { transcriberTimeoutSeconds: 6 }
+      config: { transcriberTimeoutSeconds: 4 }
     }),
     { excludeTestServices: true }
   )("with the providers failing", (it) => {
@@ -297,7 +300,7 @@ describe("transcripts", () => {
         yield* setFlags(tenant.client_id, { transcriber: "openai" })
         const { status } = yield* analyse(tenant.api_key, "renewal-stereo.mp3")
         expect(status).toMatchObject({ status: "failed", credits_charged: 0 })
-        expect(status.error).toEqual({ code: "transcription_failed", message: expect.stringMatching(/OpenAI did not answer .* within 6s/) })
+        expect(status.error).toEqual({ code: "transcription_failed", message: expect.stringMatching(/OpenAI did not answer .* within 4s/) })
         expect(yield* balanceOf(tenant.client_id)).toBe(3)
       }))
   })

@@ -11,7 +11,7 @@
  * requests make no span (a span records the URL).
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Duration, Effect, Either, Option, Redacted, Schema } from "effect"
 import { AppConfig } from "../config.js"
 import { requestJson } from "../lib/ProviderRequests.js"
@@ -72,6 +72,8 @@ export const parseTelegramUpdate = (body: string) => {
 export class MessengerA extends Effect.Service<MessengerA>()("MessengerA", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
+    /** SEND_POLICY, its first back-off from MESSENGER_RETRY_BASE_MS. */
+    const sendPolicy = { ...SEND_POLICY, retryBaseDelay: Duration.millis(config.messengerRetryBaseMs) }
     // no span for these requests: a span records the URL, and the token is in it
     const client = HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true)
     const missing = [
@@ -96,7 +98,7 @@ export class MessengerA extends Effect.Service<MessengerA>()("MessengerA", {
         client,
         name: "messenger-a",
         what: "sendMessage",
-        policy: SEND_POLICY,
+        policy: sendPolicy,
         apiKey: token,
         keyStatuses: false,
         retryAfterFromBody: retryAfterOf,

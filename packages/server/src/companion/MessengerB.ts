@@ -14,8 +14,8 @@
  * Changes addressed to another phone number of the same business account are not ours: ignored.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
-import { Effect, Either, Option, Redacted, Schema } from "effect"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { Duration, Effect, Either, Option, Redacted, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { AppConfig } from "../config.js"
 import { requestJson } from "../lib/ProviderRequests.js"
@@ -121,6 +121,8 @@ export const signatureMatches = (body: string, header: string | undefined, secre
 export class MessengerB extends Effect.Service<MessengerB>()("MessengerB", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
+    /** SEND_POLICY, its first back-off from MESSENGER_RETRY_BASE_MS. */
+    const sendPolicy = { ...SEND_POLICY, retryBaseDelay: Duration.millis(config.messengerRetryBaseMs) }
     const client = yield* HttpClient.HttpClient
     const missing = [
       ...(Option.isNone(config.messengerBVerifyToken) ? ["MESSENGER_B_VERIFY_TOKEN"] : []),
@@ -147,7 +149,7 @@ export class MessengerB extends Effect.Service<MessengerB>()("MessengerB", {
         client,
         name: "messenger-b",
         what: "message",
-        policy: SEND_POLICY,
+        policy: sendPolicy,
         apiKey: token,
         keyStatuses: false,
         annotations: { channel: "messenger-b" },

@@ -93,7 +93,10 @@ export const parseJson = (body: string): { readonly ok: true; readonly value: un
   }
 }
 
-/** Provider policy of a send: retried on 429 (waiting as long as the platform asks), 5xx and the network. */
+/**
+ * Provider policy of a send: retried on 429 (waiting as long as the platform asks), 5xx and the network.
+ * MessengerA and MessengerB take the first back-off from `MESSENGER_RETRY_BASE_MS` (default 1 s).
+ */
 export const SEND_POLICY = {
   timeout: Duration.seconds(120),
   maxRetries: 3,

@@ -31,6 +31,7 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
     const integrations = yield* SpeechIntegrations
     const client = yield* HttpClient.HttpClient
     const timeout = Duration.seconds(config.transcriberTimeoutSeconds)
+    const pollInterval = Duration.millis(config.assemblyaiPollMs)
 
     const needsKey = (provider: ProviderName, variable: string) =>
       new TranscriptionFailed({ provider, message: `this server has no ${variable}: ${provider} cannot be used` })
@@ -49,7 +50,7 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
           makeDeepgram({ apiKey, baseUrl: config.deepgramBaseUrl, timeout }))
         : provider === "assemblyai"
         ? withKey(config.assemblyaiApiKey, provider, "ASSEMBLYAI_API_KEY", (apiKey) =>
-          makeAssemblyAI({ apiKey, baseUrl: config.assemblyaiBaseUrl, timeout }))
+          makeAssemblyAI({ apiKey, baseUrl: config.assemblyaiBaseUrl, timeout, pollInterval }))
         : makeOpenAI({
           apiKey: Option.getOrUndefined(config.openaiApiKey),
           baseUrl: config.openaiBaseUrl,
@@ -65,7 +66,7 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
       const made = i.provider === "deepgram"
         ? makeDeepgram({ ...settings, baseUrl: settings.baseUrl ?? config.deepgramBaseUrl })
         : i.provider === "assemblyai"
-        ? makeAssemblyAI({ ...settings, baseUrl: settings.baseUrl ?? config.assemblyaiBaseUrl })
+        ? makeAssemblyAI({ ...settings, baseUrl: settings.baseUrl ?? config.assemblyaiBaseUrl, pollInterval })
         : makeOpenAI({
           ...settings,
           baseUrl: settings.baseUrl ?? config.openaiBaseUrl,
