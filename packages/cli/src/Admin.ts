@@ -10,11 +10,10 @@ import { Console, Effect, Option, ParseResult } from "effect"
 import { adminClient, adminKeyOption, jsonOption, urlOption } from "./Connection.js"
 import { fromClientError, UsageError } from "./Errors.js"
 import { group } from "./Help.js"
+import { printJson } from "./Output.js"
 
 /** The operations the commands use: the client derives these alone (Connection.ts). */
 const AdminApi = withApiErrors(HttpApi.make("callsight").add(ExtensionsApi))
-
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
 /** Builds a request body; a value the declaration rejects is a usage error (exit 2) before any request. */
 const body = <A>(make: () => A): Effect.Effect<A, UsageError> =>

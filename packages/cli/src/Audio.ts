@@ -17,15 +17,13 @@ import {
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem, HttpApi } from "@effect/platform"
 import { Console, Context, Effect, Option, type Redacted } from "effect"
-import { apiKeyOption, type ClientOf, jsonOption, tenantClient, urlOption } from "./Connection.js"
-import { type RawStream, Stdio } from "./Output.js"
+import { apiKeyOption, type ClientOf, jsonOption, tenantClient, type Transport, urlOption } from "./Connection.js"
+import { printJson, type RawStream, Stdio } from "./Output.js"
 import { AnalysisFailed, fromClientError, fromUploadError, type ServiceError, UsageError } from "./Errors.js"
 
 // ---------------------------------------------------------------------------------------------
 // Output
 // ---------------------------------------------------------------------------------------------
-
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
 /** Writes `text` to stdout as it is and waits until it is handed to the system. */
 const writeStdout = (text: string) =>
@@ -254,8 +252,13 @@ const connection = { url: urlOption, apiKey: apiKeyOption }
 
 const withClient = <A, E>(
   args: { readonly url: string; readonly apiKey: Option.Option<Redacted.Redacted<string>> },
-  program: Effect.Effect<A, E, AudioClient | FileSystem.FileSystem>
-) => Effect.flatMap(tenantClient(AudioCallsApi, args.url, args.apiKey), (client) => Effect.provideService(program, AudioClient, client))
+  program: Effect.Effect<A, E, AudioClient | FileSystem.FileSystem>,
+  transport?: Transport
+) =>
+  Effect.flatMap(
+    tenantClient(AudioCallsApi, args.url, args.apiKey, transport),
+    (client) => Effect.provideService(program, AudioClient, client)
+  )
 
 const callIdArg = Args.text({ name: "CALL_ID" }).pipe(Args.withDescription("The call (call_...)"))
 
@@ -364,7 +367,9 @@ const upload = Command.make(
           yield* writeFile(args.report.value, html)
           yield* Console.error(`Wrote the report of ${final.call_id} to ${args.report.value}`)
         }
-      })
+      }),
+      // the service may answer before the file is all sent (a wrong key, a file too large)
+      "fetch"
     )
 ).pipe(Command.withDescription("Upload a call recording for analysis (a tenant key); --wait to follow it to the end"))
 

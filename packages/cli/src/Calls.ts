@@ -17,6 +17,7 @@ import { Console, Effect, Option, ParseResult, Schema } from "effect"
 import { apiKeyOption, jsonOption, urlOption, withTenantApi } from "./Connection.js"
 import { UsageError } from "./Errors.js"
 import { group } from "./Help.js"
+import { printJson } from "./Output.js"
 
 type Call = CallsPage["calls"][number]
 
@@ -120,7 +121,7 @@ const list = Command.make(
       const cursor = Option.getOrUndefined(args.cursor)
       yield* checkQuery(limit, cursor)
       const page = yield* withTenantApi(CallsApi, args, (c) => (args.all ? everyPage(c, limit, cursor) : c.listCalls({ limit, cursor })))
-      if (args.json) return yield* Console.log(JSON.stringify(page, null, 2))
+      if (args.json) return yield* printJson(page)
       const lines = page.calls.length === 0 ? ["No calls."] : [...callsTable(page.calls)]
       if (page.next_cursor !== null) {
         const more = ["callsight calls list", ...(limit === undefined ? [] : [`--limit ${limit}`]), `--cursor ${page.next_cursor}`]

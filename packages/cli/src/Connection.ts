@@ -11,7 +11,7 @@
 import { SESSION_COOKIE } from "@callsight/api-spec"
 import { deriveClient, type DerivedClient, normalizeBaseUrl } from "@callsight/client"
 import { Options } from "@effect/cli"
-import { type HttpApi, type HttpApiGroup, HttpClient, HttpClientRequest } from "@effect/platform"
+import { FetchHttpClient, type HttpApi, type HttpApiGroup, HttpClient, HttpClientRequest } from "@effect/platform"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import { fromClientError, UsageError } from "./Errors.js"
@@ -71,20 +71,29 @@ export type ClientOf<A> = A extends HttpApi.HttpApi<infer _Id, infer Groups, inf
 type Api<Groups extends HttpApiGroup.HttpApiGroup.Any, E> = HttpApi.HttpApi<string, Groups, E, never>
 
 /**
+ * How a client sends its requests: over `node:http` (`NodeHttpClient`, its agent closed with the
+ * run's scope, Cli.ts) unless a command streams an upload. `fetch` loads and compiles undici before
+ * its first request, a fifth of a client command's start; but the service may answer an upload
+ * before its body is all sent (401 for a wrong key, 413 for a file too large), and `fetch` reads
+ * that answer where @effect/platform-node's `node:http` client reports the broken pipe
+ * ("write EPIPE"), so uploads go through `fetch`.
+ */
+export type Transport = "node:http" | "fetch"
+
+/**
  * The client of `api` (the groups the command uses: their declarations are all it loads) at
- * `base`, presenting `apiKey` when there is one, with `transform` applied to each request. Over
- * `node:http` (`NodeHttpClient`), whose agent closes with the run's scope (Cli.ts), not over
- * `fetch`, whose undici a command would load and compile first (a tenth of its start).
+ * `base`, presenting `apiKey` when there is one, with `transform` applied to each request.
  */
 const clientOf = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(
   api: Api<Groups, E>,
   options: { readonly baseUrl: string; readonly apiKey?: Redacted.Redacted<string> },
+  transport: Transport = "node:http",
   transform: (client: HttpClient.HttpClient) => HttpClient.HttpClient = (client) => client
 ) =>
   Effect.flatMap(NodeHttpClient.makeAgent(), (agent) =>
     deriveClient(api, options).pipe(
       Effect.provide(Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, transform))),
-      Effect.provide(NodeHttpClient.layerWithoutAgent),
+      Effect.provide(transport === "fetch" ? FetchHttpClient.layer : NodeHttpClient.layerWithoutAgent),
       Effect.provideService(NodeHttpClient.HttpAgent, agent)
     ))
 
@@ -107,11 +116,12 @@ export const tenantKey = (apiKey: Option.Option<Redacted.Redacted<string>>) =>
 export const tenantClient = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(
   api: Api<Groups, E>,
   url: string,
-  apiKey: Option.Option<Redacted.Redacted<string>>
+  apiKey: Option.Option<Redacted.Redacted<string>>,
+  transport?: Transport
 ) =>
   Effect.gen(function* () {
     const key = yield* tenantKey(apiKey)
-    return yield* clientOf(api, { baseUrl: yield* baseUrl(url), apiKey: key })
+    return yield* clientOf(api, { baseUrl: yield* baseUrl(url), apiKey: key }, transport)
   })
 
 /** The client of `api` at `url` without a credential (sign-in, public operations). */
@@ -125,7 +135,7 @@ export const sessionClient = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(
   session: string
 ) =>
   Effect.flatMap(baseUrl(url), (base) =>
-    clientOf(api, { baseUrl: base }, HttpClient.mapRequest(HttpClientRequest.setHeader("cookie", `${SESSION_COOKIE}=${session}`))))
+    clientOf(api, { baseUrl: base }, "node:http", HttpClient.mapRequest(HttpClientRequest.setHeader("cookie", `${SESSION_COOKIE}=${session}`))))
 
 /** Runs `f` with the tenant's client of `api`; failures classified for the exit code (Errors.ts). */
 export const withTenantApi = <Groups extends HttpApiGroup.HttpApiGroup.Any, E, A, E2>(

@@ -74,7 +74,8 @@ export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption },
     // a usage error without a key or with a bad URL
     const apiKey = yield* tenantKey(args.apiKey)
     const base = yield* baseUrl(args.url)
-    const client = yield* tenantClient(AudioCallsApi, args.url, args.apiKey)
+    // `fetch`: upload_audio streams a file, which the service may answer before it is all sent (Connection.ts)
+    const client = yield* tenantClient(AudioCallsApi, args.url, args.apiKey, "fetch")
     // the tools (the server's mcp/Tools.ts entry) and the declarations of the forwarded ones, loaded
     // here: the other commands start without them
     const [{ OutcomeTruth, OutcomeTruthRequest, SearchResults }, { makeMcpServer, McpToolError }] = yield* Effect

@@ -54,6 +54,9 @@ export const withOutput = <A, E, R>(
     )
   )
 
+/** `--json`: the value as indented JSON on stdout, the only thing there. */
+export const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
 /** A stream a command writes text to as it is (not through the `Console`). */
 export interface RawStream {
   readonly isTTY?: boolean | undefined

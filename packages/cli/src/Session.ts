@@ -13,12 +13,11 @@ import { Cookies, HttpApi } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import { baseUrl, jsonOption, publicClient, sessionClient, urlOption } from "./Connection.js"
 import { fromClientError, ServiceError, UsageError } from "./Errors.js"
+import { printJson } from "./Output.js"
 import { forgetSession, loadSession, saveSession } from "./SessionStore.js"
 
 /** The operations the commands use: the client derives these alone (Connection.ts). */
 const SessionApi = withApiErrors(HttpApi.make("callsight").add(ClientAuthApi))
-
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
 /** A token, or a link that carries one (`…/sign-in#token=…`). */
 const tokenFrom = (input: string): string => /[#?&]token=([A-Za-z0-9_-]+)/.exec(input)?.[1] ?? input.trim()

@@ -13,11 +13,10 @@ import { HttpApi } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
 import { apiKeyOption, jsonOption, urlOption, withTenantApi } from "./Connection.js"
 import { group } from "./Help.js"
+import { printJson } from "./Output.js"
 
 /** The operations the commands use: the client derives these alone (Connection.ts). */
 const WebhooksClientApi = withApiErrors(HttpApi.make("callsight").add(WebhooksApi))
-
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
 const connection = { url: urlOption, apiKey: apiKeyOption, json: jsonOption }
 
