@@ -10,7 +10,7 @@ import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/p
 import { Effect } from "effect"
 import { inlineStyle } from "./http/SecurityHeaders.js"
 import { FAVICON_LINK, FAVICON_PATH } from "./lib/Html.js"
-import { VERSION } from "./version.js"
+import { VERSIONS_LINE } from "./version.js"
 
 /**
  * The icon: a sound wave's bars on a dark rounded square, as an ICO holding two PNGs (16 and 32
@@ -40,7 +40,7 @@ nav a.primary{background:#0f172a;border-color:#0f172a;color:#fff}
 `)}</head>
 <body><main>
 <h1>Callsight</h1>
-<p class="version">version ${VERSION}</p>
+<p class="version">${VERSIONS_LINE}</p>
 <p>Sales-call intelligence: upload recordings of sales calls, poll their analysis, and fetch a
 tenant-isolated evidence report or the whole analysis as JSON.</p>
 <nav aria-label="Start here">

@@ -3,4 +3,4 @@
  * (`API_VERSION`: `/health`'s `api_version`, the OpenAPI `info.version`): the api-spec's, one of
  * each for every package (docs/architecture.md, "Versions").
  */
-export { API_VERSION, VERSION } from "@callsight/api-spec"
+export { API_VERSION, VERSION, VERSIONS_LINE } from "@callsight/api-spec"

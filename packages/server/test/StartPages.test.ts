@@ -8,6 +8,7 @@
  *
  * Without `/usr/bin/chromium` the browser tests are skipped, unless `CI` is set: then they fail.
  */
+import { API_VERSION, VERSION } from "@callsight/api-spec"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -44,6 +45,8 @@ describe("the start pages", () => {
         // the four doors come first, the sign-up first of all
         expect(hrefs.slice(0, 4)).toEqual(["/signup", "/sign-in", "/portal", "/docs"])
         expect(home.body).toMatch(/We e-mail you a link that signs you in/)
+        // both versions, each named, as /docs names them
+        expect(home.body).toContain(`API ${API_VERSION} · Callsight ${VERSION}`)
         // a public page: cacheable, with the pages' policy
         expect(home.headers["cache-control"]).toBeUndefined()
         expect(home.headers["content-security-policy"]).toMatch(/^default-src 'self'/)
