@@ -3,17 +3,14 @@
  * - `create-tenant --name NAME [--owner-email E] [--owner-name N] [--industry I] [--credits N] [--plan P] [--test] [--json]`
  * - `grant-credits CLIENT_ID N [--reason R] [--json]`
  */
-import { ClientId, CreateClientRequest, ExtensionsApi, GrantCreditsRequest, Plan, withApiErrors } from "@callsight/api-spec"
+import { ClientId, CreateClientRequest, GrantCreditsRequest, Plan } from "@callsight/api-spec"
 import { Args, Command, Options } from "@effect/cli"
-import { HttpApi } from "@effect/platform"
 import { Console, Effect, Option, ParseResult } from "effect"
+import { ExtensionsClientApi } from "./Apis.js"
 import { adminClient, adminKeyOption, jsonOption, urlOption } from "./Connection.js"
 import { fromClientError, UsageError } from "./Errors.js"
 import { group } from "./Help.js"
 import { printJson } from "./Output.js"
-
-/** The operations the commands use: the client derives these alone (Connection.ts). */
-const AdminApi = withApiErrors(HttpApi.make("callsight").add(ExtensionsApi))
 
 /** Builds a request body; a value the declaration rejects is a usage error (exit 2) before any request. */
 const body = <A>(make: () => A): Effect.Effect<A, UsageError> =>
@@ -69,7 +66,7 @@ const createTenant = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const client = yield* adminClient(AdminApi, args.url, args.adminKey)
+      const client = yield* adminClient(ExtensionsClientApi, args.url, args.adminKey)
       const payload = yield* body(() =>
         new CreateClientRequest({
           company_name: args.name,
@@ -116,7 +113,7 @@ const grantCredits = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const client = yield* adminClient(AdminApi, args.url, args.adminKey)
+      const client = yield* adminClient(ExtensionsClientApi, args.url, args.adminKey)
       const payload = yield* body(() => new GrantCreditsRequest({ amount: args.amount, reason: args.reason }))
       const balance = yield* client.extensions
         .grantCredits({ path: { client_id: ClientId.make(args.clientId, true) }, payload })

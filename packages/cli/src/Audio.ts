@@ -9,14 +9,15 @@
  * stderr is a terminal, never with `--json` (then stdout holds only JSON). An analysis that ends
  * `failed` exits 1 after its result is printed.
  */
-import { AudioApi, type CallAnalysis, ExtensionsApi, withApiErrors } from "@callsight/api-spec"
+import type { CallAnalysis } from "@callsight/api-spec"
 import {
   type AnalysisStatus,
   type UploadProgress
 } from "@callsight/client"
 import { Args, Command, Options } from "@effect/cli"
-import { FileSystem, HttpApi } from "@effect/platform"
+import { FileSystem } from "@effect/platform"
 import { Console, Context, Effect, Option, type Redacted } from "effect"
+import { AudioClientApi } from "./Apis.js"
 import { apiKeyOption, type ClientOf, jsonOption, tenantClient, type Transport, urlOption } from "./Connection.js"
 import { printJson, type RawStream, Stdio } from "./Output.js"
 import { AnalysisFailed, fromClientError, fromUploadError, type ServiceError, UsageError } from "./Errors.js"
@@ -238,14 +239,11 @@ const describeAnalysis = (a: CallAnalysis): string => {
 // Shared pieces
 // ---------------------------------------------------------------------------------------------
 
-/** The operations the commands (and `mcp`'s tools) use: the client derives these alone (Connection.ts). */
-export const AudioCallsApi = withApiErrors(HttpApi.make("callsight").add(AudioApi).add(ExtensionsApi))
-
-/** The tenant's client of `AudioCallsApi`, for the commands' programs. */
-class AudioClient extends Context.Tag("@callsight/cli/AudioClient")<AudioClient, ClientOf<typeof AudioCallsApi>>() {}
+/** The tenant's client of `AudioClientApi`, for the commands' programs. */
+class AudioClient extends Context.Tag("@callsight/cli/AudioClient")<AudioClient, ClientOf<typeof AudioClientApi>>() {}
 
 /** A client call whose failures are classified for the exit code (Errors.ts). */
-const api = <A, E>(f: (client: ClientOf<typeof AudioCallsApi>) => Effect.Effect<A, E>) =>
+const api = <A, E>(f: (client: ClientOf<typeof AudioClientApi>) => Effect.Effect<A, E>) =>
   Effect.flatMap(AudioClient, f).pipe(Effect.catchAll(fromClientError))
 
 const connection = { url: urlOption, apiKey: apiKeyOption }
@@ -256,7 +254,7 @@ const withClient = <A, E>(
   transport?: Transport
 ) =>
   Effect.flatMap(
-    tenantClient(AudioCallsApi, args.url, args.apiKey, transport),
+    tenantClient(AudioClientApi, args.url, args.apiKey, transport),
     (client) => Effect.provideService(program, AudioClient, client)
   )
 

@@ -9,11 +9,11 @@
  * follows the cursors to the last page. `--json` prints the answer as it came, one JSON document
  * (`{ calls, next_cursor }`; with `--all`, every call and `next_cursor: null`).
  */
-import { ExtensionsApi, withApiErrors } from "@callsight/api-spec"
+import { ExtensionsApi } from "@callsight/api-spec"
 import type { CallsMethods, CallsPage } from "@callsight/client"
 import { Command, Options } from "@effect/cli"
-import { HttpApi } from "@effect/platform"
 import { Console, Effect, Option, ParseResult, Schema } from "effect"
+import { ExtensionsClientApi } from "./Apis.js"
 import { apiKeyOption, jsonOption, urlOption, withTenantApi } from "./Connection.js"
 import { UsageError } from "./Errors.js"
 import { group } from "./Help.js"
@@ -21,8 +21,6 @@ import { printJson } from "./Output.js"
 
 type Call = CallsPage["calls"][number]
 
-/** The operations the command uses: the client derives these alone (Connection.ts). */
-const CallsApi = withApiErrors(HttpApi.make("callsight").add(ExtensionsApi))
 
 /** The query of the operation as the API declares it (`limit` 1–200, `cursor`), in its encoded form. */
 const ListCallsQuery = Option.getOrThrow(
@@ -120,7 +118,7 @@ const list = Command.make(
       const limit = Option.getOrUndefined(args.limit)
       const cursor = Option.getOrUndefined(args.cursor)
       yield* checkQuery(limit, cursor)
-      const page = yield* withTenantApi(CallsApi, args, (c) => (args.all ? everyPage(c, limit, cursor) : c.listCalls({ limit, cursor })))
+      const page = yield* withTenantApi(ExtensionsClientApi, args, (c) => (args.all ? everyPage(c, limit, cursor) : c.listCalls({ limit, cursor })))
       if (args.json) return yield* printJson(page)
       const lines = page.calls.length === 0 ? ["No calls."] : [...callsTable(page.calls)]
       if (page.next_cursor !== null) {

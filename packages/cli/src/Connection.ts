@@ -13,7 +13,7 @@ import { deriveClient, type DerivedClient, normalizeBaseUrl } from "@callsight/c
 import { Options } from "@effect/cli"
 import { FetchHttpClient, type HttpApi, type HttpApiGroup, HttpClient, HttpClientRequest } from "@effect/platform"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Effect, Option, Redacted } from "effect"
 import { fromClientError, UsageError } from "./Errors.js"
 
 export const DEFAULT_URL = "http://localhost:8080"
@@ -80,22 +80,24 @@ type Api<Groups extends HttpApiGroup.HttpApiGroup.Any, E> = HttpApi.HttpApi<stri
  */
 export type Transport = "node:http" | "fetch"
 
+/** The `HttpClient` of a transport; a `node:http` agent lives as long as the run's scope. */
+const httpClientOf = (transport: Transport) =>
+  transport === "fetch"
+    ? Effect.provide(HttpClient.HttpClient, FetchHttpClient.layer)
+    : Effect.provideServiceEffect(NodeHttpClient.make, NodeHttpClient.HttpAgent, NodeHttpClient.makeAgent())
+
 /**
  * The client of `api` (the groups the command uses: their declarations are all it loads) at
  * `base`, presenting `apiKey` when there is one, with `transform` applied to each request.
  */
-const clientOf = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(
+export const clientOf = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(
   api: Api<Groups, E>,
   options: { readonly baseUrl: string; readonly apiKey?: Redacted.Redacted<string> },
   transport: Transport = "node:http",
   transform: (client: HttpClient.HttpClient) => HttpClient.HttpClient = (client) => client
 ) =>
-  Effect.flatMap(NodeHttpClient.makeAgent(), (agent) =>
-    deriveClient(api, options).pipe(
-      Effect.provide(Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, transform))),
-      Effect.provide(transport === "fetch" ? FetchHttpClient.layer : NodeHttpClient.layerWithoutAgent),
-      Effect.provideService(NodeHttpClient.HttpAgent, agent)
-    ))
+  Effect.flatMap(httpClientOf(transport), (httpClient) =>
+    deriveClient(api, options).pipe(Effect.provideService(HttpClient.HttpClient, transform(httpClient))))
 
 /** The client of `api` at `url` presenting the admin key; a usage error when there is none. */
 export const adminClient = <Groups extends HttpApiGroup.HttpApiGroup.Any, E>(

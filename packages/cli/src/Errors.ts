@@ -116,7 +116,7 @@ export const exitCodeOf = <E, A>(exit: Exit.Exit<E, A>): number => {
  * `NodeRuntime.runMain` teardown: the process ends with the run's exit code as soon as stdout and
  * stderr have taken what was written (an empty write's callback comes after the earlier writes'),
  * not when the last handle closes. `runMain` leaves a successful run to the event loop, which
- * kept a client command alive for `fetch`'s idle keep-alive connection after its answer was printed.
+ * kept a client command alive for an idle keep-alive connection after its answer was printed.
  */
 export const teardown = <E, A>(exit: Exit.Exit<E, A>, _onExit: (code: number) => void): void => {
   const code = exitCodeOf(exit)

@@ -16,8 +16,8 @@ import { Command } from "@effect/cli"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Logger, Redacted, Schema } from "effect"
-import { AudioCallsApi } from "./Audio.js"
-import { apiKeyOption, baseUrl, tenantClient, tenantKey, urlOption } from "./Connection.js"
+import { AudioClientApi } from "./Apis.js"
+import { apiKeyOption, baseUrl, clientOf, tenantKey, urlOption } from "./Connection.js"
 
 /** How long a forwarded tool call may take. */
 const REMOTE_TIMEOUT_MS = 60_000
@@ -75,7 +75,7 @@ export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption },
     const apiKey = yield* tenantKey(args.apiKey)
     const base = yield* baseUrl(args.url)
     // `fetch`: upload_audio streams a file, which the service may answer before it is all sent (Connection.ts)
-    const client = yield* tenantClient(AudioCallsApi, args.url, args.apiKey, "fetch")
+    const client = yield* clientOf(AudioClientApi, { baseUrl: base, apiKey }, "fetch")
     // the tools (the server's mcp/Tools.ts entry) and the declarations of the forwarded ones, loaded
     // here: the other commands start without them
     const [{ OutcomeTruth, OutcomeTruthRequest, SearchResults }, { makeMcpServer, McpToolError }] = yield* Effect

@@ -7,17 +7,15 @@
  * - `callsight me`: who the stored session signs in as;
  * - `callsight logout`: ends the session on the service and forgets it here.
  */
-import { ClientAuthApi, LoginRequest, SESSION_COOKIE, VerifyRequest, withApiErrors } from "@callsight/api-spec"
+import { LoginRequest, SESSION_COOKIE, VerifyRequest } from "@callsight/api-spec"
 import { Args, Command } from "@effect/cli"
-import { Cookies, HttpApi } from "@effect/platform"
+import { Cookies } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
+import { SessionClientApi } from "./Apis.js"
 import { baseUrl, jsonOption, publicClient, sessionClient, urlOption } from "./Connection.js"
 import { fromClientError, ServiceError, UsageError } from "./Errors.js"
 import { printJson } from "./Output.js"
 import { forgetSession, loadSession, saveSession } from "./SessionStore.js"
-
-/** The operations the commands use: the client derives these alone (Connection.ts). */
-const SessionApi = withApiErrors(HttpApi.make("callsight").add(ClientAuthApi))
 
 /** A token, or a link that carries one (`…/sign-in#token=…`). */
 const tokenFrom = (input: string): string => /[#?&]token=([A-Za-z0-9_-]+)/.exec(input)?.[1] ?? input.trim()
@@ -41,7 +39,7 @@ const login = Command.make(
   },
   (args) =>
     Effect.gen(function* () {
-      const client = yield* publicClient(SessionApi, args.url)
+      const client = yield* publicClient(SessionClientApi, args.url)
       const payload = yield* Effect.try({
         try: () => new LoginRequest({ email: args.email }),
         catch: () => new UsageError({ message: `not an e-mail address: ${JSON.stringify(args.email)}` })
@@ -60,7 +58,7 @@ const verify = Command.make(
   (args) =>
     Effect.gen(function* () {
       const base = yield* baseUrl(args.url)
-      const client = yield* publicClient(SessionApi, args.url)
+      const client = yield* publicClient(SessionClientApi, args.url)
       const payload = yield* Effect.try({
         try: () => new VerifyRequest({ token: tokenFrom(args.token) }),
         catch: () => new UsageError({ message: "the token is empty" })
@@ -94,7 +92,7 @@ const me = Command.make(
   (args) =>
     Effect.gen(function* () {
       const { session } = yield* storedSession(args.url)
-      const client = yield* sessionClient(SessionApi, args.url, session.session)
+      const client = yield* sessionClient(SessionClientApi, args.url, session.session)
       const user = yield* client.clientAuth.getCurrentUser().pipe(Effect.catchAll(fromClientError))
       if (args.json) return yield* printJson(user)
       yield* Console.log(
@@ -110,7 +108,7 @@ const logout = Command.make(
   (args) =>
     Effect.gen(function* () {
       const { base, session } = yield* storedSession(args.url)
-      const client = yield* sessionClient(SessionApi, args.url, session.session)
+      const client = yield* sessionClient(SessionClientApi, args.url, session.session)
       // a session the service no longer knows (401) is forgotten here all the same
       yield* client.clientAuth.logout().pipe(
         Effect.catchTag("Unauthorized", () => Effect.void),

@@ -7,16 +7,13 @@
  * - `deliveries WEBHOOK_ID [--limit N] [--json]`: what was sent, with every attempt
  * - `redeliver WEBHOOK_ID DELIVERY_ID [--json]`: send one again now
  */
-import { DeliveryId, WebhookEventType, WebhookId, WebhooksApi, withApiErrors } from "@callsight/api-spec"
+import { DeliveryId, WebhookEventType, WebhookId } from "@callsight/api-spec"
 import { Args, Command, Options } from "@effect/cli"
-import { HttpApi } from "@effect/platform"
 import { Console, Effect, Option } from "effect"
+import { WebhooksClientApi } from "./Apis.js"
 import { apiKeyOption, jsonOption, urlOption, withTenantApi } from "./Connection.js"
 import { group } from "./Help.js"
 import { printJson } from "./Output.js"
-
-/** The operations the commands use: the client derives these alone (Connection.ts). */
-const WebhooksClientApi = withApiErrors(HttpApi.make("callsight").add(WebhooksApi))
 
 const connection = { url: urlOption, apiKey: apiKeyOption, json: jsonOption }
 

@@ -34,20 +34,18 @@ import {
   type ReadyResponse,
   type UploadAccepted
 } from "@callsight/api-spec"
-import { FetchHttpClient, HttpApiClient, type HttpApiGroup, HttpClient, type OpenApi } from "@effect/platform"
+import { FetchHttpClient, type HttpApiGroup, type HttpClient, type OpenApi } from "@effect/platform"
 import { Cause, Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import type { AudioSource, UploadAudioOptions, WaitForCompletionOptions } from "./Audio.js"
 import {
   type CallsightClientOptions,
   type CallsightClientService,
-  type CallsightRawClient,
   type CallsPage,
   type ListCallsOptions,
-  makeFrom,
-  normalizeBaseUrl
+  makeService
 } from "./Derive.js"
 import { CallsightError, toCallsightError } from "./Errors.js"
-import { resilient, type RetryOptions } from "./Retry.js"
+import type { RetryOptions } from "./Retry.js"
 
 export class CallsightClient extends Context.Tag("@callsight/client/CallsightClient")<
   CallsightClient,
@@ -78,17 +76,7 @@ export class CallsightClient extends Context.Tag("@callsight/client/CallsightCli
     CallsightClient.layer(options)
 }
 
-const makeRaw = (baseUrl: string, options: RetryOptions): Effect.Effect<CallsightRawClient, never, HttpClient.HttpClient> =>
-  HttpApiClient.make(CallsightApi, { baseUrl, transformClient: (client) => resilient(client, options) })
-
-
-const make = (options: CallsightClientOptions): Effect.Effect<CallsightClientService, never, HttpClient.HttpClient> =>
-  Effect.gen(function* () {
-    const baseUrl = normalizeBaseUrl(options.baseUrl)
-    const raw = yield* makeRaw(baseUrl, options)
-    const httpClient = resilient(yield* HttpClient.HttpClient, options)
-    return makeFrom(CallsightApi, raw, httpClient, options)
-  })
+const make = (options: CallsightClientOptions) => makeService(CallsightApi, options)
 
 // ---------------------------------------------------------------------------------------------
 // The wire declaration: payloads as JSON, validated by the server only
@@ -115,13 +103,7 @@ export const wireApi: typeof CallsightApi = (() => {
 })()
 
 /** The client of `wireApi`. @internal */
-export const makeWire = (options: CallsightClientOptions): Effect.Effect<CallsightClientService, never, HttpClient.HttpClient> =>
-  Effect.gen(function* () {
-    const baseUrl = normalizeBaseUrl(options.baseUrl)
-    const raw = yield* HttpApiClient.make(wireApi, { baseUrl, transformClient: (client) => resilient(client, options) })
-    const httpClient = resilient(yield* HttpClient.HttpClient, options)
-    return makeFrom(wireApi, raw, httpClient, options)
-  })
+export const makeWire = (options: CallsightClientOptions) => makeService(wireApi, options)
 
 // ---------------------------------------------------------------------------------------------
 // The Promise facade

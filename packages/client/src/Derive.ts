@@ -47,9 +47,6 @@ import { IDEMPOTENCY_KEY_HEADER, resilient, type RetryOptions } from "./Retry.js
 // ---------------------------------------------------------------------------------------------
 // Types: the derived client with the key filled in
 // ---------------------------------------------------------------------------------------------
-// ---------------------------------------------------------------------------------------------
-// Types: the derived client with the key filled in
-// ---------------------------------------------------------------------------------------------
 
 /** The header every keyed operation declares (`ApiKeyHeaders` in api-spec). */
 export const API_KEY_HEADER = "x-api-key"
@@ -334,7 +331,7 @@ const completeRequest = (apiKey: string | undefined) => (request: any) => {
 }
 
 /** Wraps every method of a derived client of `api` (groups and top-level methods) with `completeRequest`. */
-export const keyed = (raw: object, apiKey: string | undefined, api: HttpApi.HttpApi.Any): any => {
+const keyed = (raw: object, apiKey: string | undefined, api: HttpApi.HttpApi.Any): any => {
   const operations = operationsOf(api)
   const fill = completeRequest(apiKey)
   // a keyed operation without a key fails here, with a plain message, before anything is sent
@@ -383,12 +380,8 @@ const derivedFrom = (
   } satisfies ClientBase
 }
 
-/**
- * The whole service over a client of `api` (`CallsightApi`, or the facade's wire declaration)
- * derived already.
- * @internal
- */
-export const makeFrom = (
+/** The whole service over a client of `api` derived already. */
+const makeFrom = (
   api: typeof CallsightApi,
   raw: object,
   httpClient: HttpClient.HttpClient,
@@ -398,6 +391,31 @@ export const makeFrom = (
   withApiKey: (key) => makeFrom(api, raw, httpClient, { ...options, apiKey: key }),
   raw: raw as CallsightRawClient
 })
+
+/**
+ * The client `HttpApiClient` derives from `api` and the `HttpClient` of the helpers, both with the
+ * retries and time limits of Retry.ts.
+ */
+const derive = (api: HttpApi.HttpApi.Any, options: CallsightClientOptions) =>
+  Effect.gen(function* () {
+    // Callsight's groups declare no client middleware: the derivation needs the HttpClient alone
+    const raw = yield* (HttpApiClient.make(api as HttpApi.HttpApi.AnyWithProps, {
+      baseUrl: normalizeBaseUrl(options.baseUrl),
+      transformClient: (client) => resilient(client, options)
+    }) as Effect.Effect<object, never, HttpClient.HttpClient>)
+    return { raw, httpClient: resilient(yield* HttpClient.HttpClient, options) }
+  })
+
+/**
+ * The whole service over `api` (`CallsightApi`, or the Promise facade's wire declaration), over
+ * the `HttpClient` in context.
+ * @internal
+ */
+export const makeService = (
+  api: typeof CallsightApi,
+  options: CallsightClientOptions
+): Effect.Effect<CallsightClientService, never, HttpClient.HttpClient> =>
+  Effect.map(derive(api, options), ({ httpClient, raw }) => makeFrom(api, raw, httpClient, options))
 
 /**
  * The client of an API made of some of Callsight's groups, over the `HttpClient` in context:
@@ -412,17 +430,7 @@ export const deriveClient = <Id extends string, Groups extends HttpApiGroup.Http
   api: HttpApi.HttpApi<Id, Groups, E, never>,
   options: CallsightClientOptions
 ): Effect.Effect<DerivedClient<Groups, E>, never, HttpClient.HttpClient> =>
-  Effect.gen(function* () {
-    const baseUrl = normalizeBaseUrl(options.baseUrl)
-    // Callsight's groups declare no client middleware: the derivation needs the HttpClient alone
-    const raw = yield* (HttpApiClient.make(api, { baseUrl, transformClient: (client) => resilient(client, options) }) as Effect.Effect<
-      object,
-      never,
-      HttpClient.HttpClient
-    >)
-    const httpClient = resilient(yield* HttpClient.HttpClient, options)
-    return derivedFrom(api, raw, httpClient, options)
-  })
+  Effect.map(derive(api, options), ({ httpClient, raw }) => derivedFrom(api, raw, httpClient, options))
 
 /** The default page size of `GET /v1/teams/calls` (the declaration's default). */
 const DEFAULT_LIST_LIMIT = 50

@@ -97,11 +97,14 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
       outbound
     }
 
+    /** The service's own client, derived from the declaration once, by the first `POST /mcp`. */
+    const ownClient = yield* Effect.cached(CallsightClient.make({ baseUrl }).pipe(Effect.provide(FetchHttpClient.layer)))
+
     /** The MCP server of one request, for the tenant of `identity`, its tools presenting `key`. */
     const mcpServerFor = (key: string, identity: ClientIdentity) =>
       Effect.gen(function* () {
         const [{ makeMcpServer }] = yield* mcpModules
-        const client = yield* CallsightClient.make({ baseUrl, apiKey: key }).pipe(Effect.provide(FetchHttpClient.layer))
+        const client = (yield* ownClient).withApiKey(key)
         const actor = yield* Effect.provideService(callers.actor, CurrentClient, identity)
         const writer = actor.id as UserId
         return makeMcpServer({
