@@ -2,7 +2,8 @@
  * CLI start-up, each figure the median of RUNS (default 10) runs of the built CLI, beside `node -e 0`
  * (Node's own start) in the same sitting:
  *
- * - `callsight --version`;
+ * - `callsight --version`, and once more without the client bundle's compile cache
+ *   (`NODE_DISABLE_COMPILE_CACHE=1`: what a first run costs, bin/compile-cache.js);
  * - `callsight status CALL_ID` without a key (a usage error before any request, exit 2);
  * - `callsight calls list --json` against a running service (`callsight serve --no-worker` on an
  *   embedded database, started here, with a tenant of its own): start, one request, the answer;
@@ -114,6 +115,7 @@ const mcpInitialize = (url: string, apiKey: string) =>
 
 const node = time(["-e", "0"], 0)
 const version = time([bin, "--version"], 0)
+const uncached = time([bin, "--version"], 0, { NODE_DISABLE_COMPILE_CACHE: "1" })
 const status = time([bin, "status", "call_01JQ8ZK4V3M2N7P5R6S8T9W0XY"], 2)
 
 const service = await startService()
@@ -137,6 +139,7 @@ try {
 console.log(`CLI start-up, median of ${RUNS}; CLI: ${bin}`)
 console.log(line("node -e 0", node))
 console.log(line("callsight --version", version, median(node)))
+console.log(line("callsight --version, no compile cache", uncached, median(node)))
 console.log(line("callsight status CALL_ID (no key: exit 2)", status, median(node)))
 if (list !== undefined) console.log(line("callsight calls list --json (a service)", list, median(node)))
 else console.log("callsight calls list --json: not in this checkout")

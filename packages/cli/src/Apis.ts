@@ -2,7 +2,7 @@
  * The parts of the declaration the commands derive their clients from (Connection.ts): each an API
  * of the groups some commands use, with the errors every operation may answer, so that a command
  * loads the declarations of its own operations and not the other groups' (docs/architecture.md,
- * "The CLI's two builds").
+ * "The CLI's builds").
  */
 import { AudioApi, ClientAuthApi, ExtensionsApi, WebhooksApi, withApiErrors } from "@callsight/api-spec"
 import { HttpApi } from "@effect/platform"

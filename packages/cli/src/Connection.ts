@@ -6,7 +6,7 @@
  * Each command derives its client from an API of the groups it uses (`deriveClient` of
  * @callsight/client over `withApiErrors(HttpApi.make("callsight").add(ExtensionsApi))`), not from
  * the whole declaration: a command loads the declarations of its own operations only, the other
- * groups' schemas stay unread (docs/architecture.md, "The CLI's two builds").
+ * groups' schemas stay unread (docs/architecture.md, "The CLI's builds").
  */
 import { SESSION_COOKIE } from "@callsight/api-spec"
 import { deriveClient, type DerivedClient, normalizeBaseUrl } from "@callsight/client"
