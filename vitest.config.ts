@@ -21,8 +21,13 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     // the wiki's Markdown, written into the module the server imports (as `npm run build` does);
-    // one migrated database that every test file's starts from
-    globalSetup: ["packages/server/test/utils/WikiSetup.ts", "packages/server/test/utils/DatabaseTemplate.ts"],
+    // one migrated database that every test file's starts from; one `callsight serve` that the
+    // end-to-end files without a server of their own share
+    globalSetup: [
+      "packages/server/test/utils/WikiSetup.ts",
+      "packages/server/test/utils/DatabaseTemplate.ts",
+      "test/utils/SharedServer.ts"
+    ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

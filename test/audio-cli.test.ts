@@ -14,18 +14,18 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_FILES, writeWavClip } from "./utils/Audio.js"
 import { cliInProcess } from "./utils/CliInProcess.js"
-import { runCli, type RunningServer, startCli, startServer } from "./utils/Server.js"
+import { runCli, sharedServer, startCli, startServer } from "./utils/Server.js"
 
 const CREDITS = 10
 const WAIT_MS = 240_000
 
-let server: RunningServer
+let server: { readonly url: string; readonly adminKey: string }
 let scratch: string
 let clientId = ""
 let tenantEnv: Record<string, string> = {}
 
 beforeAll(async () => {
-  server = await startServer({ env: { WORKER_CONCURRENCY: "2", WORKER_LEASE_SECONDS: "30" } })
+  server = await sharedServer()
   scratch = await mkdtemp(join(tmpdir(), "callsight-audio-cli-"))
   const created = await cliInProcess(["admin", "create-tenant", "--name", "CLI Audio", "--credits", String(CREDITS), "--json"], {
     CALLSIGHT_URL: server.url,
@@ -38,7 +38,6 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await server?.stop()
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true })
 })
 

@@ -12,19 +12,19 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { FIXTURE_FILES, writeWavClip } from "./utils/Audio.js"
-import { type RunningServer, startServer } from "./utils/Server.js"
+import { sharedServer } from "./utils/Server.js"
 
 const CREDITS = 10
 const ANALYSIS_TIMEOUT_MS = 240_000
 
-let server: RunningServer
+let server: { readonly url: string; readonly adminKey: string }
 let scratch: string
 let admin: ReturnType<typeof createCallsightClient>
 let tenant: { client_id: string; api_key: string }
 let client: ReturnType<typeof createCallsightClient>
 
 beforeAll(async () => {
-  server = await startServer({ env: { WORKER_CONCURRENCY: "2", WORKER_LEASE_SECONDS: "30" } })
+  server = await sharedServer()
   scratch = await mkdtemp(join(tmpdir(), "callsight-audio-client-"))
   admin = createCallsightClient({ baseUrl: server.url, apiKey: server.adminKey })
   tenant = await admin.admin.createClient({ company_name: "Audio Client Co", credits: CREDITS })
@@ -32,7 +32,6 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await server?.stop()
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true })
 })
 

@@ -1,5 +1,5 @@
 /**
- * End to end: the real `callsight serve` (a child process on a free port, PGlite or the
+ * End to end: the real `callsight serve` (the run's shared one, test/utils/SharedServer.ts: PGlite or the
  * PostgreSQL server of TEST_DATABASE_URL) driven by the `callsight` command and by the Promise
  * facade of @callsight/client, as a user would. The command runs in this process
  * (`cliInProcess`, test/utils/CliInProcess.ts), and as a process of its own (`runCli`) where the
@@ -10,19 +10,16 @@ import { CreateClientRequest, GrantCreditsRequest } from "@callsight/api-spec"
 import { colourOn } from "@callsight/cli"
 import { CallsightClient, CallsightError, createCallsightClient } from "@callsight/client"
 import { VERSION } from "@callsight/server"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { cliInProcess } from "./utils/CliInProcess.js"
-import { freePort, runCli, type RunningServer, startServer } from "./utils/Server.js"
+import { freePort, runCli, sharedServer } from "./utils/Server.js"
 
-let server: RunningServer
+let server: { readonly url: string; readonly adminKey: string }
 
 beforeAll(async () => {
-  server = await startServer()
-})
-
-afterAll(async () => {
-  await server?.stop()
+  // the run's shared server (its SIGTERM is shutdown.test.ts's)
+  server = await sharedServer()
 })
 
 /** The rejection of `promise`, which must be a `CallsightError`. */
@@ -286,9 +283,3 @@ describe("callsight output", () => {
   })
 })
 
-describe("callsight serve", () => {
-  it("stops on SIGTERM with exit code 0", async () => {
-    const exit = await server.stop()
-    expect(exit).toEqual({ code: 0, signal: null })
-  })
-})

@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_FILES, writeWavClip } from "./utils/Audio.js"
-import { type RunningServer, startServer } from "./utils/Server.js"
+import { sharedServer } from "./utils/Server.js"
 
 interface Forwarded {
   readonly method: string
@@ -67,12 +67,12 @@ const lossyProxy = async (target: string, dropUploads: ReadonlySet<number>) => {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, forwarded }
 }
 
-let server: RunningServer | undefined
+let server: { readonly url: string; readonly adminKey: string } | undefined
 let proxy: Server | undefined
 let scratch: string
 
 beforeAll(async () => {
-  server = await startServer({ env: { WORKER_CONCURRENCY: "1" } })
+  server = await sharedServer()
   scratch = await mkdtemp(join(tmpdir(), "callsight-client-idempotency-"))
 })
 
@@ -81,7 +81,6 @@ afterAll(async () => {
     proxy.closeAllConnections()
     await new Promise((resolve) => proxy!.close(resolve))
   }
-  await server?.stop()
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true })
 })
 

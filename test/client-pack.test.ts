@@ -16,7 +16,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_FILES, writeWavClip } from "./utils/Audio.js"
-import { ROOT, type RunningServer, startServer } from "./utils/Server.js"
+import { ROOT, sharedServer } from "./utils/Server.js"
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm"
 
@@ -67,7 +67,7 @@ const readmeClientExamples = async (): Promise<Array<string>> => {
   return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!)
 }
 
-let server: RunningServer | undefined
+let server: { readonly url: string; readonly adminKey: string } | undefined
 let project: string
 let packDir: string
 
@@ -77,11 +77,10 @@ beforeAll(async () => {
   }
   project = await mkdtemp(join(tmpdir(), "callsight-client-pack-"))
   packDir = await mkdtemp(join(tmpdir(), "callsight-client-tgz-"))
-  server = await startServer({ env: { WORKER_CONCURRENCY: "1" } })
+  server = await sharedServer()
 }, 120_000)
 
 afterAll(async () => {
-  await server?.stop()
   for (const dir of [project, packDir]) if (dir !== undefined) await rm(dir, { recursive: true, force: true })
 })
 

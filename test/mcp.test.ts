@@ -4,19 +4,19 @@
  * path and analysed, `get_call` equal to `GET /v1/teams/calls/{id}`, the list, search and outcome
  * (forwarded to the service's `POST /mcp`), and another tenant's key seeing none of it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { join } from "node:path"
 import { FIXTURES } from "./utils/Audio.js"
-import { CLI_BIN, ROOT, runCli, type RunningServer, startServer } from "./utils/Server.js"
+import { CLI_BIN, ROOT, runCli, sharedServer } from "./utils/Server.js"
 
-let server: RunningServer
+let server: { readonly url: string; readonly adminKey: string }
 const tenants: Array<{ client_id: string; key_id: string; api_key: string }> = []
 
 beforeAll(async () => {
-  server = await startServer({ env: { WORKER_CONCURRENCY: "2" } })
+  server = await sharedServer()
   for (const name of ["MCP A", "MCP B"]) {
     const created = await runCli(["admin", "create-tenant", "--name", name, "--credits", "5", "--json"], {
       CALLSIGHT_URL: server.url,
@@ -25,10 +25,6 @@ beforeAll(async () => {
     expect(created.code, created.stderr).toBe(0)
     tenants.push(JSON.parse(created.stdout))
   }
-})
-
-afterAll(async () => {
-  await server?.stop()
 })
 
 const alive = (pid: number) => {

@@ -14,9 +14,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FIXTURE_FILES, writeWavClip } from "./utils/Audio.js"
 import { cliInProcess } from "./utils/CliInProcess.js"
-import { runCli, type RunningServer, startServer } from "./utils/Server.js"
+import { runCli, sharedServer } from "./utils/Server.js"
 
-let server: RunningServer
+let server: { readonly url: string; readonly adminKey: string }
 let scratch: string
 let receiver: Server
 let receiverUrl = ""
@@ -24,7 +24,8 @@ const received: Array<{ headers: IncomingHttpHeaders; body: string }> = []
 let tenantEnv: Record<string, string> = {}
 
 beforeAll(async () => {
-  server = await startServer({ env: { WEBHOOK_RETRY_BASE_MS: "50", WEBHOOK_POLL_MS: "100" } })
+  // the shared server retries and polls webhooks quickly (SharedServer.ts)
+  server = await sharedServer()
   scratch = await mkdtemp(join(tmpdir(), "callsight-webhooks-cli-"))
   receiver = createServer((req, res) => {
     const chunks: Array<Buffer> = []
@@ -45,7 +46,6 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await server?.stop()
   receiver?.closeAllConnections()
   await new Promise<void>((resolve) => (receiver === undefined ? resolve() : receiver.close(() => resolve())))
   if (scratch !== undefined) await rm(scratch, { recursive: true, force: true })
