@@ -15,7 +15,7 @@ import { join } from "node:path"
 import { Database, layerPglite, layerPostgres } from "../src/db/Database.js"
 import { migrations } from "../src/db/Migrations.js"
 import * as PgliteClient from "../src/db/PgliteClient.js"
-import { TestDatabase, testDatabaseUrl, testServerUrl } from "./utils/TestDatabase.js"
+import { pgliteTemplate, TestDatabase, testDatabaseUrl, testServerUrl } from "./utils/TestDatabase.js"
 
 class Boom {
   readonly _tag = "Boom"
@@ -25,7 +25,9 @@ const count = (sql: SqlClient.SqlClient, table: string) =>
   Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}`, ([row]) => row.n)
 
 // Live clock: the concurrency test measures real waits.
-layer(PgliteClient.layer({ dataDir: undefined }), { excludeTestServices: true })("PgliteClient", (it) => {
+// From the run's migrated database (a dump, as TestDatabase.layer loads it): a fresh cluster costs
+// seconds more, and the data-directory test below creates one.
+layer(PgliteClient.layer({ dataDir: undefined, loadDataDir: pgliteTemplate() }), { excludeTestServices: true })("PgliteClient", (it) => {
   it.effect("runs statements with parameters", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -263,7 +265,7 @@ describe("Database", () => {
       expect(after.acquisitions).toBeGreaterThan(idle.acquisitions + 1)
       // The waiter queued for most of the transaction's 200 ms.
       expect(after.avg_acquire_wait_ms).toBeGreaterThan(0)
-    }).pipe(Effect.scoped, Effect.provide(layerPglite({ dataDir: undefined }))))
+    }).pipe(Effect.scoped, Effect.provide(layerPglite({ dataDir: undefined, loadDataDir: pgliteTemplate() }))))
 
   it.live.skipIf(testServerUrl() === undefined)("postgres: ping answers and poolStats count acquisitions", () =>
     Effect.gen(function* () {

@@ -12,7 +12,7 @@ import { AppConfig } from "../src/config.js"
 import { layerPglite, layerPostgres } from "../src/db/Database.js"
 import { PgliteClient } from "../src/db/PgliteClient.js"
 import { makeServerLayer } from "../src/main.js"
-import { testDatabaseUrl, testServerUrl } from "./utils/TestDatabase.js"
+import { pgliteTemplate, testDatabaseUrl, testServerUrl } from "./utils/TestDatabase.js"
 
 /** A TCP proxy to `target` that can be cut: it then closes every connection and refuses new ones. */
 const cuttableProxy = (target: URL) =>
@@ -85,7 +85,7 @@ describe("readiness when the database becomes unreachable", () => {
 
   it.scoped("embedded PGlite closed under the server: /ready 503, /health degraded", () =>
     Effect.gen(function* () {
-      const database = layerPglite({ dataDir: undefined })
+      const database = layerPglite({ dataDir: undefined, loadDataDir: pgliteTemplate() })
       const server = makeServerLayer(NodeHttpServer.layerTest, database).pipe(Layer.provide(config), Layer.provide(quiet))
       yield* Effect.gen(function* () {
         const client = yield* HttpClient.HttpClient

@@ -24,7 +24,7 @@ import { makeServerLayer } from "../src/main.js"
 import { retryDelayMs, RETRY_SCHEDULE_SECONDS } from "../src/webhooks/WebhookSender.js"
 import { createTenant, settle } from "./utils/AudioRequests.js"
 import { fixture, wavOf, wavSamples } from "../../../test/utils/Fixtures.js"
-import { TestDatabase } from "./utils/TestDatabase.js"
+import { copyPgliteTemplate, TestDatabase } from "./utils/TestDatabase.js"
 import { ADMIN_KEY, ASSISTANT_KEY, testServerLayer } from "./utils/TestServer.js"
 import { type ReceivedRequest, startReceiver } from "./utils/WebhookReceiver.js"
 
@@ -403,6 +403,8 @@ describe("webhooks across a restart", () => {
       const receiver = yield* startReceiver(() => 200)
       const url = yield* TestDatabase.testDatabaseUrl()
       const dataDir = mkdtempSync(join(tmpdir(), "callsight-webhooks-"))
+      // the embedded database in a directory of its own, from the run's migrated one
+      if (url === undefined) copyPgliteTemplate(join(dataDir, "db"))
       const database = url === undefined
         ? layerPglite({ dataDir: join(dataDir, "db") })
         : layerPostgres({ url: Redacted.make(url), maxConnections: 4, applicationName: "callsight-test" })

@@ -8,7 +8,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { randomUUID } from "node:crypto"
-import { readFileSync } from "node:fs"
+import { cpSync, readFileSync } from "node:fs"
 import { inject } from "vitest"
 import { Database, layerPglite, layerPostgres } from "../../src/db/Database.js"
 import { acquireFreshDatabaseUrl, freshDatabaseUrl, testServerUrl } from "./FreshDatabase.js"
@@ -25,9 +25,12 @@ export const testDatabaseUrl = (): Effect.Effect<string | undefined, SqlError.Sq
 /** `testDatabaseUrl` for tests outside Effect (beforeAll/afterAll of the end-to-end tests). */
 export const acquireTestDatabaseUrl = () => acquireFreshDatabaseUrl(inject("databaseTemplate"))
 
-/** The run's migrated PGlite database (DatabaseTemplate.ts), read once per test file. */
+/**
+ * The run's migrated PGlite database (DatabaseTemplate.ts), read once per test file: what a test
+ * that opens PGlite itself passes as `loadDataDir` (undefined on PostgreSQL runs: an empty one).
+ */
 let dump: Blob | undefined
-const pgliteTemplate = (): Blob | undefined => {
+export const pgliteTemplate = (): Blob | undefined => {
   const file = inject("pgliteTemplateDump")
   if (file === undefined) return undefined
   return (dump ??= new Blob([readFileSync(file)]))
@@ -42,5 +45,14 @@ export const layer: Layer.Layer<Database | SqlClient.SqlClient | PgClient.PgClie
         : layerPostgres({ url: Redacted.make(url), maxConnections: 4, applicationName: "callsight-test" })
     )
   )
+
+/**
+ * A migrated embedded database under `dataDir` (a copy of the run's data directory, DatabaseTemplate.ts),
+ * for a test that opens a data directory itself; nothing without the template.
+ */
+export const copyPgliteTemplate = (dataDir: string): void => {
+  const template = inject("pgliteTemplateDir")
+  if (template !== undefined) cpSync(template, dataDir, { recursive: true })
+}
 
 export const TestDatabase = { layer, testDatabaseUrl, acquireTestDatabaseUrl, testServerUrl } as const
