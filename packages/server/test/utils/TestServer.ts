@@ -4,9 +4,9 @@
  * talks to that server.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig, type AppConfigShape } from "../../src/config.js"
@@ -31,17 +31,23 @@ const testLogger = (logs: Array<string> | undefined) =>
       Logger.minimumLogLevel(LogLevel.All)
     )
 
+/** A directory of its own for a test server's uploads, removed when the server is. */
+const blobDirectory = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(join(tmpdir(), "callsight-blobs-"))),
+  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+)
+
 export const testServerLayer = (overrides: Partial<AppConfigShape> = {}, options: TestServerOptions = {}) =>
   makeServerLayer(NodeHttpServer.layerTest, TestDatabase.layer, options).pipe(
     Layer.provide(
-      AppConfig.layerWith({
-        adminApiKey: Option.some(Redacted.make(ADMIN_KEY)),
-        assistantApiKey: Option.some(Redacted.make(ASSISTANT_KEY)),
-        secretsKey: Option.some(Redacted.make(randomBytes(32).toString("base64"))),
-        // Each test server keeps its uploads in a directory of its own.
-        blobDir: mkdtempSync(join(tmpdir(), "callsight-blobs-")),
-        ...overrides
-      })
+      Layer.unwrapScoped(Effect.map(blobDirectory, (blobDir) =>
+        AppConfig.layerWith({
+          adminApiKey: Option.some(Redacted.make(ADMIN_KEY)),
+          assistantApiKey: Option.some(Redacted.make(ASSISTANT_KEY)),
+          secretsKey: Option.some(Redacted.make(randomBytes(32).toString("base64"))),
+          blobDir,
+          ...overrides
+        })))
     ),
     Layer.provide(testLogger(options.logs))
   )
