@@ -92,10 +92,18 @@ describe("the client bundle's compile cache", () => {
   const caches = (directory: string) =>
     existsSync(directory) ? readdirSync(directory).filter((name) => name.startsWith("v8-client-")) : []
 
-  it("is written once, privately, by the first run; later runs use it and leave it as it is", () => {
+  /** Runs `check` with a cache home of its own (and the cache's directory in it), removed afterwards. */
+  const inCacheHome = (check: (home: string, directory: string) => void) => {
     const home = mkdtempSync(join(tmpdir(), "callsight-cache-"))
     try {
-      const directory = join(home, "callsight")
+      check(home, join(home, "callsight"))
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  }
+
+  it("is written once, privately, by the first run; later runs use it and leave it as it is", () =>
+    inCacheHome((home, directory) => {
       version(home)
       const [name] = caches(directory)
       expect(caches(directory)).toHaveLength(1)
@@ -108,15 +116,10 @@ describe("the client bundle's compile cache", () => {
       // accepted by V8, so not written again (a rejected one would be replaced by a new file)
       expect(statSync(join(directory, name!)).ino).toBe(written.ino)
       expect(caches(directory)).toEqual([name])
-    } finally {
-      rmSync(home, { recursive: true, force: true })
-    }
-  })
+    }))
 
   it("replaces a cache V8 rejects, removes an earlier build's, and is off with NODE_DISABLE_COMPILE_CACHE", () => {
-    const home = mkdtempSync(join(tmpdir(), "callsight-cache-"))
-    try {
-      const directory = join(home, "callsight")
+    inCacheHome((home, directory) => {
       version(home)
       const [name] = caches(directory)
       writeFileSync(join(directory, name!), "not V8's data")
@@ -125,13 +128,10 @@ describe("the client bundle's compile cache", () => {
       version(home)
       expect(caches(directory)).toEqual([name])
       expect(statSync(join(directory, name!)).size).toBeGreaterThan(100_000)
-
-      const off = mkdtempSync(join(tmpdir(), "callsight-cache-"))
-      version(off, { NODE_DISABLE_COMPILE_CACHE: "1" })
-      expect(caches(join(off, "callsight"))).toEqual([])
-      rmSync(off, { recursive: true, force: true })
-    } finally {
-      rmSync(home, { recursive: true, force: true })
-    }
+    })
+    inCacheHome((home, directory) => {
+      version(home, { NODE_DISABLE_COMPILE_CACHE: "1" })
+      expect(caches(directory)).toEqual([])
+    })
   })
 })

@@ -4,6 +4,7 @@
  * dist/): the suite runs after `npm run build` and builds nothing itself.
  */
 import { spawn } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
 import { inject } from "vitest"
 import {
   cleanEnv,
@@ -16,16 +17,7 @@ import {
   untilReady
 } from "./ServeProcess.js"
 
-export {
-  CLI_BIN,
-  freePort,
-  launchServer,
-  ROOT,
-  type RunningServer,
-  type ServeExit,
-  type StartServerOptions,
-  untilReady
-} from "./ServeProcess.js"
+export { CLI_BIN, freePort, ROOT, type RunningServer } from "./ServeProcess.js"
 
 /**
  * Starts `callsight serve` on a free port with a fresh `DATA_DIR`, a random `ADMIN_API_KEY` and,
@@ -48,8 +40,11 @@ export const startServer = async (options: StartServerOptions = {}): Promise<Run
 export const sharedServer = async (): Promise<{ readonly url: string; readonly adminKey: string }> => {
   const shared = inject("sharedServer")
   if ("unavailable" in shared) throw new Error(`no shared server: ${shared.unavailable}`)
-  await untilReady(shared.url, Date.now() + 180_000)
-  return shared
+  // a start that failed is written to `failureFile` (with the server's output): fail at once
+  const failure = () =>
+    existsSync(shared.failureFile) ? `the shared server did not start: ${readFileSync(shared.failureFile, "utf8")}` : undefined
+  await untilReady(shared.url, Date.now() + 180_000, failure)
+  return { url: shared.url, adminKey: shared.adminKey }
 }
 
 export interface RunningCli {

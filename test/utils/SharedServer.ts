@@ -9,13 +9,19 @@
  * The server starts here without being waited for: the files that use it wait for `/ready`
  * (`sharedServer`), the others run meanwhile.
  */
+import { randomUUID } from "node:crypto"
+import { rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import type { TestProject } from "vitest/node"
 import { launchServer } from "./ServeProcess.js"
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The shared `callsight serve`: its URL and admin key. */
-    readonly sharedServer: { readonly url: string; readonly adminKey: string } | { readonly unavailable: string }
+    /** The shared `callsight serve`: its URL and admin key; the file its failure to start is written to. */
+    readonly sharedServer:
+      | { readonly url: string; readonly adminKey: string; readonly failureFile: string }
+      | { readonly unavailable: string }
   }
 }
 
@@ -43,10 +49,13 @@ export default async function setup(project: TestProject) {
     return
   }
   const server = launched
-  // a start that fails is reported by the files that wait for it (sharedServer), with its output
-  server.ready.catch((error: Error) => console.error(`the shared server did not start: ${error.message}`))
-  project.provide("sharedServer", { url: server.url, adminKey: server.adminKey })
+  // a start that fails is written where the files that wait for it look (sharedServer), so that
+  // they fail at once with the server's output rather than at their time limit
+  const failureFile = join(tmpdir(), `callsight-shared-server-${randomUUID()}.failed`)
+  server.ready.catch((error: Error) => writeFileSync(failureFile, error.message))
+  project.provide("sharedServer", { url: server.url, adminKey: server.adminKey, failureFile })
   return async () => {
     await server.stop()
+    rmSync(failureFile, { force: true })
   }
 }

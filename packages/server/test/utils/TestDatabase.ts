@@ -6,8 +6,7 @@
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Exit, Layer, Redacted, Scope } from "effect"
-import { randomUUID } from "node:crypto"
+import { Effect, Layer, Redacted, type Scope } from "effect"
 import { cpSync, readFileSync } from "node:fs"
 import { inject } from "vitest"
 import { Database, layerPglite, layerPostgres } from "../../src/db/Database.js"
