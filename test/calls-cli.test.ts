@@ -2,7 +2,8 @@
  * `callsight calls list`, run in process (test/utils/CliInProcess.ts) against the real service in
  * process (its workers analyse the uploads): the table and `--json` hold the values of the calls
  * uploaded, newest first and of the key's tenant alone; `--limit`, `--cursor` and `--all` page
- * through them as the API does; a bad flag is a usage error (exit 2) that says what is wrong.
+ * through them as the API does; the filters (status, closer, upload time, score) are the
+ * service's, and combine with paging; a bad flag is a usage error (exit 2) that says what is wrong.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -14,6 +15,7 @@ import { fixture, wavOf, wavSamples } from "./utils/Fixtures.js"
 interface ListedCall {
   readonly call_id: string
   readonly external_call_id: string | null
+  readonly closer_email: string | null
   readonly status: string
   readonly created_at: string
   readonly completed_at: string | null
@@ -44,9 +46,9 @@ const seed = Effect.suspend(() =>
       const tenant = yield* createTenant(10)
       const other = yield* createTenant(10)
       const uploads = [
-        { bytes: fixture("discovery-short.wav"), name: "discovery.wav", externalCallId: "crm-1" },
+        { bytes: fixture("discovery-short.wav"), name: "discovery.wav", externalCallId: "crm-1", closerEmail: "Ana@Example.com" },
         { bytes: wavOf(wavSamples("discovery-short.wav").subarray(16_000, 32_000)), name: "short.wav", externalCallId: "crm-2" },
-        { bytes: fixture("renewal-stereo.wav"), name: "renewal.wav" }
+        { bytes: fixture("renewal-stereo.wav"), name: "renewal.wav", closerEmail: "bo@example.com" }
       ]
       const ids: Array<string> = []
       for (const { bytes, ...options } of uploads) {
@@ -54,7 +56,8 @@ const seed = Effect.suspend(() =>
         expect(accepted.status).toBe(202)
         ids.push(accepted.body.call_id)
       }
-      const otherCall = yield* upload(other.api_key, fixture("discovery-short.wav"), { name: "other.wav" })
+      // the other tenant's call has the same closer: a filter never reaches across tenants
+      const otherCall = yield* upload(other.api_key, fixture("discovery-short.wav"), { name: "other.wav", closerEmail: "ana@example.com" })
       const settled = yield* Effect.forEach([...ids, otherCall.body.call_id], (id, i) =>
         settle(i < ids.length ? tenant.api_key : other.api_key, id), { concurrency: 4 })
       expect(settled.map((s) => s.status)).toEqual(["completed", "failed", "completed", "completed"])
@@ -184,6 +187,72 @@ layer(testServerLayer({ workerConcurrency: 2 }, { workers: true }), { excludeTes
       }))
   })
 
+  describe("filters", () => {
+    /** The ids `calls list --json` answers with these options. */
+    const idsWith = (s: Seeded, options: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const listed = yield* runCli(["calls", "list", "--json", ...options, ...tenantFlags(s)])
+        expect(listed.code, options.join(" ")).toBe(0)
+        return (json(listed.stdout).calls as ReadonlyArray<ListedCall>).map((c) => c.call_id)
+      })
+    const idsOf = (calls: ReadonlyArray<ListedCall>) => calls.map((c) => c.call_id)
+
+    it.effect("by status, closer (any case), upload time and score, each and combined, in the key's tenant alone", () =>
+      Effect.gen(function* () {
+        const s = yield* seed
+        const [renewal, short, discovery] = s.calls
+        expect(yield* idsWith(s, ["--status", "completed"])).toEqual(idsOf([renewal!, discovery!]))
+        expect(yield* idsWith(s, ["--status", "failed"])).toEqual(idsOf([short!]))
+        expect(yield* idsWith(s, ["--status", "queued"])).toEqual([])
+        expect(discovery!.closer_email).toBe("Ana@Example.com")
+        expect(yield* idsWith(s, ["--closer", "ANA@example.COM"])).toEqual(idsOf([discovery!]))
+        expect(yield* idsWith(s, ["--closer", "nobody@example.com"])).toEqual([])
+
+        // both bounds are inclusive: the middle call's own time keeps it
+        expect(yield* idsWith(s, ["--from", short!.created_at])).toEqual(idsOf([renewal!, short!]))
+        expect(yield* idsWith(s, ["--to", short!.created_at])).toEqual(idsOf([short!, discovery!]))
+        expect(yield* idsWith(s, ["--from", short!.created_at, "--to", short!.created_at])).toEqual(idsOf([short!]))
+        // a date: from its midnight, to its end (UTC)
+        const day = (offset: number) => new Date(Date.parse(renewal!.created_at.slice(0, 10)) + offset * 86_400_000).toISOString().slice(0, 10)
+        expect(yield* idsWith(s, ["--from", day(0), "--to", day(0)])).toEqual(idsOf(s.calls))
+        expect(yield* idsWith(s, ["--to", day(-1)])).toEqual([])
+        expect(yield* idsWith(s, ["--from", day(1)])).toEqual([])
+
+        // scores: analysed calls only, bounds inclusive
+        const scores = [renewal!, discovery!].map((c) => c.overall_score!)
+        for (const bound of [...scores, 0, 100]) {
+          expect(yield* idsWith(s, ["--min-score", String(bound)]), `min ${bound}`)
+            .toEqual(idsOf(s.calls.filter((c) => c.overall_score !== null && c.overall_score >= bound)))
+          expect(yield* idsWith(s, ["--max-score", String(bound)]), `max ${bound}`)
+            .toEqual(idsOf(s.calls.filter((c) => c.overall_score !== null && c.overall_score <= bound)))
+        }
+        expect(yield* idsWith(s, ["--status", "completed", "--closer", "bo@example.com", "--min-score", "0"])).toEqual(idsOf([renewal!]))
+
+        // the same filters over HTTP, and another tenant's call with the same closer stays out
+        const http = yield* get(s.otherKey, "/v1/teams/calls?closer_email=ana%40example.com&status=completed")
+        expect(http.body.calls.map((c: ListedCall) => c.call_id)).toEqual([s.otherCallId])
+        for (const [query, field] of [["status=done", "status"], ["min_score=-1", "min_score"], ["created_from=yesterday", "created_from"]]) {
+          const bad = yield* get(s.apiKey, `/v1/teams/calls?${query}`)
+          expect(bad.status, query).toBe(422)
+          expect(bad.body.detail[0].loc, query).toEqual(["query", field])
+        }
+      }))
+
+    it.effect("page with the filters kept: the next page's command repeats them, and --all follows them", () =>
+      Effect.gen(function* () {
+        const s = yield* seed
+        const [renewal, , discovery] = s.calls
+        const first = yield* runCli(["calls", "list", "--status", "completed", "--limit", "1", ...tenantFlags(s)])
+        expect(first.code).toBe(0)
+        expect(cells(first.stdout[1]!)[0]).toBe(renewal!.call_id)
+        const more = first.stdout.at(-1)!
+        expect(more).toMatch(/^More calls: callsight calls list --limit 1 --cursor \S+ --status completed$/)
+        const cursor = more.split(" ").at(-3)!
+        expect(yield* idsWith(s, ["--status", "completed", "--limit", "1", "--cursor", cursor])).toEqual([discovery!.call_id])
+        expect(yield* idsWith(s, ["--status", "completed", "--limit", "1", "--all"])).toEqual(idsOf([renewal!, discovery!]))
+      }))
+  })
+
   describe("a bad command line", () => {
     it.effect("is a usage error (exit 2) that names what is wrong, on stderr, with nothing on stdout", () =>
       Effect.gen(function* () {
@@ -193,7 +262,12 @@ layer(testServerLayer({ workerConcurrency: 2 }, { workers: true }), { excludeTes
           [["--limit", "0"], "callsight: --limit: Expected a number between 1 and 200, actual 0"],
           [["--limit", "201"], "callsight: --limit: Expected a number between 1 and 200, actual 201"],
           [["--limit", "abc"], /^callsight: 'abc' is not an? integer$/],
-          [["--cursor", "not-a-cursor"], "callsight: the service rejected the request (422): query.cursor: not a cursor of this list"]
+          [["--cursor", "not-a-cursor"], "callsight: the service rejected the request (422): query.cursor: not a cursor of this list"],
+          [["--status", "done"], /^callsight: Expected one of the following cases: queued, processing, completed, failed/],
+          [["--closer", "ana"], "callsight: --closer: must be an e-mail address"],
+          [["--from", "yesterday"], "callsight: --from: must be an ISO-8601 date-time with a time zone (2026-11-21T10:00:00Z) or a date (2026-11-21)"],
+          [["--to", "2026-02-30"], "callsight: --to: must be a real date"],
+          [["--min-score", "101", "--max-score", "-1"], "callsight: --min-score: Expected a number between 0 and 100, actual 101; --max-score: Expected a number between 0 and 100, actual -1"]
         ]
         for (const [args, message] of cases) {
           const result = yield* runCli(["calls", "list", ...args, ...tenantFlags(s)])

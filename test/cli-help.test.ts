@@ -92,18 +92,29 @@ describe("callsight --help", () => {
       expect(help.stdout).toEqual([
         "callsight calls list",
         "",
-        "The tenant's calls, newest first, a page at a time (--all: every page)",
+        "The tenant's calls, newest first, filtered, a page at a time (--all: every page)",
         "",
         "USAGE",
-        "  callsight calls list [--limit N] [--cursor CURSOR] [--all] [--json] [--url URL] [--api-key KEY]",
+        "  callsight calls list [--limit N] [--cursor CURSOR] [--all]",
+        "                       [--status queued | processing | completed | failed] [--closer EMAIL]",
+        "                       [--from TIME] [--to TIME] [--min-score N] [--max-score N] [--json]",
+        "                       [--url URL] [--api-key KEY]",
         "",
         "OPTIONS",
-        "  --limit N        Calls per page, 1 to 200 (default 50); with --all, calls per request",
-        "  --cursor CURSOR  Start where the page that gave this cursor ended (its next_cursor)",
-        "  --all            Follow the cursors to the last page and list every call",
-        "  --json           Print the result as JSON on stdout (and nothing else there)",
-        "  --url URL        Base URL of the service (env CALLSIGHT_URL; default http://localhost:8080)",
-        "  --api-key KEY    A tenant API key, csk_... (env CALLSIGHT_API_KEY)"
+        "  --limit N                 Calls per page, 1 to 200 (default 50); with --all, calls per request",
+        "  --cursor CURSOR           Start where the page that gave this cursor ended (its next_cursor)",
+        "  --all                     Follow the cursors to the last page and list every call",
+        "  --status queued | processing | completed | failed",
+        "                            Only calls in this status",
+        "  --closer EMAIL            Only this closer's calls (the e-mail, any case)",
+        "  --from TIME               Uploaded at or after this ISO-8601 time or date (UTC midnight)",
+        "  --to TIME                 Uploaded at or before this ISO-8601 time, or on or before this date",
+        "  --min-score N             Analysed calls with an overall score of at least N (0-100)",
+        "  --max-score N             Analysed calls with an overall score of at most N (0-100)",
+        "  --json                    Print the result as JSON on stdout (and nothing else there)",
+        "  --url URL                 Base URL of the service (env CALLSIGHT_URL; default",
+        "                            http://localhost:8080)",
+        "  --api-key KEY             A tenant API key, csk_... (env CALLSIGHT_API_KEY)"
       ])
     }))
 

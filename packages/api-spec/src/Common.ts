@@ -39,12 +39,23 @@ export const Timestamp = Schema.String.annotations({
   examples: ["2026-11-21T10:00:00.000Z"]
 })
 
+/**
+ * The date part names a day of the calendar and the whole parses: `Date.parse` alone takes
+ * 2026-02-30 as March 2.
+ */
+const realDate = (s: string) => {
+  const [year, month, day] = s.slice(0, 10).split("-").map(Number) as [number, number, number]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day &&
+    !Number.isNaN(Date.parse(s))
+}
+
 /** A date-time sent by a client: ISO 8601 with a time zone, or a plain date (midnight UTC). */
 export const TimestampInput = Text.pipe(
   Schema.pattern(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/, {
     message: () => "must be an ISO-8601 date-time with a time zone (2026-11-21T10:00:00Z) or a date (2026-11-21)"
   }),
-  Schema.filter((s) => !Number.isNaN(Date.parse(s)) || "must be a real date")
+  Schema.filter((s) => realDate(s) || "must be a real date")
 ).annotations({ description: "ISO-8601 date-time with a time zone, or a date", examples: ["2026-11-21T10:00:00Z"] })
 
 export const Money = Schema.Struct({

@@ -5,7 +5,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CallAnalysis, AnalysisStatus } from "./CallAnalysis.js"
-import { CallId, ClientId, EmailAddress, KeyId, Plan, queryInt, Text, Timestamp, UserId, strictBody } from "./Common.js"
+import { CallId, ClientId, EmailAddress, KeyId, Plan, queryInt, Text, Timestamp, TimestampInput, UserId, strictBody } from "./Common.js"
 import { Conflict, Forbidden, NotFound } from "./Errors.js"
 import { AdminAuth, ApiKeyHeaders, SessionAuth, TenantAuth } from "./Security.js"
 
@@ -61,6 +61,7 @@ export const CreatedApiKey = Schema.Struct({
 export const CallListItem = Schema.Struct({
   call_id: CallId,
   external_call_id: Schema.NullOr(Text),
+  closer_email: Schema.NullOr(Text),
   status: AnalysisStatus,
   created_at: Timestamp,
   completed_at: Schema.NullOr(Timestamp),
@@ -69,6 +70,34 @@ export const CallListItem = Schema.Struct({
 }).annotations({ identifier: "CallListItem" })
 
 const ClientIdPath = Schema.Struct({ client_id: ClientId })
+
+/** An overall score bound of the list (0–100); on the wire a string. */
+const queryScore = (description: string) =>
+  Schema.optional(
+    Schema.NumberFromString.pipe(Schema.between(0, 100)).annotations({
+      jsonSchema: { type: "number", minimum: 0, maximum: 100, description }
+    })
+  )
+
+/**
+ * What `GET /v1/teams/calls` takes: a page (`limit`, `cursor`) and filters, all optional and
+ * combined with AND. The cursor carries only a position, so the next page is asked with the same
+ * filters. Both date bounds are inclusive; a plain date as `created_to` means the whole of that day (UTC).
+ */
+export const ListCallsQuery = Schema.Struct({
+  limit: queryInt({ min: 1, max: 200, default: 50, description: "Calls per page: 1 to 200, default 50" }),
+  cursor: Schema.optional(Text.annotations({ description: "`next_cursor` of the previous page (asked with the same filters)" })),
+  status: Schema.optional(AnalysisStatus.annotations({ description: "Only calls in this status" })),
+  closer_email: Schema.optional(EmailAddress.annotations({ description: "Only this closer's calls (any case)" })),
+  created_from: Schema.optional(
+    TimestampInput.annotations({ description: "Only calls uploaded at or after this time (a date: its midnight, UTC)" })
+  ),
+  created_to: Schema.optional(
+    TimestampInput.annotations({ description: "Only calls uploaded at or before this time (a date: the whole day, UTC)" })
+  ),
+  min_score: queryScore("Only analysed calls whose overall score is at least this (0–100)"),
+  max_score: queryScore("Only analysed calls whose overall score is at most this (0–100)")
+})
 
 export class ExtensionsApi extends HttpApiGroup.make("extensions")
   .add(
@@ -118,13 +147,10 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
   .add(
     HttpApiEndpoint.get("listCalls", "/v1/teams/calls")
       .setHeaders(ApiKeyHeaders)
-      .setUrlParams(Schema.Struct({
-        limit: queryInt({ min: 1, max: 200, default: 50 }),
-        cursor: Schema.optional(Text)
-      }))
+      .setUrlParams(ListCallsQuery)
       .addSuccess(Schema.Struct({ calls: Schema.Array(CallListItem), next_cursor: Schema.NullOr(Text) }))
       .middleware(TenantAuth)
-      .annotate(OpenApi.Summary, "The tenant's analysis calls, newest first")
+      .annotate(OpenApi.Summary, "The tenant's analysis calls, newest first, filtered by status, closer, upload time and score")
   )
   .add(
     HttpApiEndpoint.get("getCall", "/v1/teams/calls/:call_id")

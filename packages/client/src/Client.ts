@@ -17,7 +17,7 @@
  * Audio analysis has helpers on top of the derived operations (Audio.ts): `uploadAudio(source,
  * options)` (a path streamed from disk, a `Blob` or bytes), `getAnalysis(callId)`,
  * `waitForCompletion(callId, options)`, `getReportHtml(callId)`, `getCall(callId)` and
- * `listCalls({ limit, cursor })`.
+ * `listCalls({ limit, cursor, status, closer_email, created_from, created_to, min_score, max_score })`.
  */
 import {
   type AnalysisStatusResponse,

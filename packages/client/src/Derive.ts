@@ -8,6 +8,7 @@
  * other groups.
  */
 import type {
+  AnalysisStatus,
   AnalysisStatusResponse,
   CallAnalysis,
   CallListItem,
@@ -227,11 +228,27 @@ export type GetReportHtmlError = ErrorOf<CallsightApiClient["audio"]["getReportH
 export type GetCallError = ErrorOf<CallsightApiClient["extensions"]["getCall"]>
 export type ListCallsError = ErrorOf<CallsightApiClient["extensions"]["listCalls"]>
 
+/**
+ * A page of `listCalls` and its filters, combined with AND (`ListCallsQuery` in the declaration).
+ * Ask the next page with the same filters and the previous page's `next_cursor`.
+ */
 export interface ListCallsOptions {
   /** 1–200 calls per page (default 50). */
   readonly limit?: number | undefined
   /** `next_cursor` of the previous page. */
   readonly cursor?: string | undefined
+  /** Only calls in this status. */
+  readonly status?: AnalysisStatus | undefined
+  /** Only this closer's calls (any case). */
+  readonly closer_email?: string | undefined
+  /** Uploaded at or after this ISO-8601 time (a date: its midnight, UTC). */
+  readonly created_from?: string | undefined
+  /** Uploaded at or before this ISO-8601 time (a date: the whole day, UTC). */
+  readonly created_to?: string | undefined
+  /** Analysed, with an overall score of at least this (0–100). */
+  readonly min_score?: number | undefined
+  /** Analysed, with an overall score of at most this (0–100). */
+  readonly max_score?: number | undefined
 }
 
 export interface CallsPage {
@@ -480,6 +497,9 @@ const callsMethods = (client: Pick<CallsightApiClient, "extensions">): CallsMeth
   getCall: (callId) => client.extensions.getCall({ path: { call_id: asCallId(callId) } }),
   listCalls: (options = {}) =>
     client.extensions.listCalls({
-      urlParams: { limit: options.limit ?? DEFAULT_LIST_LIMIT, ...(options.cursor === undefined ? {} : { cursor: options.cursor }) }
+      urlParams: {
+        ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Omit<ListCallsOptions, "limit">),
+        limit: options.limit ?? DEFAULT_LIST_LIMIT
+      }
     })
 })

@@ -154,7 +154,9 @@ describe("MCP over Streamable HTTP", () => {
         // the list's query parameters as the declaration has them: integers, bounded, default 50
         expect(byName.list_calls!.inputSchema.properties).toMatchObject({
           limit: { type: "integer", minimum: 1, maximum: 200, default: 50 },
-          cursor: { type: "string" }
+          cursor: { type: "string" },
+          status: { enum: ["queued", "processing", "completed", "failed"] },
+          min_score: { type: "number", minimum: 0, maximum: 100 }
         })
         expect(byName.record_outcome!.inputSchema).toMatchObject({ required: ["call_id", "outcome"] })
         expect((byName.record_outcome!.inputSchema.properties as any).outcome.enum).toEqual(["won", "lost", "no_decision", "open"])
@@ -256,6 +258,10 @@ describe("MCP over Streamable HTTP", () => {
             const first = structured(await call(client, "list_calls", { limit: 1 }))
             expect(first.calls).toHaveLength(1)
             expect(first.next_cursor).not.toBeNull()
+            // the filters are the operation's: the same answer as REST's with the same query
+            const completed = structured(await call(client, "list_calls", { status: "completed", min_score: 0 }))
+            expect(completed).toEqual((await restGet(base, a.api_key, "/v1/teams/calls?status=completed&min_score=0")).body)
+            expect(structured(await call(client, "list_calls", { status: "failed" })).calls).toEqual([])
 
             const found = structured(await call(client, "search_calls", { q: "mcp-b64-42" }))
             expect(found.results.some((r: { call_id: string | null }) => r.call_id === fromBase64.call_id)).toBe(true)

@@ -10,6 +10,7 @@ import {
   CallId,
   type ClientId,
   Conflict,
+  type ListCallsQuery,
   NotFound,
   ValidationFailed
 } from "@callsight/api-spec"
@@ -17,7 +18,7 @@ import { Effect, Option, Schema } from "effect"
 import { FULL_BASIS_MIN, overallBasis } from "@callsight/analysis/light"
 import { analysisEngine } from "../lib/AnalysisEngine.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
-import { type CallListRow, type CallRecord, CallsRepo, type PageAfter } from "./CallsRepo.js"
+import { type CallFilter, type CallListRow, type CallRecord, CallsRepo, type PageAfter } from "./CallsRepo.js"
 
 const notFound = (callId: CallId) => new NotFound({ message: `no call ${callId}` })
 
@@ -123,14 +124,14 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
       })
     })
 
-    const list = Effect.fn("CallViews.list")(function* (clientId: ClientId, limit: number, cursor: string | undefined) {
-      const after = yield* decodeCursor(cursor)
-      const rows = yield* Effect.orDie(repo.page(clientId, limit + 1, after))
-      const page = rows.slice(0, limit)
+    const list = Effect.fn("CallViews.list")(function* (clientId: ClientId, query: typeof ListCallsQuery.Type) {
+      const after = yield* decodeCursor(query.cursor)
+      const rows = yield* Effect.orDie(repo.page(clientId, query.limit + 1, after, callFilter(query)))
+      const page = rows.slice(0, query.limit)
       const last = page.at(-1)
       return {
         calls: page.map(({ position: _, ...call }) => call),
-        next_cursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null
+        next_cursor: rows.length > query.limit && last !== undefined ? encodeCursor(last) : null
       }
     })
 
@@ -138,6 +139,23 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
   }),
   dependencies: [CallsRepo.Default, RuntimeFlags.Default]
 }) {}
+
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** The list's filters as the repository takes them; `created_to` as a plain date is the whole of that day (UTC). */
+const callFilter = (query: typeof ListCallsQuery.Type): CallFilter => {
+  const to = query.created_to
+  const wholeDay = to !== undefined && PLAIN_DATE.test(to)
+  return {
+    status: query.status ?? null,
+    closerEmail: query.closer_email ?? null,
+    createdFrom: query.created_from ?? null,
+    createdTo: to !== undefined && !wholeDay ? to : null,
+    createdBefore: wholeDay ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString() : null,
+    minScore: query.min_score ?? null,
+    maxScore: query.max_score ?? null
+  }
+}
 
 /** Keyset cursor: the last row's position (its creation time to the microsecond) and id, opaque to callers. */
 const encodeCursor = (row: CallListRow) => Buffer.from(`${row.position}|${row.call_id}`).toString("base64url")

@@ -101,6 +101,7 @@ export type CallStatusRow = typeof CallStatusRow.Type
 export const CallListRow = Schema.Struct({
   call_id: CallId,
   external_call_id: Schema.NullOr(Schema.String),
+  closer_email: Schema.NullOr(Schema.String),
   status: AnalysisStatus,
   created_at: IsoTimestamp,
   /** `created_at` as the database writes it, to the microsecond (a `Date` keeps milliseconds). */
@@ -135,6 +136,33 @@ export const NewCall = Schema.Struct({
 })
 
 const TenantCall = Schema.Struct({ tenantId: ClientId, callId: CallId })
+
+/**
+ * What the list of calls is filtered by (null: not filtered). The upper time bound is either an
+ * instant the calls may be at (`createdTo`) or one they must be before (`createdBefore`: the day after
+ * a plain date).
+ */
+export const CallFilter = Schema.Struct({
+  status: Schema.NullOr(AnalysisStatus),
+  closerEmail: Schema.NullOr(Schema.String),
+  createdFrom: Schema.NullOr(Schema.String),
+  createdTo: Schema.NullOr(Schema.String),
+  createdBefore: Schema.NullOr(Schema.String),
+  minScore: Schema.NullOr(Schema.Number),
+  maxScore: Schema.NullOr(Schema.Number)
+})
+export type CallFilter = typeof CallFilter.Type
+
+/** Every call. */
+export const everyCall: CallFilter = {
+  status: null,
+  closerEmail: null,
+  createdFrom: null,
+  createdTo: null,
+  createdBefore: null,
+  minScore: null,
+  maxScore: null
+}
 
 /** The keyset position after which a page starts: the last row's `position` and id. */
 export interface PageAfter {
@@ -202,24 +230,35 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
         tenantId: ClientId,
         limit: Schema.Number,
         afterPosition: Schema.NullOr(Schema.String),
-        afterCallId: Schema.NullOr(CallId)
+        afterCallId: Schema.NullOr(CallId),
+        ...CallFilter.fields
       }),
       Result: CallListRow,
       execute: (p) =>
-        sql`SELECT call_id, external_call_id, status, created_at, created_at::text AS position, completed_at, duration_s,
-                   (result -> 'scorecard' ->> 'overall')::float8 AS overall_score
-            FROM calls WHERE client_id = ${p.tenantId}
-              ${p.afterPosition === null ? sql`` : sql`AND (created_at, call_id) < (${p.afterPosition}::timestamptz, ${p.afterCallId})`}
+        sql`SELECT call_id, external_call_id, closer_email, status, created_at, created_at::text AS position, completed_at,
+                   duration_s, (result -> 'scorecard' ->> 'overall')::float8 AS overall_score
+            FROM calls WHERE ${sql.and([
+              sql`client_id = ${p.tenantId}`,
+              ...(p.afterPosition === null ? [] : [sql`(created_at, call_id) < (${p.afterPosition}::timestamptz, ${p.afterCallId})`]),
+              ...(p.status === null ? [] : [sql`status = ${p.status}`]),
+              ...(p.closerEmail === null ? [] : [sql`lower(closer_email) = lower(${p.closerEmail})`]),
+              ...(p.createdFrom === null ? [] : [sql`created_at >= ${p.createdFrom}::timestamptz`]),
+              ...(p.createdTo === null ? [] : [sql`created_at <= ${p.createdTo}::timestamptz`]),
+              ...(p.createdBefore === null ? [] : [sql`created_at < ${p.createdBefore}::timestamptz`]),
+              ...(p.minScore === null ? [] : [sql`(result -> 'scorecard' ->> 'overall')::float8 >= ${p.minScore}`]),
+              ...(p.maxScore === null ? [] : [sql`(result -> 'scorecard' ->> 'overall')::float8 <= ${p.maxScore}`])
+            ])}
             ORDER BY created_at DESC, call_id DESC LIMIT ${p.limit}`
     })
 
-    /** A page of the tenant's calls, newest first, after the keyset position. */
-    const page = (clientId: ClientId, limit: number, after: Option.Option<PageAfter>) =>
+    /** A page of the tenant's calls, newest first, after the keyset position, that pass the filter. */
+    const page = (clientId: ClientId, limit: number, after: Option.Option<PageAfter>, filter: CallFilter = everyCall) =>
       pageQuery({
         tenantId: clientId,
         limit,
         afterPosition: Option.match(after, { onNone: () => null, onSome: (a) => a.position }),
-        afterCallId: Option.match(after, { onNone: () => null, onSome: (a) => a.callId })
+        afterCallId: Option.match(after, { onNone: () => null, onSome: (a) => a.callId }),
+        ...filter
       })
 
     const findIdempotent = Rows.findOne({

@@ -20,7 +20,7 @@ export const ExtensionsHttpLive = HttpApiBuilder.group(CallsightApi, "extensions
       .handle("createApiKey", ({ payload }) => Effect.flatMap(manager, (c) => keys.create(c, payload)))
       .handle("revokeApiKey", ({ path }) => Effect.flatMap(manager, (c) => keys.revoke(c, path.key_id)))
       .handle("listCalls", ({ urlParams }) =>
-        Effect.flatMap(CurrentClient, (c) => calls.list(c.clientId, urlParams.limit, urlParams.cursor)))
+        Effect.flatMap(CurrentClient, (c) => calls.list(c.clientId, urlParams)))
       .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.analysis(c.clientId, path.call_id)))
       .handle("getPortalReport", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id)))
   })

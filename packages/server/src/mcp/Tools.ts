@@ -41,7 +41,7 @@ import {
   UploadAccepted,
   UploadHeaders
 } from "@callsight/api-spec"
-import { type CallsightAudioMethods, toCallsightError, type WaitTimeout } from "@callsight/client"
+import { type CallsightAudioMethods, type ListCallsOptions, toCallsightError, type WaitTimeout } from "@callsight/client"
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import {
@@ -135,7 +135,7 @@ const urlParamsOf = (endpoint: AnyEndpoint) =>
 
 /** What `GET /v1/teams/calls` takes and answers. */
 const listCalls = operation("extensions", "listCalls")
-const ListCallsParams = urlParamsOf(listCalls) as Schema.Schema<{ readonly limit: number; readonly cursor?: string | undefined }, any>
+const ListCallsParams = urlParamsOf(listCalls) as Schema.Schema<ListCallsOptions, any>
 const CallsPage = listCalls.successSchema as Schema.Schema<any, any>
 
 /** The tool's arguments as the query string would carry them (numbers and booleans as text). */
@@ -412,11 +412,13 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
     tool({
       name: "list_calls",
       title: "List calls",
-      description: "The tenant's calls, newest first, a page at a time: pass `next_cursor` as `cursor` for the next page.",
+      description: "The tenant's calls, newest first, a page at a time: pass `next_cursor` as `cursor` (with the same filters) " +
+        "for the next page. Filters, combined: status, closer_email, created_from and created_to (ISO-8601, inclusive), " +
+        "min_score and max_score (0-100).",
       input: queryInput(ListCallsParams),
       output: CallsPage,
       annotations: { title: "List calls", ...readOnly },
-      run: (input) => client.listCalls({ limit: input.limit, cursor: input.cursor }),
+      run: (input) => client.listCalls(input),
       summary: (page: { readonly calls: ReadonlyArray<unknown>; readonly next_cursor: string | null }) =>
         `${page.calls.length} call(s)${page.next_cursor === null ? "" : "; more with cursor " + page.next_cursor}`
     }),

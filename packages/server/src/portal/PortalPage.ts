@@ -142,7 +142,7 @@ export const PortalPageLive = HttpApiBuilder.Router.use((router) =>
           account.cockpit(clientId),
           value.dailyBrief(clientId),
           coaching.compute(clientId),
-          calls.list(clientId, 10, undefined).pipe(Effect.orDie)
+          calls.list(clientId, { limit: 10 }).pipe(Effect.orDie)
         ], { concurrency: 4 })
         return page({
           company: cockpit.company_name,
