@@ -52,6 +52,12 @@ export interface PgliteOptions {
    * (the test suite starts each file from one migrated template, packages/server/test/utils).
    */
   readonly loadDataDir?: Blob | undefined
+  /**
+   * How to get the instance, instead of opening one from `dataDir` and `loadDataDir` and closing it
+   * with the scope: the test suite lends each file a database from a pool of its own
+   * (packages/server/test/utils/PglitePool.ts).
+   */
+  readonly open?: Effect.Effect<PGlite, SqlError.SqlError, Scope.Scope> | undefined
 }
 
 /** One permit, counting waiters and the time spent waiting. */
@@ -185,7 +191,7 @@ export const make = (
   options: PgliteOptions
 ): Effect.Effect<PgliteClientService, SqlError.SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function* () {
-    const db = yield* open(options)
+    const db = yield* (options.open ?? open(options))
     yield* useNodePostgresParsers(db)
     const permit = yield* makePermit
 

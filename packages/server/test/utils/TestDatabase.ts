@@ -1,7 +1,8 @@
 /**
  * The database of a test file (docs/architecture.md, "Database"): a fresh PostgreSQL database on the
- * server `TEST_DATABASE_URL` names (CI sets it), dropped afterwards; otherwise a fresh in-memory PGlite.
- * Both start from the run's migrated template (DatabaseTemplate.ts, vitest's global setup), so the
+ * server `TEST_DATABASE_URL` names (CI sets it), dropped afterwards; otherwise an in-memory PGlite that
+ * the worker's pool lends (PglitePool.ts: loaded once, reset to the template between files). Both
+ * start from the run's migrated template (DatabaseTemplate.ts, vitest's global setup), so the
  * server's migrations find nothing to do; without the setup, from an empty database.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
@@ -11,6 +12,7 @@ import { cpSync, readFileSync } from "node:fs"
 import { inject } from "vitest"
 import { Database, layerPglite, layerPostgres } from "../../src/db/Database.js"
 import { acquireFreshDatabaseUrl, freshDatabaseUrl, testServerUrl } from "./FreshDatabase.js"
+import { lendDatabase } from "./PglitePool.js"
 
 export { testServerUrl }
 
@@ -35,12 +37,18 @@ export const pgliteTemplate = (): Blob | undefined => {
   return (dump ??= new Blob([readFileSync(file)]))
 }
 
+/** A migrated PGlite database lent by this process's pool (PglitePool.ts); an empty one without the template. */
+const pooledDatabase = () => {
+  const dump = pgliteTemplate()
+  return dump === undefined ? undefined : lendDatabase(dump)
+}
+
 /** `Database`, `SqlClient` and `PgClient` on a database of this test file's own. */
 export const layer: Layer.Layer<Database | SqlClient.SqlClient | PgClient.PgClient, SqlError.SqlError> =
   Layer.unwrapScoped(
     Effect.map(testDatabaseUrl(), (url) =>
       url === undefined
-        ? layerPglite({ dataDir: undefined, loadDataDir: pgliteTemplate() })
+        ? layerPglite({ dataDir: undefined, open: pooledDatabase() })
         : layerPostgres({ url: Redacted.make(url), maxConnections: 4, applicationName: "callsight-test" })
     )
   )
