@@ -7,7 +7,7 @@
 import { PGlite } from "@electric-sql/pglite"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
-import { lendDatabase } from "./utils/PglitePool.js"
+import { lendDatabase, schemaFingerprint } from "./utils/PglitePool.js"
 
 let made: Promise<Blob> | undefined
 /** One dump for the file: making it runs initdb (seconds). */
@@ -78,17 +78,33 @@ describe("the pool of embedded test databases", () => {
   it.effect("does not lend again a database whose schema a test changed", () =>
     Effect.gen(function* () {
       const dump = yield* Effect.promise(makeDump)
-      for (const change of [
-        "CREATE TABLE extra (x int)",
-        "ALTER TABLE items ADD COLUMN note text",
-        "ALTER TABLE items ALTER COLUMN label SET DEFAULT 'none'",
-        "CREATE FUNCTION one() RETURNS int LANGUAGE sql AS 'SELECT 1'"
-      ]) {
-        const changed = yield* borrow(dump, (db) => db.exec(change))
-        const next = yield* borrow(dump, state)
-        expect(next.db, change).not.toBe(changed.db)
-        expect(changed.db.closed, change).toBe(true)
-        expect(next.result.kinds, change).toHaveLength(2)
-      }
+      const changed = yield* borrow(dump, async (db) => {
+        // each change of the schema changes its digest
+        const seen = [await schemaFingerprint(db)]
+        for (const change of [
+          "CREATE TABLE extra (x int)",
+          "ALTER TABLE items ADD COLUMN note text",
+          "ALTER TABLE items ALTER COLUMN label SET DEFAULT 'none'",
+          "ALTER TABLE items ALTER COLUMN label SET NOT NULL",
+          "CREATE INDEX items_label ON items (label)",
+          "ALTER TABLE items ADD CONSTRAINT short_label CHECK (length(label) < 10)",
+          "CREATE FUNCTION one() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+          "CREATE OR REPLACE FUNCTION one() RETURNS int LANGUAGE sql AS 'SELECT 2'",
+          "CREATE TYPE mood AS ENUM ('ok')",
+          "CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NEW; END'",
+          "CREATE TRIGGER touch BEFORE INSERT ON items FOR EACH ROW EXECUTE FUNCTION touch()",
+          "CREATE SCHEMA side",
+          "DROP TABLE extra"
+        ]) {
+          await db.exec(change)
+          const fingerprint = await schemaFingerprint(db)
+          expect(seen, change).not.toContain(fingerprint)
+          seen.push(fingerprint)
+        }
+      })
+      expect(changed.db.closed).toBe(true)
+      const next = yield* borrow(dump, state)
+      expect(next.db).not.toBe(changed.db)
+      expect(next.result.kinds).toHaveLength(2)
     }), 120_000)
 })

@@ -31,7 +31,7 @@ const USER_SCHEMAS = `n.nspname NOT IN ('pg_catalog', 'information_schema') AND 
   AND n.nspname NOT LIKE 'pg_temp%'`
 
 /** One digest of the user schemas' tables, columns, constraints, triggers, functions and types. */
-const schemaFingerprint = async (db: PGlite): Promise<string> => {
+export const schemaFingerprint = async (db: PGlite): Promise<string> => {
   const result = await db.query<{ fingerprint: string }>(`
     SELECT md5(string_agg(item, ',' ORDER BY item)) AS fingerprint FROM (
       SELECT concat_ws(' ', 'schema', n.nspname) AS item FROM pg_namespace n WHERE ${USER_SCHEMAS}
