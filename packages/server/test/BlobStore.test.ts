@@ -1,16 +1,17 @@
 /** The blob store: what a crash left half-written is removed when the store starts, nothing else. */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { BlobStore, STALE_STAGED_MS } from "../src/calls/BlobStore.js"
 import { AppConfig } from "../src/config.js"
 
 describe("BlobStore", () => {
-  it.effect("removes staged files a crash left behind at start-up, and keeps an upload still being written", () =>
+  it.scoped("removes staged files a crash left behind at start-up, and keeps an upload still being written", () =>
     Effect.gen(function* () {
       const blobDir = mkdtempSync(join(tmpdir(), "callsight-sweep-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(blobDir, { recursive: true, force: true })))
       mkdirSync(join(blobDir, "tmp"))
       const stale = join(blobDir, "tmp", "stale-upload")
       const fresh = join(blobDir, "tmp", "upload-in-progress")

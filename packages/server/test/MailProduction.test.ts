@@ -15,7 +15,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option, Redacted, Schedule } from "effect"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig, type AppConfigShape } from "../src/config.js"
@@ -191,12 +191,19 @@ const serverOn = (
 ) =>
   makeServerLayer(NodeHttpServer.layerTest, database).pipe(
     Layer.provide(
-      AppConfig.layerWith({
-        adminApiKey: Option.some(Redacted.make(ADMIN_KEY)),
-        secretsKey: Option.some(Redacted.make(randomBytes(32).toString("base64"))),
-        blobDir: mkdtempSync(join(tmpdir(), "callsight-blobs-")),
-        ...overrides
-      })
+      Layer.unwrapScoped(Effect.map(
+        Effect.acquireRelease(
+          Effect.sync(() => mkdtempSync(join(tmpdir(), "callsight-blobs-"))),
+          (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+        ),
+        (blobDir) =>
+          AppConfig.layerWith({
+            adminApiKey: Option.some(Redacted.make(ADMIN_KEY)),
+            secretsKey: Option.some(Redacted.make(randomBytes(32).toString("base64"))),
+            blobDir,
+            ...overrides
+          })
+      ))
     ),
     Layer.provide(Layer.merge(
       Logger.replace(Logger.defaultLogger, Logger.map(Logger.logfmtLogger, (line) => void logs.push(line))),

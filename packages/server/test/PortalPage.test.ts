@@ -2,8 +2,9 @@
  * `/portal`, the page a signed-in user lands on, in headless Chromium against the in-process
  * server with its workers: asking for a link on `/sign-in`, the link from the outbox, the portal
  * with yesterday's analysed call in the daily brief, the cockpit, the latest calls, the coaching
- * focus, and the call's report opened from its link with the session alone. A screenshot is kept
- * (its path printed) to look at. Without a session the page sends the browser to `/sign-in`.
+ * focus, and the call's report opened from its link with the session alone. A screenshot is taken;
+ * set `REPORT_SCREENSHOTS=<dir>` to keep it there to look at. Without a session the page sends the
+ * browser to `/sign-in`.
  *
  * Without `/usr/bin/chromium` the tests are skipped, unless `CI` is set: then they fail.
  */
@@ -12,13 +13,12 @@ import { HttpApiClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { mkdtempSync, statSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { statSync } from "node:fs"
 import { join } from "node:path"
 import { admin, settle, upload } from "./utils/AudioRequests.js"
 import { fixture } from "../../../test/utils/Fixtures.js"
 import { call, freshEmail, outboxToken, sessionCookie } from "./utils/PortalRequests.js"
-import { baseUrl, runBrowser, useBrowser } from "./utils/Browser.js"
+import { baseUrl, runBrowser, screenshotDir, useBrowser } from "./utils/Browser.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
 declare const document: any
@@ -28,7 +28,7 @@ const browser = useBrowser()
 
 describe.skipIf(!runBrowser)("the portal page", () => {
   layer(testServerLayer({ workerConcurrency: 1 }, { workers: true }), { excludeTestServices: true })("in Chromium", (it) => {
-    it.effect("ask for a link, follow it, land on the portal: yesterday's call in the brief, the cockpit, the calls, the coaching focus, the report", () =>
+    it.scoped("ask for a link, follow it, land on the portal: yesterday's call in the brief, the cockpit, the calls, the coaching focus, the report", () =>
       Effect.gen(function* () {
         const base = yield* baseUrl
         const sql = yield* SqlClient.SqlClient
@@ -53,7 +53,7 @@ describe.skipIf(!runBrowser)("the portal page", () => {
         expect(status.status).toBe("completed")
         yield* sql`UPDATE calls SET created_at = created_at - interval '1 day', completed_at = completed_at - interval '1 day' WHERE call_id = ${callId}`
 
-        const shot = join(mkdtempSync(join(tmpdir(), "callsight-portal-")), "portal.png")
+        const shot = join(yield* screenshotDir("callsight-portal-"), "portal.png")
         const seen = yield* Effect.promise(async () => {
           const context = await browser().newContext({ viewport: { width: 1200, height: 900 } })
           const page = await context.newPage()
@@ -96,7 +96,7 @@ describe.skipIf(!runBrowser)("the portal page", () => {
           await context.close()
           return { title, text, html, external, reportUrl, report }
         })
-        console.log(`portal screenshot: ${shot}`)
+        if (process.env.REPORT_SCREENSHOTS) console.log(`portal screenshot: ${shot}`)
         expect(statSync(shot).size).toBeGreaterThan(20_000)
         expect(portal.title).toBe("Portal & Sons · Callsight")
         expect(portal.external).toEqual([])

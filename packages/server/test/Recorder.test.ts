@@ -16,7 +16,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig, type AppConfigShape } from "../src/config.js"
@@ -50,11 +50,15 @@ const withProviders = (options: { readonly recorderKey?: boolean } = {}) =>
   Layer.unwrapScoped(Effect.gen(function* () {
     const providers = yield* startMeetingProviders
     const recall = yield* startRecallServer
+    const blobDir = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "callsight-recorder-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    )
     const config: Partial<AppConfigShape> = {
       ...providers.config,
       secretsKey: Option.some(Redacted.make(randomBytes(32).toString("base64"))),
       // the test's own passes write the files the server's workers read
-      blobDir: mkdtempSync(join(tmpdir(), "callsight-recorder-")),
+      blobDir,
       workerConcurrency: 1,
       recorderApiUrl: recall.url,
       recorderApiKey: options.recorderKey === false ? Option.none() : Option.some(Redacted.make(recall.apiKey)),

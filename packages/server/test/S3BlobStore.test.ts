@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Either, Layer, Option, Redacted, Stream } from "effect"
 import { createHash, randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { BlobStore, type BlobStoreShape, STALE_STAGED_MS } from "../src/calls/BlobStore.js"
@@ -22,11 +22,15 @@ const load = (env: Record<string, string>) =>
     )
   )
 
-/** A BlobStore on `s3` (a fresh local directory for its temporary files), built in the test's scope. */
+/** A BlobStore on `s3` (a fresh local directory for its temporary files, removed after it), built in the test's scope. */
 const storeOn = (s3: S3Config) =>
-  Layer.build(BlobStore.Default.pipe(
-    Layer.provide(AppConfig.layerWith({ s3: Option.some(s3), blobDir: mkdtempSync(join(tmpdir(), "callsight-s3blobs-")) }))
-  )).pipe(Effect.map((context): BlobStoreShape => Context.get(context, BlobStore)))
+  Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "callsight-s3blobs-"))),
+    (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+  ).pipe(
+    Effect.flatMap((blobDir) => Layer.build(BlobStore.Default.pipe(Layer.provide(AppConfig.layerWith({ s3: Option.some(s3), blobDir }))))),
+    Effect.map((context): BlobStoreShape => Context.get(context, BlobStore))
+  )
 
 const bytesOf = (size: number) => new Uint8Array(randomBytes(size))
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, statSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig, type AppConfigShape } from "../src/config.js"
@@ -55,9 +55,10 @@ describe("Secrets", () => {
       expect(sealedAfter.split(".")[1]).not.toBe(before.keyId)
     }))
 
-  it.effect("development without SECRETS_KEY: a key is generated once into DATA_DIR, mode 0600, and reused", () =>
+  it.scoped("development without SECRETS_KEY: a key is generated once into DATA_DIR, mode 0600, and reused", () =>
     Effect.gen(function* () {
       const dataDir = mkdtempSync(join(tmpdir(), "callsight-secrets-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
       const first = yield* secretsWith({ dataDir, secretsKey: Option.none(), production: false })
       const path = join(dataDir, "secrets.key")
       expect(statSync(path).mode & 0o777).toBe(0o600)
@@ -68,9 +69,10 @@ describe("Secrets", () => {
       expect(yield* second.decrypt(sealed)).toBe("kept across restarts")
     }))
 
-  it.effect("production without SECRETS_KEY does not start, and says which variable", () =>
+  it.scoped("production without SECRETS_KEY does not start, and says which variable", () =>
     Effect.gen(function* () {
       const dataDir = mkdtempSync(join(tmpdir(), "callsight-secrets-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
       const exit = yield* Effect.exit(secretsWith({ dataDir, secretsKey: Option.none(), production: true }))
       expect(Exit.isFailure(exit)).toBe(true)
       expect(JSON.stringify(exit)).toContain("SECRETS_KEY must be set when NODE_ENV=production")

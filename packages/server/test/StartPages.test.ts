@@ -4,7 +4,7 @@
  * happens next (a sign-in link by e-mail); `/favicon.ico` is an icon, cacheable, named by every
  * page. Over HTTP, then in headless Chromium (Debian's `/usr/bin/chromium` through `playwright-core`):
  * sign up on the page, get the link from the outbox, follow it to the portal; and screenshots of `/`
- * and `/signup` (their paths printed) to look at.
+ * and `/signup` (kept in `REPORT_SCREENSHOTS=<dir>` when set, to look at).
  *
  * Without `/usr/bin/chromium` the browser tests are skipped, unless `CI` is set: then they fail.
  */
@@ -13,10 +13,9 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { mkdtempSync, statSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { statSync } from "node:fs"
 import { join } from "node:path"
-import { baseUrl, runBrowser, useBrowser } from "./utils/Browser.js"
+import { baseUrl, runBrowser, screenshotDir, useBrowser } from "./utils/Browser.js"
 import { call, freshEmail, outboxToken } from "./utils/PortalRequests.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
@@ -146,11 +145,11 @@ describe("the start pages", () => {
         }
       }))
 
-    it.effect.skipIf(!runBrowser)("in Chromium: / to /signup, sign up, the link from the e-mail opens the portal; screenshots", () =>
+    it.scoped.skipIf(!runBrowser)("in Chromium: / to /signup, sign up, the link from the e-mail opens the portal; screenshots", () =>
       Effect.gen(function* () {
         const base = yield* baseUrl
         const email = freshEmail("newcomer")
-        const shots = mkdtempSync(join(tmpdir(), "callsight-start-"))
+        const shots = yield* screenshotDir("callsight-start-")
         const seen = yield* Effect.promise(async () => {
           const context = await browser().newContext({ viewport: { width: 1000, height: 800 } })
           const page = await context.newPage()
@@ -203,7 +202,7 @@ describe("the start pages", () => {
           await context.close()
           return { homeTitle, icon, intro, refused, done, formGone, next, again, external, failed, problems }
         })
-        console.log(`start page screenshots: ${join(shots, "home.png")}, ${join(shots, "signup.png")}, ${join(shots, "signup-done.png")}`)
+        if (process.env.REPORT_SCREENSHOTS) console.log(`start page screenshots: ${join(shots, "home.png")}, ${join(shots, "signup.png")}, ${join(shots, "signup-done.png")}`)
         for (const name of ["home.png", "signup.png", "signup-done.png"]) expect(statSync(join(shots, name)).size).toBeGreaterThan(10_000)
         expect(seen.homeTitle).toBe("Callsight")
         expect(seen.intro).toBe("Create your company's account. We e-mail you a link that signs you in and opens your portal: there is no password.")

@@ -13,7 +13,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Webhook } from "standardwebhooks"
@@ -403,6 +403,7 @@ describe("webhooks across a restart", () => {
       const receiver = yield* startReceiver(() => 200)
       const url = yield* TestDatabase.testDatabaseUrl()
       const dataDir = mkdtempSync(join(tmpdir(), "callsight-webhooks-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
       // the embedded database in a directory of its own, from the run's migrated one
       if (url === undefined) copyPgliteTemplate(join(dataDir, "db"))
       const database = url === undefined

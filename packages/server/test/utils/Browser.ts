@@ -5,7 +5,9 @@
 import { HttpServer } from "@effect/platform"
 import { afterAll, beforeAll } from "@effect/vitest"
 import { Effect } from "effect"
-import { existsSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { type Browser, chromium } from "playwright-core"
 
 const CHROMIUM = "/usr/bin/chromium"
@@ -28,3 +30,17 @@ export const useBrowser = (): (() => Browser) => {
 
 /** The base URL of the in-process server. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => `http://127.0.0.1:${(server.address as HttpServer.TcpAddress).port}`)
+
+/**
+ * A directory for a test's screenshots: `REPORT_SCREENSHOTS` when set (kept there to look at, as
+ * the report's screenshot test does), otherwise a temporary one removed with the scope.
+ */
+export const screenshotDir = (prefix: string) => {
+  const keep = process.env.REPORT_SCREENSHOTS
+  return keep
+    ? Effect.sync(() => (mkdirSync(keep, { recursive: true }), keep))
+    : Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), prefix))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    )
+}
