@@ -82,7 +82,8 @@ const queryScore = (description: string) =>
 /**
  * What `GET /v1/teams/calls` takes: a page (`limit`, `cursor`) and filters, all optional and
  * combined with AND. The cursor carries only a position, so the next page is asked with the same
- * filters. Both date bounds are inclusive; a plain date as `created_to` means the whole of that day (UTC).
+ * filters. Both date bounds are inclusive, to the millisecond (a call's own `created_at` as `created_to`
+ * keeps it); a plain date as `created_to` means the whole of that day (UTC).
  */
 export const ListCallsQuery = Schema.Struct({
   limit: queryInt({ min: 1, max: 200, default: 50, description: "Calls per page: 1 to 200, default 50" }),

@@ -243,7 +243,10 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
               ...(p.status === null ? [] : [sql`status = ${p.status}`]),
               ...(p.closerEmail === null ? [] : [sql`lower(closer_email) = lower(${p.closerEmail})`]),
               ...(p.createdFrom === null ? [] : [sql`created_at >= ${p.createdFrom}::timestamptz`]),
-              ...(p.createdTo === null ? [] : [sql`created_at <= ${p.createdTo}::timestamptz`]),
+              // to the millisecond, as the API writes times: a call's own created_at as the bound keeps it
+              ...(p.createdTo === null ? [] : [
+                sql`created_at < date_trunc('milliseconds', ${p.createdTo}::timestamptz) + interval '1 millisecond'`
+              ]),
               ...(p.createdBefore === null ? [] : [sql`created_at < ${p.createdBefore}::timestamptz`]),
               ...(p.minScore === null ? [] : [sql`(result -> 'scorecard' ->> 'overall')::float8 >= ${p.minScore}`]),
               ...(p.maxScore === null ? [] : [sql`(result -> 'scorecard' ->> 'overall')::float8 <= ${p.maxScore}`])
