@@ -7,8 +7,9 @@
  * The filters are the operation's (the service filters; the command filters nothing itself), and
  * the operation's query schema checks them before any request. A page is a table (call id,
  * status, created, overall score, duration, external id) followed by the command for the next
- * page, with the same filters; `--all` follows the cursors to the last page. `--json` prints the answer as it came, one JSON document
- * (`{ calls, next_cursor }`; with `--all`, every call and `next_cursor: null`).
+ * page, with the same filters; `--all` follows the cursors to the last page. `--json` prints the
+ * answer as it came, one JSON document (`{ calls, next_cursor }`; with `--all`, every call and
+ * `next_cursor: null`).
  */
 import { AnalysisStatus, ListCallsQuery } from "@callsight/api-spec"
 import type { CallsMethods, CallsPage, ListCallsOptions } from "@callsight/client"
@@ -34,8 +35,6 @@ const OPTION_OF: Record<string, string> = {
   min_score: "--min-score",
   max_score: "--max-score"
 }
-
-type Query = Omit<ListCallsOptions, "limit" | "cursor">
 
 /**
  * The options as the operation's query (`ListCallsQuery`, encoded: every value a string) checks
@@ -165,14 +164,12 @@ const list = Command.make(
       const query: ListCallsOptions = {
         limit: Option.getOrUndefined(args.limit),
         cursor: Option.getOrUndefined(args.cursor),
-        ...({
-          status: Option.getOrUndefined(args.status),
-          closer_email: Option.getOrUndefined(args.closer),
-          created_from: Option.getOrUndefined(args.from),
-          created_to: Option.getOrUndefined(args.to),
-          min_score: Option.getOrUndefined(args.minScore),
-          max_score: Option.getOrUndefined(args.maxScore)
-        } satisfies Query)
+        status: Option.getOrUndefined(args.status),
+        closer_email: Option.getOrUndefined(args.closer),
+        created_from: Option.getOrUndefined(args.from),
+        created_to: Option.getOrUndefined(args.to),
+        min_score: Option.getOrUndefined(args.minScore),
+        max_score: Option.getOrUndefined(args.maxScore)
       }
       yield* checkQuery(query)
       const page = yield* withTenantApi(ExtensionsClientApi, args, (c) => (args.all ? everyPage(c, query) : c.listCalls(query)))

@@ -141,21 +141,25 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
 }) {}
 
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/
+const DAY_MS = 86_400_000
 
-/** The list's filters as the repository takes them; `created_to` as a plain date is the whole of that day (UTC). */
-const callFilter = (query: typeof ListCallsQuery.Type): CallFilter => {
-  const to = query.created_to
-  const wholeDay = to !== undefined && PLAIN_DATE.test(to)
-  return {
-    status: query.status ?? null,
-    closerEmail: query.closer_email ?? null,
-    createdFrom: query.created_from ?? null,
-    createdTo: to !== undefined && !wholeDay ? to : null,
-    createdBefore: wholeDay ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString() : null,
-    minScore: query.min_score ?? null,
-    maxScore: query.max_score ?? null
-  }
-}
+/**
+ * The first instant after `created_to`: after the whole day of a plain date (UTC), after the
+ * millisecond of a time, as the API writes times (a call's own `created_at` as the bound keeps it;
+ * the database holds microseconds).
+ */
+const createdBefore = (to: string) =>
+  new Date(PLAIN_DATE.test(to) ? Date.parse(`${to}T00:00:00Z`) + DAY_MS : Date.parse(to) + 1).toISOString()
+
+/** The list's filters as the repository takes them. */
+const callFilter = (query: typeof ListCallsQuery.Type): CallFilter => ({
+  status: query.status ?? null,
+  closerEmail: query.closer_email ?? null,
+  createdFrom: query.created_from ?? null,
+  createdBefore: query.created_to === undefined ? null : createdBefore(query.created_to),
+  minScore: query.min_score ?? null,
+  maxScore: query.max_score ?? null
+})
 
 /** Keyset cursor: the last row's position (its creation time to the microsecond) and id, opaque to callers. */
 const encodeCursor = (row: CallListRow) => Buffer.from(`${row.position}|${row.call_id}`).toString("base64url")

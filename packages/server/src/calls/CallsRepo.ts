@@ -138,15 +138,13 @@ export const NewCall = Schema.Struct({
 const TenantCall = Schema.Struct({ tenantId: ClientId, callId: CallId })
 
 /**
- * What the list of calls is filtered by (null: not filtered). The upper time bound is either an
- * instant the calls may be at (`createdTo`) or one they must be before (`createdBefore`: the day after
- * a plain date).
+ * What the list of calls is filtered by (null: not filtered). Times are ISO-8601: `createdFrom` the
+ * first instant a call may have, `createdBefore` the first it may not.
  */
 export const CallFilter = Schema.Struct({
   status: Schema.NullOr(AnalysisStatus),
   closerEmail: Schema.NullOr(Schema.String),
   createdFrom: Schema.NullOr(Schema.String),
-  createdTo: Schema.NullOr(Schema.String),
   createdBefore: Schema.NullOr(Schema.String),
   minScore: Schema.NullOr(Schema.Number),
   maxScore: Schema.NullOr(Schema.Number)
@@ -158,7 +156,6 @@ export const everyCall: CallFilter = {
   status: null,
   closerEmail: null,
   createdFrom: null,
-  createdTo: null,
   createdBefore: null,
   minScore: null,
   maxScore: null
@@ -243,10 +240,6 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
               ...(p.status === null ? [] : [sql`status = ${p.status}`]),
               ...(p.closerEmail === null ? [] : [sql`lower(closer_email) = lower(${p.closerEmail})`]),
               ...(p.createdFrom === null ? [] : [sql`created_at >= ${p.createdFrom}::timestamptz`]),
-              // to the millisecond, as the API writes times: a call's own created_at as the bound keeps it
-              ...(p.createdTo === null ? [] : [
-                sql`created_at < date_trunc('milliseconds', ${p.createdTo}::timestamptz) + interval '1 millisecond'`
-              ]),
               ...(p.createdBefore === null ? [] : [sql`created_at < ${p.createdBefore}::timestamptz`]),
               ...(p.minScore === null ? [] : [sql`(result -> 'scorecard' ->> 'overall')::float8 >= ${p.minScore}`]),
               ...(p.maxScore === null ? [] : [sql`(result -> 'scorecard' ->> 'overall')::float8 <= ${p.maxScore}`])

@@ -15,7 +15,7 @@ import { SqlError } from "@effect/sql"
 import { PGlite } from "@electric-sql/pglite"
 import { Effect } from "effect"
 
-/** The migrated database as the dump has it, read off the first instance a process loads. */
+/** The database as the dump has it, read off the first instance this process loads from that dump. */
 interface Template {
   /** What `schemaFingerprint` answers on it. */
   readonly fingerprint: string
