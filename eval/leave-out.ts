@@ -17,7 +17,7 @@
  * thresholds with three jobs on two cores. Not run by CI (it tunes nothing by itself; it prints).
  */
 import { execFileSync, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -53,6 +53,22 @@ const run = (cwd: string, args: ReadonlyArray<string>): Promise<string> =>
     child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code} in ${cwd}`))))
   })
 
+/**
+ * The copy's `node_modules`: every package of the repository's own, linked, except the workspace's
+ * (`@callsight/*`), linked to the copy's packages. Linking the whole folder would not do: its
+ * `@callsight/analysis` resolves to the repository's own sources and models, not the fold's.
+ */
+const linkModules = (dir: string) => {
+  const modules = join(dir, "node_modules")
+  mkdirSync(join(modules, "@callsight"), { recursive: true })
+  for (const entry of readdirSync(join(ROOT, "node_modules"))) {
+    if (entry !== "@callsight") symlinkSync(join(ROOT, "node_modules", entry), join(modules, entry))
+  }
+  for (const pkg of readdirSync(join(ROOT, "node_modules", "@callsight"))) {
+    symlinkSync(join(dir, "packages", pkg), join(modules, "@callsight", pkg))
+  }
+}
+
 /** One batch left out: its figures at each threshold. */
 const fold = async (batch: string, train: ReadonlyArray<string>, thresholds: ReadonlyArray<number | null>) => {
   const dir = mkdtempSync(join(tmpdir(), `leave-out-${batch}`))
@@ -61,7 +77,7 @@ const fold = async (batch: string, train: ReadonlyArray<string>, thresholds: Rea
       .toString().split("\0").filter((f) => f.length > 0 && !f.startsWith("node_modules"))
     const tar = execFileSync("tar", ["cf", "-", "--null", "-T", "-"], { cwd: ROOT, input: files.join("\0"), maxBuffer: 1 << 30 })
     execFileSync("tar", ["xf", "-"], { cwd: dir, input: tar })
-    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"))
+    linkModules(dir)
     const split = { note: `fold: ${batch} left out`, train: train.filter((id) => !id.startsWith(batch)), test: train.filter((id) => id.startsWith(batch)) }
     writeFileSync(join(dir, "eval/split.json"), JSON.stringify(split, null, 1))
     for (const trainer of ["train-objections", "train-pains", "train-value", "train-kinds"]) await run(dir, [`eval/${trainer}.ts`])

@@ -116,12 +116,15 @@ describe("objections in a multi-party call", () => {
     expect(c.objections.map((o) => [o.kind, o.response])).toEqual([["need", "question_back"], ["price", "question_back"]])
   })
 
-  it("one buyer raising two kinds in a turn counts once", () => {
+  it("one buyer raising two concerns in a turn counts each, with one response (issue 35; once before callsight-1.22)", () => {
     const c = call([
       ["rep", "So that's the proposal."],
       ["buyer", "Our security policy says customer data can't leave the country. And the price is above what we budgeted."],
       ["rep", "Understood."]
     ])
-    expect(c.objections).toHaveLength(1)
+    expect(c.objections.map((o) => [o.quote, o.response])).toEqual([
+      ["And the price is above what we budgeted.", "pause"],
+      ["Our security policy says customer data can't leave the country.", "pause"]
+    ])
   })
 })

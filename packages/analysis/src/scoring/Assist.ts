@@ -397,7 +397,8 @@ const objectionFinding = (index: TranscriptIndex, said: Located, kind: Objection
     said: bare(said),
     reply,
     question,
-    pitch
+    pitch,
+    confidence: null
   }
 }
 

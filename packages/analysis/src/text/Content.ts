@@ -17,9 +17,9 @@
  *   punctuation at all, a pause of 0.8 s ends one too.
  * - **Sides.** The rep is the speaker whose role is `rep`; everyone else is the buyer side (as in
  *   the scorecard).
- * - **Objections** (one per buyer voice in a buyer run, i.e. consecutive buyer sentences of one
- *   speaker: the most substantive that matches; a voice raising two kinds gets one response, so it
- *   counts once; two buyers speaking in turn may each raise one, and share the rep's response). The response is the
+ * - **Objections** (one per concern a buyer voice raises in a buyer run, i.e. consecutive buyer
+ *   sentences of one speaker, each in its own sentence or clause: `findings/Objections.ts`; the
+ *   concerns of a run share the rep's response, as two buyers speaking in turn do). The response is the
  *   rep's next run: `question_back` when it asks a question within its first 30 s and 80 words;
  *   otherwise `long_pitch` when it runs past 30 s or 80 words; otherwise `pause` when the rep
  *   waited 1 s or more; otherwise `other`. `response_pause_s` is always the wait (end of the buyer's

@@ -27,6 +27,7 @@ import type { ObjectionKind } from "./lexicon/Objections.js"
 
 export type PushbackCategory =
   | "discount" | "price" | "budget" | "contract_terms" | "approval_limit" | "proof" | "security" | "risk" | "product_concern" | "status_quo" | "timing" | "competitor" | "unused"
+  | "brush_off"
 
 export const CATEGORY_KIND: Readonly<Record<PushbackCategory, ObjectionKind>> = {
   discount: "price",
@@ -41,7 +42,9 @@ export const CATEGORY_KIND: Readonly<Record<PushbackCategory, ObjectionKind>> = 
   status_quo: "need",
   timing: "timing",
   competitor: "competitor",
-  unused: "need"
+  unused: "need",
+  // the conversation put off or ended: its kind is the time it is put off to, or none (the kind model reads which)
+  brush_off: "timing"
 }
 
 const any = (...list: ReadonlyArray<string>): RegExp => new RegExp(`(?:^|\\s)(?:${list.join("|")})(?=\\s|$)`)
@@ -59,6 +62,21 @@ const OTHER_PRODUCT = "(vendor|vendors|provider|supplier|tool|platform|system|mo
 const OTHER_TERMS = `(the|an|one) other ${OTHER_PRODUCT} ([a-z]+ ){0,4}(charged|charges|offered|offers|gave|gives|included|includes|quoted)`
 /** Another product the buyer has looked at: "the app we looked at last week was a hundred a month". */
 const LOOKED_AT = `(the|an|one|a) ${OTHER_PRODUCT} (we|i|they) (looked at|saw|trialled|trialed|tried|demoed|were shown|got a quote from)`
+
+/**
+ * A brush-off: the buyer ends or defers the conversation without a reason of substance ("just
+ * email me something", "try me after the summer", "we're all set for now"). Tried before a request
+ * for material, which "send me something" would otherwise be.
+ */
+const BRUSH_OFF = any(
+  "(just |maybe )?(send|email|e mail|mail|post|drop|pop|bung) (me|us) (over )?(something|anything|some (info|information|details|bits|stuff)|a (brochure|leaflet|link|one pager|flyer))",
+  "(call|ring|try|phone|catch|chase) (me|us) (back |again )?(after|in|next|later|once|when|another)", "(not|never) (the|a good|a great) (moment|time)",
+  "(bad|busy|terrible|awkward) (time|moment)", "(now|today|this) is not (great|good|ideal|a good)", "not interested",
+  "(i am|we are) (driving|in the car|on the road|up a ladder|on a ladder|in a meeting) (right now|at the moment|just now|now)",
+  "(we are|i am) (fine|good|all set|sorted|okay|ok|covered) (for now|as we are|at the moment|thanks|thank you)",
+  "(do not|never) (sign|buy|commit|agree) ([a-z]+ ){0,2}(over|on) the phone", "please (do not|stop) (call|ring|phone|email)ing",
+  "(do not|stop) (call|ring|phone|email)ing (me|us|here)"
+  )
 
 /** In the order tried: the first category that matches a sentence is its category. */
 export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp]> = [
@@ -159,6 +177,7 @@ export const PUSHBACK_PATTERNS: ReadonlyArray<readonly [PushbackCategory, RegExp
     "(a )?hard sell", "change fatigue", "revisit (this|it) (in|next|after|later)", "(revisit|look at|come back to|pick (this|it) up) ([a-z]+ ){0,2}in the new year",
     "(not|nothing|no|nobody|no one|wait|hold|heads down) ([a-z]+ ){0,6}until (the )?(summer|spring|autumn|fall|winter|new year|end of|january|february|march|april|may|june|july|august|september|october|november|december)"
   )],
+  ["brush_off", BRUSH_OFF],
   ["status_quo", any(
     "works (fine|well|ok|okay)", "(do not|did not) have (a|any) problem", "no problem to solve", "(happy|fine|good) with (what|how|our|the current)",
     "(do not|cannot) see (why|the need|a need)", "(current|existing) (setup|system|tool|process|provider) (works|is fine|does the job)",
@@ -283,6 +302,7 @@ export const RESTATED = any("like i said", "as i said", "i will say it again", "
 
 /** The push-back category of a buyer sentence (plain text), or null. */
 export const pushbackOf = (plainText: string): PushbackCategory | null => {
+  if (BRUSH_OFF.test(plainText) && !isSettled(plainText)) return "brush_off"
   if (REQUEST.test(plainText)) return null
   if (isSettled(plainText)) return null
   for (const [category, pattern] of PUSHBACK_PATTERNS) if (pattern.test(plainText)) return category

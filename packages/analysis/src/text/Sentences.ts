@@ -6,7 +6,7 @@
 import type { Attached } from "./Attach.js"
 import { findNumbers, type NumberMention } from "./lexicon/Numbers.js"
 import { isQuestion } from "./lexicon/Questions.js"
-import { endsSentence, plain, type Token } from "./lexicon/Tokens.js"
+import { CLAUSE_OPENERS, endsClause, endsSentence, plain, type Token } from "./lexicon/Tokens.js"
 import { clip, type Moment } from "./Moment.js"
 
 /** A pause longer than this starts a new transcript segment. */
@@ -83,21 +83,62 @@ export const sentencesOf = (segments: ReadonlyArray<ReadonlyArray<Attached>>, pu
   let run = -1
   groups.forEach((words, index) => {
     if (index === 0 || words[0]!.side !== groups[index - 1]![0]!.side) run++
-    const tokens = words.map((w) => w.token)
-    const text = textOf(words)
-    out.push({
-      ...momentOf(words, text),
-      index,
-      run,
-      words,
-      tokens,
-      plain: plain(tokens),
-      text,
-      question: isQuestion(tokens),
-      numbers: findNumbers(tokens)
-    })
+    out.push(sentenceOf(words, index, run))
   })
   return out
+}
+
+const sentenceOf = (words: ReadonlyArray<Attached>, index: number, run: number): Sentence => {
+  const tokens = words.map((w) => w.token)
+  const text = textOf(words)
+  return {
+    ...momentOf(words, text),
+    index,
+    run,
+    words,
+    tokens,
+    plain: plain(tokens),
+    text,
+    question: isQuestion(tokens),
+    numbers: findNumbers(tokens)
+  }
+}
+
+/** Who or what a new clause is about: after "and" or "but" without a comma these start one ("…is steep and we are…"). */
+const SUBJECTS: ReadonlySet<string> = new Set([
+  "i", "i'm", "i'd", "i've", "i'll", "we", "we're", "we'd", "we've", "we'll", "you", "you're", "they", "they're", "it", "it's",
+  "there", "there's", "that's", "honestly", "frankly"
+])
+/** After a comma, a new clause may also start with what it is about ("…, the timing is worse"). */
+const CLAUSE_STARTS: ReadonlySet<string> = new Set([...SUBJECTS, "that", "this", "the", "my", "our", "their", "what", "if", "also", "plus"])
+/** Openers that join two statements ("plus", "also", "besides" as well as `CLAUSE_OPENERS`). */
+const JOINERS: ReadonlySet<string> = new Set([...CLAUSE_OPENERS, "plus", "also", "besides", "although", "though"])
+/** Neither side of a cut is shorter than this many words: "yes, and" is not two clauses. */
+const MIN_CLAUSE_WORDS = 3
+
+/**
+ * The clauses of a sentence, where one sentence may say two things ("The price is steep, and
+ * honestly the timing is worse."): cut after a comma, semicolon, colon or dash before a joining
+ * word or a new subject, and, where the provider gave no punctuation, before "and", "but" or "plus"
+ * followed by a new subject. Each side keeps at least three words; one clause is the sentence.
+ * A clause keeps its sentence's index and run.
+ */
+export const clausesOf = (s: Sentence): ReadonlyArray<Sentence> => {
+  const cuts: Array<number> = []
+  let from = 0
+  for (let i = 1; i < s.words.length; i++) {
+    const prev = s.words[i - 1]!.text
+    const word = s.tokens[i]!.word
+    const next = s.tokens[i + 1]?.word
+    const punctuated = (endsClause(prev) || /[-–—]$/.test(prev)) && (JOINERS.has(word) || CLAUSE_STARTS.has(word))
+    const bare = !endsClause(prev) && (word === "and" || word === "but" || word === "plus") && next !== undefined && SUBJECTS.has(next)
+    if ((punctuated || bare) && i - from >= MIN_CLAUSE_WORDS && s.words.length - i >= MIN_CLAUSE_WORDS) {
+      cuts.push(i)
+      from = i
+    }
+  }
+  if (cuts.length === 0) return [s]
+  return [0, ...cuts].map((at, k) => sentenceOf(s.words.slice(at, cuts[k] ?? s.words.length), s.index, s.run))
 }
 
 /** Runs: consecutive sentences of one side. */

@@ -1,5 +1,5 @@
 /**
- * The buyer's objections (see `Content.ts`, "Objections"): one per buyer voice in a buyer run, by
+ * The buyer's objections (see `Content.ts`, "Objections"): one per concern a buyer voice raises in a buyer run, by
  * the rules, the objection model and the kind model, each with the rep's response read from the
  * next run (a question back, a long pitch, a pause, other).
  */
@@ -7,7 +7,7 @@ import { isWord } from "../Attach.js"
 import type { Moment } from "../Moment.js"
 import { CATEGORY_KIND, isSettled, raisedAgainst, RESTATED, topicOf } from "../Pushback.js"
 import { round } from "../Round.js"
-import { bySpeaker, momentOfSentence, runMoment, runsOf, type Sentence } from "../Sentences.js"
+import { bySpeaker, clausesOf, momentOfSentence, runMoment, runsOf, type Sentence } from "../Sentences.js"
 import { objectionOf, statesPain } from "./Statements.js"
 import { objectionKindOf } from "../../models/KindModel.js"
 import { OBJECTION_MODEL, overrulable, OVERRULED, OWN_WORDS } from "../../models/ObjectionModel.js"
@@ -25,6 +25,12 @@ export interface ObjectionFinding {
   readonly question: Moment | null
   /** The rep's whole run, when the response is `long_pitch`. */
   readonly pitch: Moment | null
+  /**
+   * How sure the method is that this is push-back (0–1): the objection model's probability for the
+   * buyer's words with the rep's turn before, whichever of the patterns or the model found it;
+   * null for an item the LLM added (`Assist.ts`), which is verified against the words instead.
+   */
+  readonly confidence: number | null
 }
 
 /** The rep waited before answering an objection. */
@@ -49,36 +55,31 @@ export const findObjections = (sentences: ReadonlyArray<Sentence>, turns: Readon
   const out: Array<ObjectionFinding> = []
   runs.forEach((run, r) => {
     if (run[0]!.side !== "buyer") return
-    // a restated objection ("like I said, …") counts where it was first raised, unless nothing else is new
-    // several in one run: the most substantive kind, the first of it (`KIND_RANK`)
     // what the rep just said: an offer declined or a question about the decision answered is no push-back
     const before = runs[r - 1]
     const asked = before?.[0]?.side === "rep" ? before.map((s) => s.plain).join(" ") : undefined
     const repBefore = before?.[0]?.side === "rep" ? before : []
-    // in a multi-party call, each buyer who speaks in the run may raise one ("What I can't move on is the audit." "Which is a problem for me…")
+    // in a multi-party call, each buyer who speaks in the run may raise their own ("What I can't move on is the audit." "Which is a problem for me…")
     for (const voice of bySpeaker(run)) {
-      const raised = voice
-        .map((s) => ({ s, o: objectionOf(s) }))
-        .filter((x) => x.o !== null && raisedAgainst(asked, x.s.plain, x.o.kind, x.o.category))
-      const fresh = raised.filter((x) => !RESTATED.test(x.s.plain))
-      const found = fresh.reduce<typeof fresh[number] | undefined>(
-        (best, x) => best === undefined || KIND_RANK[x.o!.kind] < KIND_RANK[best.o!.kind] ? x : best,
-        undefined
-      ) ?? raised[0]
-      // a weak category's phrase the model hears no push-back in, with the rep's turn before, is overruled (`overrulable`)
-      const overruled = found !== undefined && found.o !== null && overrulable(found.o.category, found.s.plain) &&
-        probabilityOf(turnFeatures(voice, repBefore), OBJECTION_MODEL) < OVERRULED
-      if (overruled) continue
-      // whether it is push-back is the rules' and the objection model's call; what it is about, the kind model's (`KindModel.ts`)
-      if (found !== undefined && found.o !== null) out.push(answered(runs, turns, r, found.s, objectionKindOf(voice, found.o.kind), found.o.category))
-      else {
-        // what the patterns miss, the learned model may hear (`ObjectionModel.ts`): said where it is most likely; the topic it names, if any, is the rules' kind
-        const learned = learnedObjection(voice, repBefore)
-        if (learned !== null && raisedAgainst(asked, learned.s.plain, learned.kind, learned.category)) {
-          const named = learned.category === "learned" ? null : learned.kind
-          out.push(answered(runs, turns, r, learned.s, objectionKindOf(voice, named), learned.category))
-        }
-      }
+      const confidence = probabilityOf(turnFeatures(voice, repBefore), OBJECTION_MODEL)
+      const concerns = concernsOf(voice, asked)
+        // a weak category's phrase the model hears no push-back in, with the rep's turn before, is overruled (`overrulable`)
+        .filter((c) => !(overrulable(c.category, c.s.plain) && confidence < OVERRULED))
+      // what the patterns miss, the learned model may hear (`ObjectionModel.ts`): said where it is most likely; the topic it names, if any, is the rules' kind
+      const learned = concerns.length > 0 ? null : learnedObjection(voice, repBefore)
+      const heard = learned !== null && raisedAgainst(asked, learned.s.plain, learned.kind, learned.category) ? [learned] : []
+      const raised = [...concerns, ...heard]
+      if (raised.length === 0) continue
+      // and a concern of its own beside those, heard in its own words (`otherConcerns`)
+      const all = [...raised, ...otherConcerns(voice, raised, asked)]
+      // whether it is push-back is the rules' and the objection model's call; what it is about, the kind model's (`KindModel.ts`):
+      // of the whole voice when it raises one concern, of each concern's own words when it raises several
+      const named = (c: Concern) => c.category === "learned" ? null : c.kind
+      const kinds = all.length === 1 ? [objectionKindOf(voice, named(all[0]!))] : all.map((c) => objectionKindOf([c.s], named(c)))
+      all.forEach((c, k) => {
+        // two concerns the kind model reads as one kind are one concern said twice
+        if (kinds.indexOf(kinds[k]!) === k) out.push(answered(runs, turns, r, c.s, kinds[k]!, c.category, confidence))
+      })
     }
   })
   return out
@@ -91,7 +92,8 @@ const answered = (
   r: number,
   said: Sentence,
   kind: ObjectionItem["kind"],
-  category: string
+  category: string,
+  confidence: number
 ): ObjectionFinding => {
   const run = runs[r]!
   const answer = runs[r + 1]
@@ -128,7 +130,8 @@ const answered = (
     said: momentOfSentence(said),
     reply,
     question,
-    pitch
+    pitch,
+    confidence: round(confidence, 3)
   }
 }
 
@@ -146,3 +149,68 @@ const learnedObjection = (
   const topic = topicOf(s.plain)
   return { s, kind: topic === null ? "need" : CATEGORY_KIND[topic], category: topic ?? "learned" }
 }
+
+interface Concern {
+  readonly s: Sentence
+  readonly kind: ObjectionItem["kind"]
+  readonly category: string
+}
+
+/**
+ * The concerns one buyer voice raises by the patterns, each said in its own sentence or clause
+ * (`clausesOf`), the most substantive first (`KIND_RANK`). The first is read as before: the
+ * voice's most substantive kind, where it is first raised and not restated ("like I said, …")
+ * unless it is only ever restated. Another concern stands beside it only when it is one of its
+ * own: about something else (price and budget are one thing, the money), long enough to say
+ * something new (a short line after a concern — "Not negotiable.", "Then prove it." — presses
+ * the same one), and heard as push-back by the objection model in its own words alone. A
+ * sentence is read clause by clause only when its clauses raise different kinds ("the price is
+ * steep, and the timing is worse").
+ */
+const concernsOf = (voice: ReadonlyArray<Sentence>, asked: string | undefined): Array<Concern> => {
+  const raised = voice.flatMap((sentence) => {
+    const whole = objectionOf(sentence)
+    const clauses = clausesOf(sentence).flatMap((s) => {
+      const o = objectionOf(s)
+      return o === null ? [] : [{ s, ...o }]
+    })
+    const said = new Set(clauses.map((c) => c.kind)).size > 1 ? clauses : whole === null ? [] : [{ s: sentence, ...whole }]
+    return said.filter((c) => raisedAgainst(asked, c.s.plain, c.kind, c.category))
+  })
+  const fresh = raised.filter((c) => !RESTATED.test(c.s.plain))
+  const first = fresh.reduce<Concern | undefined>((best, c) => best === undefined || KIND_RANK[c.kind] < KIND_RANK[best.kind] ? c : best, undefined) ??
+    raised[0]
+  if (first === undefined) return []
+  const out: Array<Concern> = [first]
+  for (const c of fresh) {
+    const own = out.every((o) => KIND_RANK[o.kind] !== KIND_RANK[c.kind] || (o.kind !== c.kind && KIND_RANK[c.kind] !== 0)) &&
+      c.s.words.filter(isWord).length >= OWN_CONCERN_WORDS &&
+      probabilityOf(turnFeatures([c.s]), OBJECTION_MODEL) > OBJECTION_MODEL.threshold
+    if (own) out.push(c)
+  }
+  return out.sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || a.s.start - b.s.start)
+}
+
+/**
+ * Concerns the patterns did not hear beside those they (or the model) did: a sentence or clause of
+ * the voice, not a pain told, that the objection model hears as push-back in its own words alone,
+ * about something else than the concerns already found (its topic's kind; "need" without one), in
+ * at least `OWN_CONCERN_WORDS` words — a worry voiced as a feeling or a risk ("I'm nervous about
+ * the move in September") beside a plain objection to the price.
+ */
+const otherConcerns = (voice: ReadonlyArray<Sentence>, found: ReadonlyArray<Concern>, asked: string | undefined): Array<Concern> => {
+  const out: Array<Concern> = []
+  const taken = (s: Sentence) => [...found, ...out].some((c) => c.s.start < s.end && s.start < c.s.end)
+  for (const s of voice.flatMap(clausesOf)) {
+    if (taken(s) || statesPain(s) || isSettled(s.plain) || s.words.filter(isWord).length < OWN_CONCERN_WORDS) continue
+    if (probabilityOf(turnFeatures([s]), OBJECTION_MODEL) <= OBJECTION_MODEL.threshold) continue
+    const topic = topicOf(s.plain)
+    const c: Concern = { s, kind: topic === null ? "need" : CATEGORY_KIND[topic], category: topic ?? "learned" }
+    if ([...found, ...out].some((o) => KIND_RANK[o.kind] === KIND_RANK[c.kind]) || !raisedAgainst(asked, s.plain, c.kind, c.category)) continue
+    out.push(c)
+  }
+  return out
+}
+
+/** A second concern in one voice is said in at least this many words (fewer press the first). */
+const OWN_CONCERN_WORDS = 6
