@@ -143,3 +143,130 @@ describe("next steps: fronted times, spelled counts, a 'not' that turns a day do
     expect(steps([["rep", "Could we meet again soon?"], ["buyer", "Not this week, though."]])).toEqual([])
   })
 })
+
+describe("next steps: answers that counter, mention or put off a day (issue 35)", () => {
+  it("a proposal answered with another day is countered: the day taken is the other side's, a 'not' before the day turns it down", () => {
+    expect(steps([["rep", "Could I bring the two meters over on Thursday?"], ["buyer", "Not Thursday. Come Saturday, at seven in the morning."], ["rep", "Saturday at seven, then."]]))
+      .toEqual([["S1", "Saturday 07:00"]])
+    expect(steps([["rep", "Could I bring the two meters over on Thursday?"], ["buyer", "Thursday suits."]])).toEqual([["S1", "Thursday"]])
+  })
+
+  it("a day only told about in the reply is no answer; a word of assent beside it is one", () => {
+    expect(steps([["rep", "Could we run the training on Tuesday the fourth?"], ["buyer", "Tuesday the fourth he is at a trade fair."]])).toEqual([])
+    expect(steps([["rep", "Could we run the training on Tuesday the fourth?"], ["buyer", "Tuesday the fourth, yes, after lunch."]])).toEqual([["S1", "Tuesday the 4th"]])
+  })
+
+  it("a proposal whose day the speaker names in the next sentence is that sentence's step; a counter day is a step once agreed, said in full where its time is added", () => {
+    const c = call([
+      ["rep", "Shall we book a review with your finance lead? Say, Monday the sixth at ten?"],
+      ["buyer", "The sixth is her day off. The seventh?"],
+      ["rep", "The seventh at ten, then."]
+    ])
+    expect(c.next_steps.map((s) => [s.owner, s.due, s.quote])).toEqual([["S2", "the 7th 10:00", "The seventh at ten, then."]])
+  })
+
+  it("a choice of days is agreed where the other side picks one", () => {
+    const c = call([["rep", "I could do Monday the third or Wednesday the fifth."], ["buyer", "The fifth would suit us."]])
+    expect(c.next_steps.map((s) => [s.owner, s.due, s.quote])).toEqual([["S1", "the 5th", "The fifth would suit us."]])
+  })
+
+  it("'I can…' said as a statement stands unless the reply puts it off; 'I could…' still waits", () => {
+    expect(steps([["rep", "I can have the revised order form with you by Tuesday."], ["buyer", "Send it to our office manager as well."]])).toEqual([["S1", "Tuesday"]])
+    expect(steps([["rep", "I can have the revised order form with you by Tuesday."], ["buyer", "We will see."]])).toEqual([])
+    expect(steps([["rep", "I could have the revised order form with you by Tuesday."], ["buyer", "Send it to our office manager as well."]])).toEqual([])
+  })
+})
+
+describe("next steps: what commits nobody (issue 35)", () => {
+  it("a conditional ('we would…', 'I'd…') is no commitment; 'we will' is", () => {
+    expect(steps([["rep", "If you signed this month, we would have the sensors in by Friday."], ["buyer", "Right."]])).toEqual([])
+    expect(steps([["rep", "We will have the sensors in by Friday."], ["buyer", "Right."]])).toEqual([["S1", "Friday"]])
+  })
+
+  it("a habit told in the simple present is no step; the simple present of one day still is", () => {
+    expect(steps([["buyer", "I do the rota on Sunday evenings, with a spreadsheet."], ["rep", "Right."]])).toEqual([])
+    expect(steps([["buyer", "I sign it next Monday, once legal has read it."], ["rep", "Great."]])).toEqual([["S2", "Monday"]])
+  })
+
+  it("the other side's part told as the deal's terms is no step, unless the speaker takes a part too", () => {
+    expect(steps([["rep", "That price holds: you sign the order form by the end of May."], ["buyer", "Understood."]])).toEqual([])
+    expect(steps([["rep", "You share the usage report by Tuesday, and I will send the quote on the ninth."], ["buyer", "Fine."]]))
+      .toEqual([["S2", "Tuesday"], ["S1", "the 9th"]])
+  })
+
+  it("'today' with no clock time is a step only when something is promised for it", () => {
+    expect(steps([["buyer", "It is quiet today."], ["rep", "Good."]])).toEqual([])
+    expect(steps([["rep", "I will send the summary today."], ["buyer", "Thanks."]])).toEqual([["S1", "today"]])
+  })
+
+  it("'you' right after a verb is its object: the speaker stays the owner", () => {
+    expect(actsIn(tokenize("I will send you last year's figures by Tuesday.")).map((a) => a.actor)).toEqual(["self"])
+    expect(steps([["buyer", "I will send you last year's figures by Tuesday."], ["rep", "Thanks."]])).toEqual([["S2", "Tuesday"]])
+  })
+
+  it("a goodbye that names a day restates a step and is none of its own", () => {
+    expect(steps([["buyer", "Thanks, see you on the tenth."], ["rep", "Bye."]])).toEqual([])
+    expect(steps([["rep", "Let's meet on the tenth at two."], ["buyer", "The tenth at two works."], ["rep", "See you on the tenth."]])).toEqual([["S1", "the 10th 14:00"]])
+  })
+})
+
+describe("next steps: telling someone, deadlines set, and days that are no day (issue 35)", () => {
+  it("telling someone, promised, is an act after the call; 'I tell you' is not", () => {
+    expect(steps([["buyer", "I will tell our director tonight."], ["rep", "Thanks."]])).toEqual([["S2", "tonight"]])
+    expect(steps([["buyer", "I will let our accountant know this afternoon."], ["rep", "Thanks."]])).toEqual([["S2", "this afternoon"]])
+    expect(steps([["buyer", "I tell you, it is a mess on Mondays."], ["rep", "I see."]])).toEqual([])
+  })
+
+  it("'I need it by' a day sets a deadline; not needing it sets none", () => {
+    expect(steps([["buyer", "I need the signed form back before the thirtieth."], ["rep", "Understood."]])).toEqual([["S2", "the 30th"]])
+    expect(steps([["buyer", "I do not need it before the thirtieth."], ["rep", "Understood."]])).toEqual([])
+  })
+
+  it("'let's say' a day names it", () => {
+    expect(steps([["rep", "When can you send the list?"], ["buyer", "Let us say Friday."], ["rep", "Great."]])).toEqual([["S2", "Friday"]])
+  })
+
+  it("the end of this or next week, and the week of a day, are dues; a hedged day and a vague span are not", () => {
+    expect(dues("I will send the revised plan by the end of next week.")).toEqual(["end of next week"])
+    expect(dues("I will send it by the end of this week.")).toEqual(["end of the week"])
+    expect(dues("I will present it to the owner in the week of the twelfth.")).toEqual(["week of the 12th"])
+    expect(dues("I will ask my team, maybe end of next week.")).toEqual([])
+    expect(dues("I will circle back in a couple of weeks.")).toEqual([])
+    expect(dues("I will circle back in two weeks.")).toEqual(["in 2 weeks"])
+  })
+
+  it("a kind of day ('your Sunday', 'any given Saturday') and the first of a period ('the first season') are no dues", () => {
+    expect(dues("So walk me through your Sunday evening.")).toEqual([])
+    expect(dues("We lose a third on any given Saturday.")).toEqual([])
+    expect(dues("Most shops see the gain in the first season.")).toEqual([])
+    expect(dues("I'll brief her on Sunday evening.")).toEqual(["Sunday"])
+  })
+
+  it("a span of days with a verb in the simple present is how long something takes, not a due", () => {
+    expect(steps([["rep", "Our customers see a return within three months."], ["buyer", "Right."]])).toEqual([])
+    expect(steps([["rep", "Let me get the draft to you in ten days."], ["buyer", "Fine."]])).toEqual([["S1", "in 10 days"]])
+  })
+})
+
+describe("next steps: where a step is said (issue 35)", () => {
+  it("a proposal without a day is said where the other side names the day", () => {
+    const c = call([["rep", "Shall we book the quarterly review?"], ["buyer", "Yes, Tuesday the fourth at ten."]])
+    expect(c.next_steps.map((s) => [s.owner, s.due, s.quote])).toEqual([["S1", "Tuesday the 4th 10:00", "Yes, Tuesday the fourth at ten."]])
+  })
+
+  it("a bare day answered with its time is said in the answer; the time said again with assent agrees", () => {
+    expect(call([["buyer", "Tuesday."], ["rep", "Tuesday at two, then."]]).next_steps.map((s) => [s.due, s.quote])).toEqual([["Tuesday 14:00", "Tuesday at two, then."]])
+    expect(steps([["rep", "Thursday at eleven, then?"], ["buyer", "Eleven is good."]])).toEqual([["S1", "Thursday 11:00"]])
+    expect(steps([["rep", "Thursday at eleven, then?"], ["buyer", "Hmm."]])).toEqual([])
+  })
+
+  it("a bare day that echoes the other side's day is their step, said where they said it", () => {
+    const c = call([["buyer", "Our inspection is on Tuesday."], ["rep", "Tuesday."]])
+    expect(c.next_steps.map((s) => [s.owner, s.quote])).toEqual([["S2", "Our inspection is on Tuesday."]])
+  })
+
+  it("a day offered after 'or' is one of a choice: one alternative turned down leaves the other, taken where it is picked", () => {
+    const c = call([["rep", "I could do Thursday at eight, or Friday afternoon."], ["buyer", "Not Thursday. Friday afternoon works."]])
+    expect(c.next_steps.map((s) => [s.owner, s.due, s.quote])).toEqual([["S1", "Friday", "Friday afternoon works."]])
+  })
+})

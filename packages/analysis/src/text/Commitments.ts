@@ -29,6 +29,10 @@ export interface Act {
   /** Past or perfect: what happened, not what will. */
   readonly past: boolean
   readonly infinitive: string
+  /** The auxiliary ("will", "would", "can"…; "" for none), shared by a verb joined to the act before it. */
+  readonly aux: string
+  /** compromise's verb form ("simple-present", "simple-future", "modal-infinitive"…), shared the same way. */
+  readonly form: string
 }
 
 /** States of mind and speech, not actions after the call. */
@@ -117,6 +121,8 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
     if (at > 0 && DETERMINERS.has(tokens[at - 1]!.word) && v.verb.auxiliary === "") continue
     const aux = v.verb.auxiliary.toLowerCase()
     const previous = out[out.length - 1]
+    // "I'll let our accountant know": the verb after "let" and its object completes the "let"
+    if (previous !== undefined && previous.infinitive === "let" && !previous.inert && at - previous.at <= 4 && v.verb.auxiliary === "") continue
     // "I'll aim to have it done", "we'll try to get it signed": the infinitive completes the act before it
     if (previous !== undefined && tokens[at - 1]?.word === "to" && at - previous.at <= 3 && !previous.inert) continue
     // the subject: the word before the verb, skipping adverbs and auxiliaries; compromise starts
@@ -133,6 +139,9 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
     let conjoined = false
     if (SELF.has(before) || before === "let") actor = "self"
     else if (SHARED.has(before)) actor = before === "us" && tokens[k - 1]?.word !== "let" ? "third" : "shared"
+    // "I'll send you last year's figures": "you" right after a verb is its object, and what follows belongs to that act
+    else if (OTHER.has(before) && before === "you" && previous !== undefined && !previous.inert && k - previous.at <= 2 && k > previous.at &&
+      !tokens.slice(previous.at, k).some((t) => clauseEnd(t.raw))) continue
     else if (OTHER.has(before)) {
       actor = "other"
       const auxBefore = tokens[k - 1]?.word ?? ""
@@ -168,12 +177,27 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
       actor,
       request,
       offer,
-      inert: v.verb.negative || past || subordinate || holding || NOT_ACTIONS.has(infinitive.split(/\s+/)[0] ?? "") || v.verb.grammar.copula === true,
+      inert: v.verb.negative || past || subordinate || holding || (NOT_ACTIONS.has(infinitive.split(/\s+/)[0] ?? "") && !informs(tokens, at, infinitive, aux, before)) ||
+        v.verb.grammar.copula === true,
       past,
-      infinitive
+      infinitive,
+      aux: conjoined && previous !== undefined && aux === "" ? previous.aux : aux,
+      form: conjoined && previous !== undefined && aux === "" ? previous.form : form
     })
   }
   return out
+}
+
+/**
+ * "I'll tell him tonight", "I'll let Morag know this afternoon", "please let me know today": telling someone, promised or asked
+ * for, is an act after the call; "I tell you", "let me explain" are not.
+ */
+const informs = (tokens: ReadonlyArray<Token>, at: number, infinitive: string, aux: string, before: string): boolean => {
+  const verb = infinitive.split(/\s+/)[0] ?? ""
+  const letKnow = verb === "let" && tokens.slice(at + 1, at + 5).some((t) => t.word === "know")
+  if (verb !== "tell" && !letKnow) return false
+  if (verb === "tell" && ["you", "me"].includes(tokens[at + 1]?.word ?? "") && ["what", "that", "the", "about", "honestly"].includes(tokens[at + 2]?.word ?? "")) return false
+  return /\b(?:will|shall|going|gonna)\b/.test(aux) || tokens[at]!.word.endsWith("'ll") || before === "please"
 }
 
 /** "can we…", "shall we…", "could you…": the subject follows an auxiliary at the clause's start. */

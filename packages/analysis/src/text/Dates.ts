@@ -35,7 +35,9 @@ const NOT_A_DAY_AFTER = new Set([
   "rep", "year", "week", "month", "page", "day", "shift", "floor", "place", "row", "line", "item", "half", "person", "people", "round",
   "version", "phase", "stage", "level", "tier", "party", "vendor", "tool", "biggest", "largest", "most", "last", "entity", "site", "team",
   "session", "sessions", "workshop", "review", "draft", "module", "batch", "invoice", "payment", "instalment", "installment", "clause", "wave",
-  "cohort", "group", "training", "demo", "pilot", "trial", "release", "sprint", "hour", "minute", "minutes", "order", "shipment", "delivery"
+  "cohort", "group", "training", "demo", "pilot", "trial", "release", "sprint", "hour", "minute", "minutes", "order", "shipment", "delivery",
+  // periods: "the first season", "the first fortnight", "the first weekend"
+  "season", "fortnight", "weekend", "term", "semester"
 ])
 
 /** A count after "the Nth" makes it the start of a period, not a day: "for the first two weeks", "in the first 90 days". */
@@ -72,7 +74,7 @@ const parser = (() => {
   })
   // "end of the quarter": chrono reads "the quarter" alone; only the phrase is kept (relativePhrase)
   p.parsers.push({
-    pattern: () => /\bend\s+of\s+(?:the\s+)?(?:week|quarter|year)\b(?!\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten)\b)/i,
+    pattern: () => /\bend\s+of\s+(?:the\s+|this\s+|next\s+)?(?:week|quarter|year)\b(?!\s+(?:\d|one|two|three|four|five|six|seven|eight|nine|ten)\b)/i,
     extract: () => ({ day: 1 })
   })
   return p
@@ -135,7 +137,7 @@ export interface Due {
 }
 
 /** Relative days kept as said. */
-const RELATIVE = /^(?:today|tomorrow(?: (?:morning|afternoon|evening|night))?|tonight|this (?:morning|afternoon|evening|week)|next (?:week|month)|(?:by |at )?(?:the )?end of (?:the )?(?:day|week|month|quarter|year)|end of (?:january|february|march|april|may|june|july|august|september|october|november|december)|(?:in|within) (?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|a couple of|a few) (?:days?|weeks?|months?))$/
+const RELATIVE = /^(?:today|tomorrow(?: (?:morning|afternoon|evening|night))?|tonight|this (?:morning|afternoon|evening|week)|next (?:week|month)|(?:by |at )?(?:the )?end of (?:the |this |next )?(?:day|week|month|quarter|year)|end of (?:january|february|march|april|may|june|july|august|september|october|november|december)|(?:in|within) (?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|a couple of|a few) (?:days?|weeks?|months?))$/
 
 const SPELLED_COUNT: Readonly<Record<string, string>> = {
   a: "1", an: "1", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9", ten: "10", eleven: "11",
@@ -147,6 +149,10 @@ const SPELLED_COUNT: Readonly<Record<string, string>> = {
  * today"), a lower bound ("after the first of November": any day after it, none agreed).
  */
 const NOT_DUE_BEFORE = new Set(["last", "past", "every", "each", "since", "of", "sometime", "ago", "previous", "than", "after"])
+/** Words before a weekday that make it a kind of day: "your" (the other side's week, "your Sunday"), and "any", "typical", "normal", "usual", "given", "average". */
+const GENERIC_DAY = new Set(["your", "any", "typical", "normal", "usual", "given", "average"])
+/** Words that hedge the day beside them. */
+const HEDGES = new Set(["maybe", "perhaps", "possibly"])
 /** A clock time is said as one: "at 2", "10:30", "3 pm", "ten o'clock", "noon" (not "now", not "in two minutes"). */
 const CLOCK = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.?|p\.m\.?|o'?clock)?\b/
 
@@ -155,8 +161,8 @@ const relativePhrase = (text: string): string | null => {
   const t = text.toLowerCase().replace(/^(?:on|by|for|until|till|before)\s+/, "").replace(/[,;:.?!]+$/, "").trim()
   if (!RELATIVE.test(t)) return null
   if (t.startsWith("tomorrow")) return "tomorrow"
-  const end = /end of (?:the )?(day|week|month|quarter|year)$/.exec(t)
-  if (end !== null) return `end of the ${end[1]}`
+  const end = /end of (the |this |next )?(day|week|month|quarter|year)$/.exec(t)
+  if (end !== null) return `end of ${end[1] === "next " ? "next" : "the"} ${end[2]}`
   const endMonth = /end of ([a-z]+)$/.exec(t)
   if (endMonth !== null) return `end of ${capital(endMonth[1]!)}`
   const within = /^(?:in|within) (\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|a couple of|a few) (day|week|month)s?$/.exec(t)
@@ -196,9 +202,15 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
     const first = tokens[from]?.word ?? ""
     // "ahead of Tuesday", "in advance of the 9th": a deadline, not a period ("the summary of today")
     const deadline = before === "of" && ["ahead", "advance"].includes(tokens[tokens[from - 1]?.word === "the" ? from - 3 : from - 2]?.word ?? "")
-    if ((NOT_DUE_BEFORE.has(before) && !deadline) || NOT_DUE_BEFORE.has(first) || tokens[to]?.word === "ago") continue
-    // "on a Sunday night", "a Thursday": any such day, a habit or an open choice, never one agreed
+    // "in the week of the twelfth": the week that day falls in
+    const weekOf = before === "of" && tokens[tokens[from - 1]?.word === "the" ? from - 3 : from - 2]?.word === "week"
+    if ((NOT_DUE_BEFORE.has(before) && !deadline && !weekOf) || NOT_DUE_BEFORE.has(first) || tokens[to]?.word === "ago") continue
+    // "maybe end of next week", "Next week, maybe.": a day hedged is no day agreed (a hedged clock time after a day stays one)
+    const hedged = HEDGES.has(before) || HEDGES.has(tokens[to]?.word ?? "")
+    // "on a Sunday night", "a Thursday": any such day, a habit or an open choice, never one agreed; "your Sunday", "any given
+    // Saturday", "a normal Monday morning": a kind of day, not a date
     if (tokens[from - 1]?.word === "a" && WEEKDAYS.includes(first)) continue
+    if (WEEKDAYS.includes(first) && (GENERIC_DAY.has(before) || (GENERIC_DAY.has(tokens[from - 2]?.word ?? "") && tokens[from - 1]?.word !== "on"))) continue
     // "the first Tuesday of each month", "the 1st of every month": a habit
     const of = WEEKDAYS.includes(tokens[to]?.word ?? "") ? to + 1 : to
     if (tokens[of]?.word === "of" && ["each", "every"].includes(tokens[of + 1]?.word ?? "")) continue
@@ -230,6 +242,10 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
       time = `${pad2(meridiem === null && hour <= 12 ? hour24(h12, null) : hour)}:${pad2(minute)}`
     } else if (/\bnoon\b|\bmidday\b/.test(said)) time = "12:00"
     if (day === null && time === null) continue
+    if (hedged && day !== null) continue
+    if (weekOf && day !== null) day = `week of ${day}`
+    // "in a couple of weeks", "in a few weeks": a span left vague, no day anyone can hold to
+    if (day !== null && /^in 3 |^in 2 /.test(day) && /\b(?:few|couple)\b/.test(said)) continue
     // "ask him about Wednesday": a day as the topic of talk, not when anything is due (a clock time stays: "about 3 pm")
     if (before === "about" && time === null && !["how", "what"].includes(tokens[tokens[from - 1]?.word === "the" ? from - 3 : from - 2]?.word ?? "")) continue
     const last = out[out.length - 1]

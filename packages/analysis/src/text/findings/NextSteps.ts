@@ -4,9 +4,9 @@
  */
 import { type Act, actsIn } from "../Commitments.js"
 import { type Due, dueText, findDues, sameDay } from "../Dates.js"
-import { isAgreement } from "../lexicon/Commitments.js"
+import { commitmentOf, isAgreement } from "../lexicon/Commitments.js"
 import { isOpenQuestion } from "../lexicon/Questions.js"
-import { CLAUSE_OPENERS, endsClause, plain } from "../lexicon/Tokens.js"
+import { CLAUSE_OPENERS, endsClause, plain, type Token } from "../lexicon/Tokens.js"
 import { isAgendaToday, NEXT_STEP_CUES } from "../lexicon/When.js"
 import { type Moment, stripMoment } from "../Moment.js"
 import { round } from "../Round.js"
@@ -24,7 +24,7 @@ export interface NextStepFinding {
  * Scheduling talk with no verb of its own that commits anyone: "Would Wednesday the ninth at ten
  * work?", "Thursday at two it is", "the twenty second works", "talk to you on the tenth".
  */
-const SCHEDULING = /(?:^|\s)(?:(?:does|would|will|could|should|can) [a-z0-9 ]{0,40}work|works?( for (?:me|you|us))?|it is$|then$|(?:is|sounds|should be) (?:fine|good|great|ok|okay)|same time|talk (?:to you )?(?:then|on|next)|see you|speak (?:then|on)|slot|how about|what about|is that (?:ok|okay|alright)|(?:are we|is (?:it|that|this)|we are) (?:still )?on(?: for)?)(?=\s|$)/
+const SCHEDULING = /(?:^|\s)(?:(?:does|would|will|could|should|can) [a-z0-9 ]{0,40}work|works?( for (?:me|you|us))?|it is$|then$|(?:is|sounds|should be|would be|'d be) (?:fine|good|great|ok|okay|best|better|ideal|perfect)|suits? (?:me|us)|(?:let us|shall we|we) say|same time|talk (?:to you )?(?:then|on|next)|see you|speak (?:then|on)|slot|how about|what about|is that (?:ok|okay|alright)|(?:are we|is (?:it|that|this)|we are) (?:still )?on(?: for)?)(?=\s|$)/
 /** A day said again to close ("talk on Wednesday", "see you then"): the step said before, not another one. */
 const CLOSING = /(?:^|\s)(?:talk|speak|see you|catch up)(?=\s|$)/
 /** "ask her whether the fourteenth works": a day inside a question put to someone else is no due of the asking. */
@@ -34,6 +34,65 @@ const DISAGREES = /(?:^|\s)(?:^not (?:this|that|next|on|before|until)|no good|(?
 const DECLINES = /(?:^|\s)(?:no good|(?:does|do|will|would) not work|cannot (?:make|do)|not (?:free|available|possible|great|ideal)|(?:is|are) (?:bad|tricky|difficult|hard|out)|(?:i am|i will be|we are|we will be) (?:away|travelling|traveling|out|off)|rather not|^no(?! problem| worries| rush)|^(?:sorry|unfortunately))(?=\s|$)/
 /** A reply that puts the decision off: "I will ask him about Wednesday", "let me check", "I will get back to you". */
 const DEFERS = /(?:^|\s)(?:(?:i will|let me|i need to|i have to|i would have to|we will|we need to|i must) (?:first )?(?:ask|check|see|find out|run (?:it|this) by|confirm|think)|get back to you|let you know)(?=\s|$)/
+
+/** "I'd send…", "we would have…": a conditional, not a commitment. */
+const hypothetical = (act: Act): boolean => !act.request && /\bwould\b/.test(act.aux)
+/** "you sign by the end of May", "you see it running on the tenth": the other side's part told as the deal's terms, not asked of them. */
+const terms = (act: Act, s: Sentence): boolean =>
+  act.actor === "other" && !act.request && act.aux === "" && act.form === "simple-present" && OTHER_SUBJECT.has(s.tokens[act.subject]?.word ?? "")
+/** "You share the report by Tuesday, and I'll send the quote on the ninth": a plan that gives each side its part. */
+const dividesWork = (acts: ReadonlyArray<Act>): boolean =>
+  acts.some((a) => !a.inert && (a.actor === "self" || a.actor === "shared") && /\b(?:will|shall)\b/.test(a.aux))
+const OTHER_SUBJECT = new Set(["you", "you'll", "you're"])
+/** "today" with no clock time is a step only when something is promised for it ("I'll send it today"), not told of it. */
+const promised = (act: Act): boolean => /\b(?:will|shall|can|could|going|gonna)\b/.test(act.aux) || act.form.includes("future")
+/** "I send…", "we open…": the simple present of the speaker's side, with no auxiliary. */
+const habitual = (act: Act, s: Sentence): boolean =>
+  (act.actor === "self" || act.actor === "shared") && act.aux === "" && act.form === "simple-present" && HABIT.test(s.plain)
+/** What recurs: "on Sunday evenings", "Fridays", "usually", "every week". */
+const HABIT = /(?:^|\s)(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights|weekends|usually|always|often|normally|sometimes|(?:every|each) (?:other )?(?:day|week|month|year|season|morning|evening|night|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day))(?=\s|$)/
+
+/** "See you on the tenth.", "Thanks, talk next week, Marcus.": a goodbye, no subject or modal of its own and no question. */
+const isGoodbye = (s: Sentence, [from, to]: readonly [number, number]): boolean => {
+  const clause = plain(s.tokens.slice(from, to))
+  return !s.question && GOODBYE.test(clause) && !COMMITTING.test(clause)
+}
+const GOODBYE = /(?:^|\s)(?:see you|talk|speak)(?=\s|$)/
+const COMMITTING = /(?:^|\s)(?:i|we|let us|shall|can|could|will|would|should)(?=\s)/
+
+/** "Let's say Friday.", "shall we say the ninth?": "say" names the day proposed. */
+const naming = (act: Act, s: Sentence): boolean =>
+  act.infinitive === "say" && ["let's", "us", "we"].includes(s.tokens[act.at - 1]?.word ?? "")
+
+/** "I need X by <day>": the speaker's need, not negated, not past, with a deadline ("by", "before") in its clause. */
+const needsBy = (act: Act, s: Sentence, due: Due): boolean =>
+  act.infinitive === "need" && (act.actor === "self" || act.actor === "shared") && !act.past && !s.question &&
+  !s.tokens.slice(act.subject, due.from).some((t) => t.word === "not" || t.word === "never" || t.word.endsWith("n't")) &&
+  s.tokens.slice(Math.max(0, due.from - 2), due.from + 1).some((t) => t.word === "by" || t.word === "before") && due.day !== null
+
+/** "let me get it to you in ten days", "let's meet in two weeks": a proposal or a promise, whatever the verb's form. */
+const LET = new Set(["let", "let's"])
+
+/** "I can…", not "I could…" or "I might…": an offer said as what the speaker will do. */
+const canDo = (act: Act): boolean => act.actor === "self" && /\bcan\b/.test(act.aux)
+
+/** "Not Thursday.", "Monday not, we have visitors": a "not" just before or after the day turns it down. */
+const negated = (tokens: ReadonlyArray<Token>, due: Due): boolean =>
+  tokens.slice(Math.max(0, due.from - 2), due.from).some((t) => t.word === "not") || tokens[due.to]?.word === "not"
+
+/** A word of assent anywhere in a reply ("Tuesday at two, yes", "Wednesday six, okay", "the ninth is possible"). */
+const ASSENTS = /(?:^|\s)(?:yes|yeah|yep|aye|ok|okay|fine|good|great|perfect|lovely|brilliant|ideal|suits?|works?|would work|possible|can do|is best)(?=\s|$)/
+
+/** The clause holding a date (cut at , ; :) has a verb of its own: "Thursday he's at a training", not "Thursday, before nine". */
+const actsInClause = (s: Sentence, due: Due): boolean => {
+  let from = due.from
+  while (from > 0 && !endsClause(s.tokens[from - 1]!.raw)) from--
+  const main = (a: Act) => !TIME_CLAUSE.has(s.tokens[a.subject - 1]?.word ?? "") && !TIME_CLAUSE.has(s.tokens[a.at - 1]?.word ?? "")
+  return actsIn(s.tokens).some((a) => a.at >= from && main(a))
+}
+/** "…, before they head out": a clause of time around the day, not a statement about it. */
+const TIME_CLAUSE = new Set(["before", "after", "till", "until", "when", "once", "if", "so", "as"])
+
 
 /** Words opening a clause that is only a time, fronted before the clause that acts ("after the board on the 19th, …"). */
 const FRONTED = new Set(["after", "on", "by", "before", "from", "once"])
@@ -83,7 +142,7 @@ const clauseMoment = (s: Sentence, [from, to]: readonly [number, number]): Momen
 
 interface StepCandidate {
   readonly sentence: Sentence
-  readonly moment: Moment
+  moment: Moment
   readonly owner: string | null
   day: string | null
   time: string | null
@@ -96,6 +155,12 @@ interface StepCandidate {
   readonly choice: boolean
   /** A date with no committing verb, said as a fragment or a goodbye ("Thursday at eleven then", "talk on the tenth"). */
   readonly restates: boolean
+  /** "I can have it with you by Tuesday": said as a plain statement it stands, unless the reply puts it off ("we'll see"). */
+  readonly able?: boolean
+  /** A verbless day ("Tuesday.", "The eighteenth, Wednesday."). */
+  readonly bare?: boolean
+  /** A goodbye that names the day ("See you on the tenth.", "Talk Tuesday, Marcus."): it only restates a step. */
+  readonly goodbye: boolean
 }
 
 /**
@@ -127,6 +192,10 @@ export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextSte
   }
   const otherSpeaker = (s: Sentence): string | null =>
     (sentences.slice(s.index + 1).find((x) => x.side !== s.side) ?? [...sentences.slice(0, s.index)].reverse().find((x) => x.side !== s.side))?.speaker ?? null
+  /** The sentence just before (this run or the other side's run before it) that names the same day, not as a question. */
+  const echoOf = (s: Sentence, c: StepCandidate): Sentence | undefined =>
+    sentences.slice(Math.max(0, s.index - 3), s.index).reverse()
+      .find((b) => b.run === s.run - 1 && !b.question && duesOf(b).some((d) => d.day !== null && sameDay(d, c)))
   for (const s of sentences) {
     if (absorbed.has(s.index)) continue
     const dues = withThen(s, duesOf(s), sentences, duesOf)
@@ -153,6 +222,14 @@ export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextSte
       if (act !== undefined && act.at < due.from && s.tokens.slice(act.at + 1, due.from).some((t) => WHETHER.has(t.word))) continue
       // in a question, the other side acts only when asked ("can you…"), not in "how are you doing today?"
       if (act !== undefined && s.question && act.actor === "other" && !act.request) continue
+      // "I'd bring the rota", "we'd have the data by July": what would happen, if; "I do them on Sunday evenings", "we open on
+      // the first of May": a habit or the calendar, told as a statement. Neither commits anyone (a question or a request still does).
+      if (act !== undefined && !act.inert && act.actor !== "third" && !s.question && (hypothetical(act) || habitual(act, s) || (terms(act, s) && !dividesWork(acts)))) continue
+      if (act !== undefined && when.day === "today" && when.time === null && !promised(act)) continue
+      // "our customers see a return within three months", "we issue the notices within five days": with a verb in the simple
+      // present, a span of days is how long something takes, not when anything is due
+      if (act !== undefined && when.day?.startsWith("in ") === true && act.aux === "" && act.form !== "imperative" && !act.request &&
+        !LET.has(s.tokens[act.subject - 1]?.word ?? "") && !LET.has(s.tokens[act.subject]?.word ?? "")) continue
       if (act !== undefined && !act.inert && act.actor !== "third") {
         if (used.has(act.at)) continue
         if (isAgendaToday(s.tokens.slice(span[0], span[1]), when)) continue
@@ -162,26 +239,34 @@ export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextSte
         const asked = s.question && span === spans[spans.length - 1]
         found.push({
           sentence: s, moment: clauseMoment(s, [Math.min(span[0], act.subject), span[1]]), owner: ownerOf(act), ...when,
-          offer: act.offer || asked || choice, choice, restates: CLOSING.test(act.infinitive)
+          offer: (act.offer && !canDo(act)) || asked || choice, choice, able: act.offer && canDo(act), restates: CLOSING.test(act.infinitive), goodbye: isGoodbye(s, span)
         })
-      } else if (act === undefined || (act.actor === "third" && !act.inert) || (act.infinitive === "be" && !act.past)) {
+      } else if (act !== undefined && needsBy(act, s, due)) {
+        // "I need the renewal signed before the thirty-first", "I'll need a contact by Friday": a deadline the speaker sets
+        found.push({ sentence: s, moment: clauseMoment(s, [Math.min(span[0], act.subject), span[1]]), owner: s.speaker, ...when, offer: false, choice: false, restates: false, goodbye: false })
+      } else if (act === undefined || (act.actor === "third" && !act.inert) || ((act.infinitive === "be" || naming(act, s)) && !act.past)) {
         const clause = plain(s.tokens.slice(span[0], span[1]))
         const words = s.tokens.slice(span[0], span[1]).filter((t) => /[\p{L}\p{N}]/u.test(t.word)).length
         // a date that is most of a verbless clause ("Thursday at two, then"); a verb of its own ("next week is tricky",
         // "the pilot ends on the third") makes it a statement, a step only in scheduling talk
         const dateOnly = act === undefined && due.to - due.from >= words / 2 && due.day !== null && !due.day.startsWith("in ")
-        if ((!SCHEDULING.test(clause) && !dateOnly) || DISAGREES.test(clause)) continue
+        if ((!SCHEDULING.test(clause) && !dateOnly) || DISAGREES.test(clause) || negated(s.tokens, due)) continue
+        // "Quiet today.", "today we serve four hundred shops": today with no clock time and no one promising is no step
+        if (when.day === "today" && when.time === null) continue
         if (found.some((f) => sameDay(f, when))) continue
-        const choice = due.choice === true
+        // "I could do Thursday at eight, or Friday afternoon": a day after "or" is one of the alternatives offered
+        const choice = due.choice === true || s.tokens[span[0]]?.word === "or"
         found.push({
           sentence: s, moment: clauseMoment(s, span), owner: s.speaker, ...when, offer: s.question || choice, choice,
-          restates: dateOnly || CLOSING.test(clause)
+          restates: dateOnly || CLOSING.test(clause), goodbye: isGoodbye(s, span), bare: dateOnly
         })
       }
     }
-    if (proposal && found.length === 0) {
+    // "Could we book a session? Say, Tuesday at ten?": the proposal's day is the speaker's own next sentence, a step of its own
+    const ownDayNext = sentences[s.index + 1]?.run === s.run && duesOf(sentences[s.index + 1]!).some((d) => d.day !== null)
+    if (proposal && found.length === 0 && !ownDayNext) {
       const act = acts.find((a) => !a.inert && a.actor === "shared")
-      if (act !== undefined) found.push({ sentence: s, moment: clauseMoment(s, spanOf(act.at)), owner: ownerOf(act), day: null, time: null, offer: true, choice: false, restates: false })
+      if (act !== undefined) found.push({ sentence: s, moment: clauseMoment(s, spanOf(act.at)), owner: ownerOf(act), day: null, time: null, offer: true, choice: false, restates: false, goodbye: false })
     }
     // a clock time alone right after a dated step completes it: of the same speaker ("…on Friday. Does ten o'clock work?"),
     // or a step still without a time from the run before ("Will do, ten o'clock")
@@ -201,36 +286,77 @@ export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextSte
     for (const c of found) {
       let confirmation: Moment | null = null
       let declined = false
+      let deferred = false
+      // "I can get you a sample by Friday" in answer to "could you send me a sample by Friday?" accepts; it awaits no answer
+      const accepts = c.offer && !s.question && c.day !== null && (runs[s.run - 1] ?? []).some((r) => duesOf(r).some((d) => d.day !== null && sameDay(d, c)))
+      const awaits = c.offer && !accepts
       reply.slice(0, 3).forEach((r, k) => {
+        if (declined && confirmation === null) return
         const named = duesOf(r)
         // "let me check with him about Wednesday" neither confirms nor turns down: the step waits
-        if (DEFERS.test(r.plain)) return
+        if (DEFERS.test(r.plain)) {
+          deferred = true
+          return
+        }
         const agrees = isAgreement(r.tokens) && !DISAGREES.test(r.plain)
         const same = named.find((d) => (c.day === null ? d.day !== null : sameDay(d, c) && d.day !== null))
-        // a day turned down: the one named, or the first thing said in reply when it names none ("mornings are bad for me")
-        if (DECLINES.test(r.plain) && (same !== undefined || (k === 0 && named.length === 0)) && confirmation === null) declined = true
+        // a proposal answered with another day ("Not Thursday. Saturday, early."; "Monday's picking. Come Tuesday."):
+        // countered, the day proposed is not taken; the other side's day is a step of its own
+        const other = named.find((d) => d.day !== null && c.day !== null && !sameDay(d, c))
+        const countered = awaits && !c.choice && confirmation === null && other !== undefined
+        // the day proposed only told about, not agreed to ("Thursday he's away.", "The sixth is her day off."): a statement
+        // with a verb of its own in the day's clause, no word of assent and no commitment of the one replying
+        const mentioned = awaits && same !== undefined && !agrees && !ASSENTS.test(r.plain) && !SCHEDULING.test(r.plain) &&
+          commitmentOf(r.tokens) === null && actsInClause(r, same)
+        // a day turned down: the one named ("Not Thursday."), or the first thing said in reply when it names none ("mornings are bad for me")
+        // one of the alternatives turned down ("Not Thursday.") leaves the others open
+        if (same !== undefined && negated(r.tokens, same) && c.choice) return
+        if ((same !== undefined && negated(r.tokens, same)) || countered) {
+          declined = confirmation === null
+          if (same !== undefined) absorbed.add(r.index)
+        } else if (DECLINES.test(r.plain) && (same !== undefined || (k === 0 && named.length === 0)) && confirmation === null) declined = true
+        else if (mentioned) absorbed.add(r.index)
         else if (same !== undefined && !DISAGREES.test(r.plain)) {
           if (c.choice) {
+            // the day is agreed where it is picked: the step is said there, with the time said with it
+            c.moment = momentOfSentence(r)
             c.day = same.day
-            c.time = same.time ?? c.time
+            c.time = same.time
           }
+          // a bare day answered with its time ("Tuesday." / "Tuesday at two, then."): the step is said in full in the answer
+          if (c.restates && !c.choice && c.time === null && same.time !== null && confirmation === null) c.moment = momentOfSentence(r)
+          // a proposal without a day ("Shall we book the review?" / "Tuesday the fourth, at ten."): the day is said in the answer
+          if (c.day === null && confirmation === null) c.moment = momentOfSentence(r)
           c.day ??= same.day
           c.time ??= same.time
           confirmation ??= momentOfSentence(r)
           absorbed.add(r.index)
-        } else if (agrees && named.length === 0 && c.day !== null && !c.choice) {
+        } else if ((agrees || (ASSENTS.test(r.plain) && r.tokens.length <= 5 && !DISAGREES.test(r.plain))) && named.length === 0 && c.day !== null && !c.choice) {
           confirmation ??= momentOfSentence(r)
+        } else if (c.day !== null && c.time !== null && named.length > 0 && named.every((d) => d.day === null && d.time === c.time) &&
+          (agrees || ASSENTS.test(r.plain)) && !DISAGREES.test(r.plain)) {
+          // "Thursday at eleven, then?" / "Eleven's good.": the time said again with assent agrees to the day it was proposed with
+          confirmation ??= momentOfSentence(r)
+          absorbed.add(r.index)
         }
       })
       if (c.day === null && c.time === null) continue
       if (declined && confirmation === null) continue
-      // "I can get you a sample by Friday" in answer to "could you send me a sample by Friday?" accepts; it awaits no answer
-      const accepts = c.offer && !s.question && c.day !== null && (runs[s.run - 1] ?? []).some((r) => duesOf(r).some((d) => d.day !== null && sameDay(d, c)))
+      if (c.able === true && deferred && confirmation === null) continue
       if (c.offer && confirmation === null && !accepts) continue
       // said again ("Thursday at eleven then", "talk on Wednesday"): it completes the step said before, not a new one
       const earlier = c.restates ? out.find((o) => o.c.day !== null && c.day !== null && sameDay(o.c, c)) : undefined
       if (earlier !== undefined) {
         earlier.c.time ??= c.time
+        continue
+      }
+      if (c.goodbye) continue
+      // a bare day that echoes or completes a day just named ("Plot four has its walkround on Tuesday." / "Tuesday."): the step
+      // is the sentence that named it, said by whoever said it
+      const echoed = c.bare === true && c.day !== null && c.time === null ? echoOf(s, c) : undefined
+      if (echoed !== undefined) {
+        if (out.some((o) => o.c.sentence.index === echoed.index)) continue
+        out.push({ c: { ...c, sentence: echoed, moment: momentOfSentence(echoed), owner: echoed.speaker }, confirmation: momentOfSentence(s) })
         continue
       }
       out.push({ c, confirmation })
