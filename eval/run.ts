@@ -7,6 +7,8 @@
  *   npm run eval                    the tables
  *   npm run eval -- --json          the same figures (and every call's matches) as JSON
  *   npm run eval -- --details       the misses and false findings of the train calls, quoted
+ *   npm run eval -- --asr-noise     the same on transcripts as speech-to-text gives them (asr-noise.ts):
+ *                                   clean, then with the noise; `--components` each part alone, `--seed N`
  *
  * The words are the ground-truth turns of each call (`*.truth.json`) spread over their turns as
  * the tests' local speech providers answer them (`truthWords`), and the speaker turns are the truth
@@ -19,6 +21,7 @@ import { Schema } from "effect"
 import { acousticMetrics, analyzeContent, type ContentAnalysis, type ContentInput, DIMENSION_WEIGHTS, type DimensionName, DIMENSIONS, METHOD_VERSION, type Metrics, scoreCall, type ScoredCall } from "@callsight/analysis"
 import type { Truth } from "../test/utils/Fixtures.js"
 import { truthWords } from "../test/utils/TruthWords.js"
+import { ASR_COMPONENTS, ASR_CONDITIONS, ASR_SEED, type AsrStats, noisyCall, sumStats } from "./asr-noise.js"
 import { CALLS, contentInputOf, readJson, truthOf } from "./calls.js"
 import { isMain } from "./turn-model.js"
 
@@ -75,11 +78,12 @@ export interface CallRun {
   readonly scored: ScoredCall
 }
 
-export const runCall = (id: string): CallRun => {
+/** `inputOf` makes the words and turns the analysis reads (default: the clean ones; `--asr-noise` passes its own). */
+export const runCall = (id: string, inputOf: (truth: Truth) => ContentInput = contentInputOf): CallRun => {
   const truth = truthOf(id)
   const annotation = Schema.decodeUnknownSync(Annotation)(readJson(join(CALLS, `${id}.annotation.json`)))
   if (annotation.call !== id) throw new Error(`${id}.annotation.json names the call ${annotation.call}`)
-  const input = contentInputOf(truth)
+  const input = inputOf(truth)
   const { speaker_turns: turns, speakers } = input
   const content = analyzeContent(input)
   // as `combine` (Analyzer.ts) does: the acoustic metrics of the turns, the content metrics over them
@@ -148,7 +152,7 @@ const samePlace = (a: Place | null, places: ReadonlyArray<Place>) => a !== null 
 /** A found item's moment in the call, placed in the truth turn holding it (else the nearest within 1 s). */
 const TURN_TOLERANCE_S = 1
 
-const turnAt = (truth: Truth, at: number): number | null => {
+export const turnAt = (truth: Truth, at: number): number | null => {
   let best: number | null = null
   let distance = Infinity
   truth.turns.forEach((t, i) => {
@@ -561,6 +565,7 @@ export const readSplit = () => {
 const main = () => {
   const args = process.argv.slice(2)
   const json = args.includes("--json")
+  if (args.includes("--asr-noise")) return asrNoiseMain(args, json)
   const detailsAt = args.indexOf("--details")
   const detailsPart = detailsAt < 0 ? null : args[detailsAt + 1] === "test" ? "test" : "train"
   const split = readSplit()
@@ -587,6 +592,122 @@ const main = () => {
       out.push(`  ${r.id}`)
       for (const d of r.details) out.push(`    ${d}`)
     }
+  }
+  process.stdout.write(`${out.join("\n")}\n`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// --asr-noise: the same figures on transcripts as speech-to-text gives them (asr-noise.ts, issue 35)
+
+/** F1 of matched against annotated and found (duplicates left out, as precision leaves them); 0 when nothing matched. */
+const f1Of = (x: Tally): number | null => {
+  if (x.found - x.duplicates <= 0 || x.annotated <= 0) return x.matched === 0 && x.annotated + x.found > 0 ? 0 : null
+  const p = x.matched / (x.found - x.duplicates)
+  const r = x.matched / x.annotated
+  return p + r === 0 ? 0 : Math.round(((2 * p * r) / (p + r)) * 1000) / 1000
+}
+
+/**
+ * Next steps matched by turn: a found step whose `at` lies in one of the annotated step's turns.
+ * Without end punctuation a whole turn can be one sentence, and a step found in it is dated from
+ * the sentence's start, not its own clause's: the sentence-level rule then counts it missed though
+ * it was found. This says how many were found at all.
+ */
+const stepsByTurn = (run: CallRun): Tally => {
+  const annotated = run.annotation.next_steps
+  const found = run.content.next_steps.map((s) => turnAt(run.truth, s.at))
+  const inTurns = (a: number, f: number) => found[f] !== null && annotated[a]!.turns.includes(found[f]!)
+  const t = tally()
+  add(t, match(annotated.length, found.length, inTurns, inTurns), annotated.length, found.length)
+  return t
+}
+
+const asrNoiseMain = (args: ReadonlyArray<string>, json: boolean) => {
+  const seedAt = args.indexOf("--seed")
+  const seed = seedAt < 0 ? ASR_SEED : Number(args[seedAt + 1])
+  if (!Number.isInteger(seed)) throw new Error(`--seed needs an integer, not ${args[seedAt + 1]}`)
+  const conditions = [...ASR_CONDITIONS, ...(args.includes("--components") ? ASR_COMPONENTS : [])]
+  const split = readSplit()
+  const measured = conditions.map((c) => {
+    const stats: Array<AsrStats> = []
+    const byTurn = { train: tally(), test: tally() }
+    const results = (["train", "test"] as const).flatMap((part) =>
+      split[part].map((id) => {
+        const run = runCall(id, (truth) => {
+          const noisy = noisyCall(truth, id, seed, c)
+          if (noisy.stats !== null) stats.push(noisy.stats)
+          return noisy.input
+        })
+        const t = stepsByTurn(run)
+        byTurn[part].annotated += t.annotated
+        byTurn[part].found += t.found
+        byTurn[part].matched += t.matched
+        byTurn[part].duplicates += t.duplicates
+        return compare(run, part)
+      })
+    )
+    const parts = {
+      train: summarize(results.filter((r) => r.part === "train")),
+      test: summarize(results.filter((r) => r.part === "test"))
+    }
+    return { condition: c, noise: stats.length > 0 ? sumStats(stats) : null, parts, next_steps_by_turn: { train: figures(byTurn.train), test: figures(byTurn.test) } }
+  })
+  type Measured = (typeof measured)[number]
+  const f1 = (m: Measured, part: "train" | "test") => ({
+    objections: f1Of(m.parts[part].items["objections (any kind)"]!),
+    next_steps: f1Of(m.parts[part].items["next steps"]!),
+    next_steps_by_turn: f1Of(m.next_steps_by_turn[part])
+  })
+  const clean = measured[0]!
+  const change = (x: number | null, from: number | null) => (x === null || from === null ? null : Math.round((x - from) * 1000) / 1000)
+  const summary = measured.map((m) => ({
+    condition: m.condition.name,
+    train: { f1: f1(m, "train"), change: { objections: 0, next_steps: 0, next_steps_by_turn: 0 } as Record<string, number | null> },
+    test: { f1: f1(m, "test"), change: { objections: 0, next_steps: 0, next_steps_by_turn: 0 } as Record<string, number | null> }
+  }))
+  for (const s of summary) {
+    for (const part of ["train", "test"] as const) {
+      const was = f1(clean, part)
+      const now = s[part].f1
+      s[part].change = {
+        objections: change(now.objections, was.objections),
+        next_steps: change(now.next_steps, was.next_steps),
+        next_steps_by_turn: change(now.next_steps_by_turn, was.next_steps_by_turn)
+      }
+    }
+  }
+  if (json) {
+    const conditions = measured.map((m) => ({
+      name: m.condition.name,
+      words: m.condition.words,
+      options: m.condition.noise,
+      our_turns: m.condition.turns,
+      noise: m.noise,
+      parts: m.parts,
+      next_steps_by_turn: m.next_steps_by_turn
+    }))
+    process.stdout.write(`${JSON.stringify({ method_version: METHOD_VERSION, seed, conditions, summary }, null, 1)}\n`)
+    return
+  }
+  const out: Array<string> = []
+  for (const m of measured) {
+    out.push(`Content analysis against the annotations of eval/calls (method ${METHOD_VERSION}; ${m.condition.words}${m.noise === null ? "" : `; seed ${seed}`})`)
+    if (m.noise !== null) {
+      const n = m.noise
+      const pct = (x: number) => `${((100 * x) / Math.max(1, n.reference_words)).toFixed(1)}%`
+      out.push(`  noise over the ${split.train.length + split.test.length} calls: ${n.words_in} words in, ${n.words_out} out; ${n.numbers_formatted} numbers in digits; word errors ${pct(n.edits)} of ${n.reference_words} (substituted ${n.substitutions}, dropped ${n.deletions}, split ${n.splits}, merged ${n.merges}, fillers ${n.fillers}); ${n.drifted_edges} speaker changes drifted, ${n.moved_words} words moved`)
+    }
+    out.push("", table("train", m.parts.train), "", table("test", m.parts.test), "")
+  }
+  const cell = (f: number | null, d: number | null | undefined) =>
+    `${fmt(f)}${d === null || d === undefined ? "" : ` (${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d).toFixed(2)})`}`
+  const columns = ["objections", "next_steps", "next_steps_by_turn"] as const
+  out.push(`F1 per condition, and its change from the clean words (seed ${seed}); next steps by the eval's rule (the sentence) and by turn`)
+  out.push(`  ${pad("", 26)}${pad("TRAIN objections", 18)}${pad("next steps", 16)}${pad("by turn", 16)}${pad("TEST objections", 18)}${pad("next steps", 16)}by turn`)
+  for (const s of summary) {
+    const first = s.condition === clean.condition.name
+    const cells = (["train", "test"] as const).flatMap((part) => columns.map((k, i) => pad(cell(s[part].f1[k], first ? undefined : s[part].change[k]), i === 0 ? 18 : 16)))
+    out.push(`  ${pad(s.condition, 26)}${cells.join("").trimEnd()}`)
   }
   process.stdout.write(`${out.join("\n")}\n`)
 }

@@ -6,15 +6,18 @@
  * the transcriber and the LLM come in as functions, the worker stores what this answers and the
  * report renders it.
  */
-import type { NextStep, Objection, Qualification, Transcription, TranscriptSegment } from "@callsight/api-spec"
+import type { CallTypeResult, NextStep, Objection, Qualification, Transcription, TranscriptSegment } from "@callsight/api-spec"
 import { Effect } from "effect"
+import { type CallType, detectCallType, detectedReason } from "./models/CallTypeModel.js"
+import { settleRepChannel } from "./RepChannel.js"
 import { analyzeFile } from "./signal/Acoustic.js"
+import { acousticMetrics } from "./signal/Metrics.js"
 import { applyAssist, assessmentRequest, type LlmAssist, type LlmAssistanceResult } from "./scoring/Assist.js"
 import { analyzeContent, type ContentAnalysis } from "./text/Content.js"
 import { METHOD_VERSION } from "./Method.js"
-import { scoreCall } from "./scoring/Scorecard.js"
+import { byCallType, scoreCall } from "./scoring/Scorecard.js"
 import type { Framework, Transcript } from "./text/Transcript.js"
-import type { AcousticAnalysis, AnalysisFailed, AnalysisStage, AudioFormat, ScoredCall } from "./Types.js"
+import type { AcousticAnalysis, AnalysisFailed, AnalysisStage, AudioFormat, RepChannelDecision, ScoredCall } from "./Types.js"
 
 /** Everything stored of a completed analysis (the `result` of a call). */
 export interface AnalysisResult extends AcousticAnalysis, ScoredCall {
@@ -29,6 +32,10 @@ export interface AnalysisResult extends AcousticAnalysis, ScoredCall {
   readonly next_steps: ReadonlyArray<typeof NextStep.Type>
   /** What the tenant's LLM added; null when none ran (no LLM integration, or no words to assess). */
   readonly llm: LlmAssistanceResult | null
+  /** The type the scorecard was weighed by: given (it wins) or detected; null when neither. */
+  readonly call_type: typeof CallTypeResult.Type | null
+  /** Stereo diarized by channel: which channel is the rep's, and why; null otherwise. */
+  readonly rep_channel: RepChannelDecision | null
 }
 
 export type ProgressListener = (stage: AnalysisStage, fraction: number) => void
@@ -44,6 +51,10 @@ export interface AnalyzeOptions<E> {
    */
   readonly assist?: LlmAssist | undefined
   readonly onProgress?: ProgressListener | undefined
+  /** The call's type as given at upload: it wins over the type detected from the words. */
+  readonly callType?: CallType | undefined
+  /** Stereo: the rep's channel, or `auto` (the words decide, else the acoustic cues); default left. */
+  readonly repChannel?: "left" | "right" | "auto" | undefined
 }
 
 /** What the rules find in the words of a call; null without a transcript. */
@@ -56,6 +67,41 @@ export const contentOf = (acoustic: AcousticAnalysis, transcript: Transcript | n
     framework
   })
 
+/**
+ * The call's type: the one given wins; else the one the words say (`CallTypeModel.ts`), the rep's
+ * words told from the buyer side's; null with neither (no transcript, or no words the model knows).
+ */
+export const callTypeOf = (
+  acoustic: Pick<AcousticAnalysis, "speakers">,
+  content: ContentAnalysis | null,
+  given: CallType | null
+): typeof CallTypeResult.Type | null => {
+  if (given !== null) return { type: given, source: "given", confidence: 1, reason: "given at upload" }
+  if (content === null || content.transcript.length === 0) return null
+  const reps = new Set(acoustic.speakers.filter((s) => s.role === "rep").map((s) => s.speaker))
+  const detected = detectCallType(content.transcript.map((t) => ({ rep: reps.has(t.speaker), text: t.text })))
+  return detected === null
+    ? null
+    : { type: detected.type, source: "detected", confidence: detected.confidence, reason: detectedReason(detected) }
+}
+
+/**
+ * The words read, and on a stereo call whose rep channel is `auto`, the channel settled by them
+ * (`RepChannel.ts`): when the words put the rep on the other channel, the roles are swapped and the
+ * words read again with the right roles.
+ */
+export const readCall = (
+  acoustic: AcousticAnalysis,
+  transcript: Transcript | null,
+  framework: Framework
+): { readonly acoustic: AcousticAnalysis; readonly content: ContentAnalysis | null } => {
+  const content = contentOf(acoustic, transcript, framework)
+  if (content === null || acoustic.rep_channel?.requested !== "auto") return { acoustic, content }
+  const settled = settleRepChannel(acoustic, content.transcript, (turns) => acousticMetrics(turns, acoustic.duration_s))
+  const swapped = settled.rep_channel?.chosen !== acoustic.rep_channel.chosen
+  return { acoustic: settled, content: swapped ? contentOf(settled, transcript, framework) : content }
+}
+
 const metricsOf = (acoustic: AcousticAnalysis, content: ContentAnalysis | null) =>
   content === null ? acoustic.metrics : { ...acoustic.metrics, ...content.metrics }
 
@@ -65,7 +111,8 @@ const resultOf = (
   transcript: Transcript | null,
   content: ContentAnalysis | null,
   scored: ScoredCall,
-  llm: LlmAssistanceResult | null
+  llm: LlmAssistanceResult | null,
+  callType: typeof CallTypeResult.Type | null
 ): AnalysisResult => ({
   ...acoustic,
   metrics: metricsOf(acoustic, content),
@@ -81,26 +128,34 @@ const resultOf = (
   qualification: content?.qualification ?? null,
   objections: content?.objections ?? [],
   next_steps: content?.next_steps ?? [],
-  llm
+  llm,
+  call_type: callType,
+  rep_channel: acoustic.rep_channel ?? null
 })
 
-const scoreContent = (acoustic: AcousticAnalysis, content: ContentAnalysis | null): ScoredCall =>
+const scoreContent = (acoustic: AcousticAnalysis, content: ContentAnalysis | null, callType: CallType | null): ScoredCall =>
   scoreCall({
     metrics: metricsOf(acoustic, content),
     speaker_turns: acoustic.speaker_turns,
     speakers: acoustic.speakers,
     duration_s: acoustic.duration_s,
-    content
+    content,
+    call_type: callType
   })
 
-/** The acoustic analysis, the words and what the rules found in them, scored. */
+/**
+ * The acoustic analysis, the words and what the rules found in them, scored with the weights of
+ * the call's type (`given` at upload, else detected from the words).
+ */
 export const combine = (
-  acoustic: AcousticAnalysis,
+  heard: AcousticAnalysis,
   transcript: Transcript | null,
-  framework: Framework
+  framework: Framework,
+  given: CallType | null = null
 ): AnalysisResult => {
-  const content = contentOf(acoustic, transcript, framework)
-  return resultOf(acoustic, transcript, content, scoreContent(acoustic, content), null)
+  const { acoustic, content } = readCall(heard, transcript, framework)
+  const callType = callTypeOf(acoustic, content, given)
+  return resultOf(acoustic, transcript, content, scoreContent(acoustic, content, callType?.type ?? null), null, callType)
 }
 
 /**
@@ -108,16 +163,18 @@ export const combine = (
  * is asked only when there are words; whatever it answers or fails with, the analysis succeeds.
  */
 export const combineAssisted = (
-  acoustic: AcousticAnalysis,
+  heard: AcousticAnalysis,
   transcript: Transcript | null,
   framework: Framework,
-  assist: LlmAssist
+  assist: LlmAssist,
+  given: CallType | null = null
 ): Effect.Effect<AnalysisResult> =>
   Effect.gen(function* () {
-    const content = contentOf(acoustic, transcript, framework)
-    const rules = scoreContent(acoustic, content)
+    const { acoustic, content } = readCall(heard, transcript, framework)
+    const callType = callTypeOf(acoustic, content, given)
+    const rules = scoreContent(acoustic, content, callType?.type ?? null)
     if (transcript === null || content === null || content.transcript.length === 0) {
-      return resultOf(acoustic, transcript, content, rules, null)
+      return resultOf(acoustic, transcript, content, rules, null, callType)
     }
     const input = {
       content,
@@ -141,7 +198,9 @@ export const combineAssisted = (
         Effect.annotateLogs({ provider: assist.provider, model: assist.model, error: assisted.llm.error })
       )
     }
-    return resultOf(acoustic, transcript, assisted.content, assisted.scored, assisted.llm)
+    // the merged findings rescored with the default weights: weighed again for the call's type
+    const scored = callType === null ? assisted.scored : byCallType(assisted.scored, callType.type)
+    return resultOf(acoustic, transcript, assisted.content, scored, assisted.llm, callType)
   }).pipe(Effect.withSpan("Analyzer.assist", { attributes: { provider: assist.provider, model: assist.model } }))
 
 export class Analyzer extends Effect.Service<Analyzer>()("Analyzer", {
@@ -156,16 +215,17 @@ export class Analyzer extends Effect.Service<Analyzer>()("Analyzer", {
         const transcribe = options.transcribe
         // The provider works on its copy while we decode ours; either failing ends the analysis.
         const [acoustic, transcript] = yield* Effect.all([
-          analyzeFile(path, { format, onProgress }).pipe(
+          analyzeFile(path, { format, onProgress, ...(options.repChannel === undefined ? {} : { repChannel: options.repChannel }) }).pipe(
             Effect.tap(() => Effect.sync(() => transcribe !== undefined && onProgress("transcribe", 0)))
           ),
           transcribe === undefined ? Effect.succeed(null) : transcribe(path, format)
         ], { concurrency: 2 })
         onProgress("score", 0)
         const framework = options.framework ?? "MEDDPICC"
+        const given = options.callType ?? null
         const result = options.assist === undefined
-          ? combine(acoustic, transcript, framework)
-          : yield* combineAssisted(acoustic, transcript, framework, options.assist)
+          ? combine(acoustic, transcript, framework, given)
+          : yield* combineAssisted(acoustic, transcript, framework, options.assist, given)
         onProgress("report", 1)
         return result
       }).pipe(Effect.withSpan("Analyzer.analyze", { attributes: { format, transcribed: options.transcribe !== undefined } }))

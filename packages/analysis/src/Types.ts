@@ -9,6 +9,7 @@ import type {
   NextStep,
   Objection,
   Qualification,
+  RepChannelResult,
   Scorecard,
   Speaker,
   SpeakerTurn,
@@ -29,6 +30,10 @@ export type TranscriptSegmentItem = typeof TranscriptSegment.Type
 export type ObjectionItem = typeof Objection.Type
 export type NextStepItem = typeof NextStep.Type
 export type QualificationResult = typeof Qualification.Type
+/** Which stereo channel was taken for the rep, and why (`RepChannel.ts`). */
+export type RepChannelDecision = typeof RepChannelResult.Type
+/** The rep channel asked for: a channel, or `auto` (decide from the call). */
+export type RepChannelRequest = RepChannelDecision["requested"]
 /** Who transcribed a call; `provider` read back from a stored result may name one we no longer know. */
 export type TranscriptionInfo = Omit<typeof Transcription.Type, "provider"> & { readonly provider: string }
 
@@ -42,6 +47,11 @@ export interface AcousticAnalysis {
   readonly speaker_turns: ReadonlyArray<Turn>
   /** Content metrics (question_count, words_per_minute, filler_rate...) are null without a transcript. */
   readonly metrics: Metrics
+  /**
+   * Stereo diarized by channel: which channel was taken for the rep and why; null (or absent, in
+   * results of other code paths) for mono and for stereo diarized by clustering.
+   */
+  readonly rep_channel?: RepChannelDecision | null
 }
 
 /** The scorecard and the evidence behind every point. */

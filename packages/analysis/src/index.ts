@@ -17,6 +17,7 @@
  */
 export * from "./Analyzer.js"
 export * from "./Method.js"
+export * from "./RepChannel.js"
 export * from "./Types.js"
 
 export * from "./signal/index.js"
@@ -42,6 +43,7 @@ export * from "./text/Moment.js"
 export * from "./text/Pushback.js"
 export * from "./text/Transcript.js"
 
+export * from "./models/CallTypeModel.js"
 export * from "./models/KindModel.js"
 export * from "./models/ObjectionModel.js"
 export * from "./models/PainModel.js"

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { applyAssist, assessmentRequest, assessmentSchema, type AssistInput, mergeAssessment, normalise } from "../src/scoring/Assist.js"
+import { applyAssist, assessmentRequest, assessmentSchema, type AssistInput, doubtfulFindings, mergeAssessment, normalise } from "../src/scoring/Assist.js"
 import { analyzeContent, type ContentAnalysis } from "../src/text/Content.js"
 import { scoreCall } from "../src/scoring/Scorecard.js"
 import type { Framework } from "../src/text/Transcript.js"
@@ -62,10 +62,10 @@ const LLM = { provider: "openai-compatible", model: "test-model" }
 
 const demo = truth("demo-objection")
 const PRICE = "That sounds useful, but honestly the price is a problem."
-/** The rules' objections held to the objection to the price, which the lexicon finds (a budget objection by the kind model). */
+/** The rules' objections held to the objection to the price, which the lexicon finds (a price objection by the kind model since callsight-1.22). */
 const priceOnly = (c: ContentAnalysis) => {
   const price = c.findings.objections.filter((o) => o.objection.quote === PRICE)
-  expect(price.map((o) => o.objection.kind), "the rules find the objection to the price").toEqual(["budget"])
+  expect(price.map((o) => o.objection.kind), "the rules find the objection to the price").toEqual(["price"])
   return pin({ objections: price })(c)
 }
 
@@ -94,7 +94,7 @@ describe("the request", () => {
       Object.values(node).forEach(walk)
     }
     walk(request.schema)
-    expect(objects.length).toBe(6)
+    expect(objects.length).toBe(7)
     for (const o of objects) {
       expect(o.additionalProperties).toBe(false)
       expect([...o.required].sort()).toEqual(Object.keys(o.properties).sort())
@@ -128,7 +128,7 @@ describe("the merge", () => {
       ...empty,
       objections: [
         // the rules' objection, quoted from another sentence of the same buyer run: the same objection
-        { kind: "budget", quote: "our budget for tools this year is closer to thirty." },
+        { kind: "price", quote: "our budget for tools this year is closer to thirty." },
         { kind: "authority", quote: "If I can show the CFO that this pays for itself in a quarter, there is room to move." },
         // not in the transcript
         { kind: "timing", quote: "We cannot start before the next fiscal year." },
@@ -238,7 +238,8 @@ describe("rescoring", () => {
     const after = result.scored.scorecard.dimensions.find((d) => d.dimension === "objection_handling")!
     // a second question back: +15
     expect(after.score).toBe(before.score! + 15)
-    expect(result.llm).toEqual({ ...LLM, assisted_dimensions: ["objection_handling"], added_items: 1, dropped_items: 1, error: null })
+    // the rules are sure of the objection to the price: nothing was put to the LLM for a verdict
+    expect(result.llm).toEqual({ ...LLM, assisted_dimensions: ["objection_handling"], added_items: 1, dropped_items: 1, error: null, doubtful_items: 0, verdicts: [], notes: [] })
     const llmEvidence = result.scored.evidence.filter((e) => e.source === "llm")
     expect(llmEvidence).toEqual([
       expect.objectContaining({ dimension: "objection_handling", quote: "Would it help if I prepared a one page ROI summary for your CFO?", effect: 15 })
@@ -256,7 +257,16 @@ describe("rescoring", () => {
     const failed = applyAssist(input, LLM, Either.left({ message: "OpenAI did not answer within 5s" }))
     expect(failed.scored).toBe(input.rules)
     expect(failed.content).toBe(input.content)
-    expect(failed.llm).toEqual({ ...LLM, assisted_dimensions: [], added_items: 0, dropped_items: 0, error: "OpenAI did not answer within 5s" })
+    expect(failed.llm).toEqual({
+      ...LLM,
+      assisted_dimensions: [],
+      added_items: 0,
+      dropped_items: 0,
+      error: "OpenAI did not answer within 5s",
+      doubtful_items: doubtfulFindings(input.content).length,
+      verdicts: [],
+      notes: []
+    })
     const shape = applyAssist(input, LLM, Either.right({ objections: "none" }))
     expect(shape.scored).toBe(input.rules)
     expect(shape.llm.error).toMatch(/^the answer does not have the requested shape/)
@@ -270,5 +280,42 @@ describe("rescoring", () => {
     }))
     expect(result.llm.assisted_dimensions).toEqual([])
     expect(result.scored.scorecard).toEqual(input.rules.scorecard)
+  })
+})
+
+describe("the second reader (pure half; the protocol's tests are in packages/server/test/LlmVerdicts.test.ts)", () => {
+  const short = truth("discovery-short")
+  const COMPETITOR = "We are also looking at one other vendor."
+
+  it("lists the rules' doubtful objections in the request with their ids; the confident ones are not listed", () => {
+    const input = inputOf(short)
+    const doubtful = doubtfulFindings(input.content)
+    expect(doubtful.map((d) => d.finding.objection.quote), "the rules are unsure of the competitor objection").toContain(COMPETITOR)
+    for (const d of doubtful) {
+      expect(d.finding.confidence).toBeLessThan(0.45)
+      expect(d.id).toBe(`o${input.content.findings.objections.indexOf(d.finding) + 1}`)
+      expect(assessmentRequest(input).prompt).toContain(`${d.id}: `)
+    }
+    expect(assessmentRequest(inputOf(demo, priceOnly)).prompt).toContain("Doubtful findings: none")
+  })
+
+  it("verdicts that are not a list are noted and the rest of the answer merged; an added objection on the words it rejected is left out", () => {
+    const input = inputOf(short)
+    const notList = merged(input, { ...empty, verdicts: "reject them all", objections: [{ kind: "timing", quote: "Yes, I have about twenty minutes." }] })
+    expect(notList.notes).toEqual(["verdicts ignored: not a list"])
+    expect(notList.added_items).toBe(1)
+    expect(notList.content.objections.map((o) => o.quote)).toContain(COMPETITOR)
+
+    const id = doubtfulFindings(input.content).find((d) => d.finding.objection.quote === COMPETITOR)!.id
+    const both = merged(input, {
+      ...empty,
+      verdicts: [{ id, verdict: "reject", reason: "Just context." }],
+      objections: [{ kind: "competitor", quote: "looking at one other vendor." }]
+    })
+    expect(both.content.objections.map((o) => o.quote)).not.toContain(COMPETITOR)
+    expect(both.content.objections.filter((o) => o.source === "llm")).toEqual([])
+    expect(both.added_items).toBe(0)
+    expect(both.notes).toEqual([`objection "looking at one other vendor." not added: the LLM rejected the rules' finding on the same words`])
+    expect(both.verdicts).toEqual([expect.objectContaining({ quote: COMPETITOR, verdict: "rejected", reason: "Just context.", source: "rules" })])
   })
 })

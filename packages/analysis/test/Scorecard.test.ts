@@ -402,7 +402,7 @@ describe("scoreCall with content", () => {
     const moments = findMoments({ speaker_turns: demo.turns, speakers: [], duration_s: demo.duration })
     expect(describeEvidence(roi, moments, content)).toMatchObject({ rule: "value_linked" })
     expect(describeEvidence(roi, moments, content).text).toMatch(/^Value tied to the buyer's number/)
-    expect(describeEvidence(handling[1]!, moments, content).text).toMatch(/^Paused 1.4 s before answering a budget objection/)
+    expect(describeEvidence(handling[1]!, moments, content).text).toMatch(/^Paused 1.4 s before answering a price objection/)
     // without the content, the quote
     expect(describeEvidence(handling[1]!, moments).text).toBe("“I hear you.”")
   })

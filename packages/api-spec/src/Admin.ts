@@ -285,7 +285,7 @@ export const PipelineHealth = Schema.Struct({
 
 export const DoctorCheck = Schema.Struct({
   check: Text.annotations({
-    examples: ["no_verified_closer", "credits_low", "tokens_expiring", "repeated_failures", "no_outcome_truth_30d"]
+    examples: ["no_verified_closer", "credits_low", "tokens_expiring", "repeated_failures", "no_outcome_truth_30d", "no_transcriber"]
   }),
   passed: Schema.Boolean,
   severity: CheckSeverity.annotations({ description: "How serious a failure of this check is" }),
@@ -310,6 +310,9 @@ export const DoctorReport = Schema.Struct({
     ok: Schema.Number,
     warning: Schema.Number,
     critical: Schema.Number
+  }),
+  service_checks: Schema.Array(DoctorCheck).annotations({
+    description: "Checks of the service itself, not of a tenant (`no_transcriber`: the server-wide `TRANSCRIBER` is none)"
   }),
   tenants: Schema.Array(DoctorTenant).annotations({ description: "Worst first" })
 }).annotations({ identifier: "DoctorReport" })

@@ -1,7 +1,15 @@
 /** 4.10 Audio analysis for agents: upload, status, report. Tenant `X-API-Key`. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AnalysisError, AnalysisStage, AnalysisStatus, AnalysisSummary } from "./CallAnalysis.js"
+import {
+  AnalysisError,
+  AnalysisStage,
+  AnalysisStatus,
+  AnalysisSummary,
+  CallTypeName,
+  RepChannelSetting,
+  ScorecardDimensionName
+} from "./CallAnalysis.js"
 import { CallId, Text, Timestamp } from "./Common.js"
 import {
   Conflict,
@@ -22,6 +30,12 @@ export const AudioUploadForm = Schema.Struct({
   callback_url: Schema.optional(Text.pipe(Schema.maxLength(2000))).annotations({
     description: "Where to POST this call's `analysis.completed` or `analysis.failed` webhook, signed with the tenant's " +
       "callback secret (see `GET /v1/teams/webhooks`): https, or http to localhost outside production"
+  }),
+  call_type: Schema.optional(CallTypeName).annotations({
+    description: "The type of call, when known: it wins over the type detected from the words, and weighs the scorecard's dimensions"
+  }),
+  rep_channel: Schema.optional(RepChannelSetting).annotations({
+    description: "Stereo recordings: the channel of the rep; unset, the tenant's default (`rep_channel` of the lead-context profile, `auto` unless set)"
   })
 }).annotations({ identifier: "AudioUploadForm" })
 
@@ -30,13 +44,36 @@ export const UploadHeaders = Schema.Struct({
   "idempotency-key": Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(255)))
 })
 
+/**
+ * What an analysis misses and how to get it (`notices` of the upload's 202 and of the status). One code so far:
+ * `no_transcriber`, no speech-to-text provider for the tenant's calls, so the content dimensions are not assessed.
+ */
+export const AnalysisNotice = Schema.Struct({
+  code: Schema.Literal("no_transcriber"),
+  message: Text.annotations({ description: "What is missing and what it costs the analysis, in words" }),
+  how: Text.annotations({
+    description: "How to get it: the portal integration (`PUT /v1/client-portal/integrations/llm`), or the service's " +
+      "`TRANSCRIBER` and its key (environment variables, named, never their values)"
+  }),
+  dimensions: Schema.Array(ScorecardDimensionName).annotations({ description: "The scorecard dimensions it leaves not assessed" }),
+  decided_from: Schema.Literal("configuration", "analysis").annotations({
+    description: "`configuration`: the tenant's speech-to-text configuration now (an upload, a call queued or processing: " +
+      "the analysis reads it again when it starts); `analysis`: what the completed analysis ran with (no transcript)"
+  })
+}).annotations({ identifier: "AnalysisNotice" })
+
+const Notices = Schema.optional(Schema.Array(AnalysisNotice)).annotations({
+  description: "Present when there is something to say: what the analysis misses (or will miss) and how to configure it"
+})
+
 export const UploadAccepted = Schema.Struct({
   call_id: CallId,
   status: Schema.Literal("queued"),
   external_call_id: Schema.NullOr(Text),
   created_at: Timestamp,
   status_url: Text,
-  report_url: Text
+  report_url: Text,
+  notices: Notices
 }).annotations({ identifier: "UploadAccepted" })
 
 export const AnalysisStatusResponse = Schema.Struct({
@@ -50,8 +87,15 @@ export const AnalysisStatusResponse = Schema.Struct({
   completed_at: Schema.NullOr(Timestamp),
   duration_s: Schema.NullOr(Schema.Number),
   credits_charged: Schema.Number,
+  requested_call_type: Schema.optionalWith(Schema.NullOr(CallTypeName), { default: () => null }).annotations({
+    description: "`call_type` as given at upload; null when not given"
+  }),
+  requested_rep_channel: Schema.optionalWith(Schema.NullOr(RepChannelSetting), { default: () => null }).annotations({
+    description: "`rep_channel` as given at upload; null when not given (the tenant's default applies)"
+  }),
   error: Schema.NullOr(AnalysisError),
-  summary: Schema.NullOr(AnalysisSummary)
+  summary: Schema.NullOr(AnalysisSummary),
+  notices: Notices
 }).annotations({ identifier: "AnalysisStatusResponse" })
 
 export class AudioApi extends HttpApiGroup.make("audio")

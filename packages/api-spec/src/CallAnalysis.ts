@@ -114,13 +114,27 @@ export const Qualification = Schema.Struct({
   elements: Schema.Array(QualificationElement)
 }).annotations({ identifier: "Qualification" })
 
+/**
+ * The tenant's LLM as a second reader of a rule finding the method is unsure of (docs/method.md,
+ * "LLM assistance"): `kept` it stands (and carries `source: "rules"`), `rejected` it was taken out
+ * of the objections and the scores, and is listed in `llm.verdicts` with the LLM's reason.
+ */
+export const FindingVerdict = Schema.Literal("kept", "rejected").annotations({
+  identifier: "FindingVerdict",
+  description: "The tenant's LLM's verdict on a rule finding whose confidence was under the method's threshold: `kept` or `rejected`"
+})
+
 export const Objection = Schema.Struct({
   kind: Schema.Literal("price", "budget", "timing", "authority", "need", "competitor"),
   at: Schema.Number,
   quote: Schema.String,
   response: Schema.Literal("pause", "question_back", "long_pitch", "other"),
   response_pause_s: Schema.NullOr(Schema.Number),
-  source: Schema.optional(EvidenceSource)
+  source: Schema.optional(EvidenceSource),
+  verdict: Schema.optional(FindingVerdict).annotations({
+    description: "present on a rule finding the tenant's LLM was asked about (its confidence under the threshold) and kept; " +
+      "the reason is in `llm.verdicts`. Rejected findings are not in `objections`: see `llm.verdicts`"
+  })
 }).annotations({ identifier: "Objection" })
 
 export const NextStep = Schema.Struct({
@@ -141,9 +155,21 @@ export const Transcription = Schema.Struct({
   })
 }).annotations({ identifier: "Transcription" })
 
+/** A rule finding the tenant's LLM was asked about, and what it said (`llm.verdicts`). */
+export const LlmVerdict = Schema.Struct({
+  kind: Objection.fields.kind,
+  at: Schema.Number,
+  quote: Schema.String,
+  confidence: Schema.Number.annotations({ description: "the objection model's probability (0–1) for the buyer's words: under the threshold" }),
+  source: EvidenceSource.annotations({ description: "who found the finding: always `rules` (only the rules' findings are put to the LLM)" }),
+  verdict: FindingVerdict,
+  reason: Schema.String.annotations({ description: "the LLM's reason, in its words (one sentence)" })
+}).annotations({ identifier: "LlmVerdict" })
+
 /**
  * What the tenant's LLM added to the rule-based analysis: one structured-output request per call,
- * each item quoting the transcript (items whose quote is not found are dropped and counted).
+ * each item quoting the transcript (items whose quote is not found are dropped and counted), and
+ * its verdicts on the rule findings the method is unsure of (`doubtful_items`, `verdicts`).
  */
 export const LlmAssistance = Schema.Struct({
   provider: Schema.String.annotations({ examples: ["openai", "anthropic", "openai-compatible"] }),
@@ -155,8 +181,45 @@ export const LlmAssistance = Schema.Struct({
   dropped_items: Schema.Number.annotations({ description: "items dropped because a quote (or a due phrase) was not found in the transcript" }),
   error: Schema.NullOr(Schema.String).annotations({
     description: "why the LLM gave nothing (refused key, no answer, an answer of another shape); the rule-based result stands"
+  }),
+  doubtful_items: Schema.optional(Schema.Number).annotations({
+    description: "rule findings put to the LLM for a verdict: objections whose confidence (the objection model's probability) " +
+      "is under the method's threshold (0.45, docs/method.md); absent in analyses made before the LLM was a second reader"
+  }),
+  verdicts: Schema.optional(Schema.Array(LlmVerdict)).annotations({
+    description: "the LLM's verdicts on those findings, each with its reason (a doubtful finding it gave no verdict on stands, unlisted)"
+  }),
+  notes: Schema.optional(Schema.Array(Schema.String)).annotations({
+    description: "what of the LLM's answer was ignored, and why (a verdict on an id that was not put to it, of another shape, or repeated)"
   })
 }).annotations({ identifier: "LlmAssistance" })
+
+/** The type of a sales call: given at upload, or detected from its words (docs/method.md, "Call types"). */
+export const CallTypeName = Schema.Literal("cold_call", "discovery", "demo", "negotiation", "renewal", "support_upsell").annotations({
+  identifier: "CallTypeName",
+  description: "cold_call | discovery | demo | negotiation | renewal | support_upsell (an account call with an existing customer: " +
+    "support, check-in or upsell). The scorecard weighs its dimensions by the type."
+})
+
+/** Which channel of a stereo recording carries the rep: `auto` decides from the call itself. */
+export const RepChannelSetting = Schema.Literal("left", "right", "auto").annotations({
+  identifier: "RepChannelSetting",
+  description: "Stereo recordings: the channel that carries the rep. `auto` decides from the content (who asks the questions, " +
+    "who names the price) or, without a transcript, from the acoustic cues; mono recordings ignore it."
+})
+
+export const CallTypeResult = Schema.Struct({
+  type: CallTypeName,
+  source: Schema.Literal("given", "detected").annotations({ description: "`given` at upload (it wins), or `detected` from the words" }),
+  confidence: Schema.Number.annotations({ description: "0–1: the detector's probability of the type; 1 when given" }),
+  reason: Schema.String.annotations({ description: "why: \"given at upload\", or the words that weighed most for the type" })
+}).annotations({ identifier: "CallTypeResult" })
+
+export const RepChannelResult = Schema.Struct({
+  requested: RepChannelSetting,
+  chosen: Schema.Literal("left", "right"),
+  reason: Schema.String.annotations({ description: "why that channel: as set, or which cues won under `auto`" })
+}).annotations({ identifier: "RepChannelResult" })
 
 export const AnalysisSummary = Schema.Struct({
   overall_score: Schema.NullOr(Schema.Number),
@@ -194,6 +257,16 @@ export const CallAnalysis = Schema.Struct({
   transcription: Schema.NullOr(Transcription),
   /** null when no LLM assisted (the tenant saved no LLM integration, no transcript, or before method callsight-1.2) */
   llm: Schema.optional(Schema.NullOr(LlmAssistance)),
+  /** The call type the scorecard was weighed by; null when not given and there were no words to detect it from. */
+  call_type: Schema.optionalWith(Schema.NullOr(CallTypeResult), { default: () => null }),
+  /** Which stereo channel was taken for the rep, and why; null for mono (or stereo diarized by clustering). */
+  rep_channel: Schema.optionalWith(Schema.NullOr(RepChannelResult), { default: () => null }),
+  requested_call_type: Schema.optionalWith(Schema.NullOr(CallTypeName), { default: () => null }).annotations({
+    description: "`call_type` as given at upload; null when not given (then it is detected)"
+  }),
+  requested_rep_channel: Schema.optionalWith(Schema.NullOr(RepChannelSetting), { default: () => null }).annotations({
+    description: "`rep_channel` as given at upload; null when not given (then the tenant's default applies)"
+  }),
   error: Schema.NullOr(AnalysisError)
 }).annotations({ identifier: "CallAnalysis" })
 export type CallAnalysis = typeof CallAnalysis.Type

@@ -7,7 +7,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AnalysisStage, AnalysisStatus, ScorecardDimensionName } from "./CallAnalysis.js"
+import { AnalysisStage, AnalysisStatus, RepChannelSetting, ScorecardDimensionName } from "./CallAnalysis.js"
 import { CallId, ClientId, CloserId, EmailAddress, IncludeTestData, NonEmptyTrimmedText, Payload, Plan, queryInt, Text, Timestamp, TimestampInput, strictBody } from "./Common.js"
 
 import { PlanUsage } from "./PlanUsage.js"
@@ -143,7 +143,10 @@ export class LeadContextProfileRequest extends Schema.Class<LeadContextProfileRe
   lead_sources: list(LeadSource, 50),
   qualification_framework: Schema.optionalWith(QualificationFramework, { default: () => "MEDDPICC" as const }),
   ideal_customer_notes: nullable(LongText),
-  disqualifiers: list(ShortText, 50)
+  disqualifiers: list(ShortText, 50),
+  rep_channel: Schema.optionalWith(RepChannelSetting, { default: () => "auto" as const }).annotations({
+    description: "The tenant's default for stereo uploads that do not say which channel carries the rep (`auto` unless set)"
+  })
 }, namedBody("LeadContextProfileRequest")) {}
 
 export const LeadContextProfile = Schema.Struct({
@@ -152,6 +155,7 @@ export const LeadContextProfile = Schema.Struct({
   qualification_framework: QualificationFramework,
   ideal_customer_notes: Schema.NullOr(Text),
   disqualifiers: Schema.Array(Text),
+  rep_channel: RepChannelSetting,
   updated_at: Schema.NullOr(Timestamp).annotations({ description: "null until the profile is first saved" })
 }).annotations({ identifier: "LeadContextProfile" })
 
@@ -198,6 +202,7 @@ export const OnboardingStepKey = Schema.Literal(
   "closer_added",
   "closer_verified",
   "recorder_connected",
+  "speech_to_text_connected",
   "first_call_analysed",
   "first_outcome_recorded",
   "coaching_welcome_done"
@@ -207,7 +212,9 @@ export const OnboardingStep = Schema.Struct({
   key: OnboardingStepKey,
   label: Text,
   done: Schema.Boolean,
-  done_at: Schema.NullOr(Timestamp)
+  done_at: Schema.NullOr(Timestamp).annotations({
+    description: "When it was first done; null while not done, and for `speech_to_text_connected` done by the service's own `TRANSCRIBER`"
+  })
 }).annotations({ identifier: "OnboardingStep" })
 
 export const OnboardingActivation = Schema.Struct({

@@ -1,22 +1,26 @@
 /**
  * Audio analysis with a tenant key (`--api-key` or `CALLSIGHT_API_KEY`):
- * - `upload FILE [--external-id ID] [--closer-email E] [--idempotency-key K] [--wait] [--report OUT.html] [--timeout S] [--json]`
+ * - `upload FILE [--external-id ID] [--closer-email E] [--call-type TYPE] [--rep-channel left|right|auto] [--idempotency-key K]
+ *   [--wait] [--report OUT.html] [--timeout S] [--json]`
  * - `status CALL_ID [--wait] [--timeout S] [--json]`
  * - `report CALL_ID [-o FILE]`
  * - `result CALL_ID [--json]`
  *
  * Progress (the upload's bar, the stage while waiting) goes to stderr, drawn in place only when
  * stderr is a terminal, never with `--json` (then stdout holds only JSON). An analysis that ends
- * `failed` exits 1 after its result is printed.
+ * `failed` exits 1 after its result is printed. The notices of the upload's answer and of the status
+ * (`no_transcriber`: no speech-to-text provider, the content dimensions not assessed) are printed
+ * after them, each with how to configure what is missing.
  */
-import type { CallAnalysis } from "@callsight/api-spec"
+import { type CallAnalysis, CallTypeName, RepChannelSetting } from "@callsight/api-spec"
 import {
+  type AnalysisNotice,
   type AnalysisStatus,
   type UploadProgress
 } from "@callsight/client"
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Console, Context, Effect, Option, type Redacted } from "effect"
+import { Console, Context, Effect, Option, type Redacted, Schema } from "effect"
 import { AudioClientApi } from "./Apis.js"
 import { apiKeyOption, type ClientOf, jsonOption, tenantClient, type Transport, urlOption } from "./Connection.js"
 import { printJson, type RawStream, Stdio } from "./Output.js"
@@ -120,6 +124,10 @@ export const overallText = (
 ): string =>
   overall === null ? "not assessed" : basis?.partial === true ? `${overall}, partial (${basis.assessed} of ${basis.of})` : String(overall)
 
+/** The notices of an answer (what the analysis misses, how to get it): none when absent. */
+const noticeLines = (notices: ReadonlyArray<AnalysisNotice> | undefined): Array<string> =>
+  (notices ?? []).flatMap((n) => [`Note (${n.code}): ${n.message}`, `  How: ${n.how}`])
+
 const describeStatus = (s: AnalysisStatus): string =>
   [
     s.status === "processing" || s.status === "queued"
@@ -137,7 +145,8 @@ const describeStatus = (s: AnalysisStatus): string =>
       ["speakers", s.summary?.speakers],
       ["transcript", s.summary === null ? undefined : s.summary.transcript_available ? "yes" : "no"],
       ["error", s.error === null ? null : `${s.error.code}: ${s.error.message}`]
-    ])
+    ]),
+    ...noticeLines(s.notices)
   ].join("\n")
 
 const failedMessage = (callId: string, error: { readonly code: string; readonly message: string } | null) =>
@@ -158,6 +167,12 @@ const describeAnalysis = (a: CallAnalysis): string => {
       ["audio", seconds(a.duration_s)],
       ["channels", a.channels],
       ["method", a.method_version],
+      ["call type", a.call_type == null
+        ? a.requested_call_type
+        : `${a.call_type.type} (${a.call_type.source === "given" ? "given" : `detected, ${Math.round(a.call_type.confidence * 100)} % sure`}): ${a.call_type.reason}`],
+      ["rep channel", a.rep_channel == null
+        ? a.requested_rep_channel
+        : `${a.rep_channel.chosen} (${a.rep_channel.requested}): ${a.rep_channel.reason}`],
       ["error", a.error === null ? null : `${a.error.code}: ${a.error.message}`]
     ])
   ]
@@ -176,6 +191,10 @@ const describeAnalysis = (a: CallAnalysis): string => {
         : `LLM: ${l.provider} ${l.model} assisted ${l.assisted_dimensions.length === 0 ? "nothing" : l.assisted_dimensions.join(", ")}; ` +
           `${l.added_items} item(s) added, ${l.dropped_items} dropped (quote not in the transcript)`
     )
+    // the rule findings it rejected as a second reader, each with its reason
+    for (const v of (l.verdicts ?? []).filter((x) => x.verdict === "rejected")) {
+      lines.push(`  rejected ${clock(v.at)} ${v.kind} "${v.quote}" (confidence ${v.confidence.toFixed(2)}): ${v.reason}`)
+    }
   }
   if (a.speakers.length > 0) {
     lines.push("Speakers:")
@@ -289,6 +308,9 @@ const writeFile = (path: string, text: string) =>
 // Commands
 // ---------------------------------------------------------------------------------------------
 
+const isCallType = Schema.is(CallTypeName)
+const isRepChannel = Schema.is(RepChannelSetting)
+
 const upload = Command.make(
   "upload",
   {
@@ -302,6 +324,18 @@ const upload = Command.make(
       Options.withPseudoName("EMAIL"),
       Options.optional,
       Options.withDescription("E-mail of the closer (rep) on the call")
+    ),
+    callType: Options.text("call-type").pipe(
+      Options.withPseudoName("TYPE"),
+      Options.filterMap(Option.liftPredicate(isCallType), `--call-type must be one of ${CallTypeName.literals.join(", ")}`),
+      Options.optional,
+      Options.withDescription(`The type of call (call_type: ${CallTypeName.literals.join(", ")}); it wins over the type detected`)
+    ),
+    repChannel: Options.text("rep-channel").pipe(
+      Options.withPseudoName("CHANNEL"),
+      Options.filterMap(Option.liftPredicate(isRepChannel), `--rep-channel must be one of ${RepChannelSetting.literals.join(", ")}`),
+      Options.optional,
+      Options.withDescription("Stereo: the rep's channel (rep_channel: left, right, auto); unset, the tenant's default")
     ),
     idempotencyKey: Options.text("idempotency-key").pipe(
       Options.withPseudoName("KEY"),
@@ -338,6 +372,8 @@ const upload = Command.make(
           c.uploadAudio(args.file, {
             externalCallId: Option.getOrUndefined(args.externalId),
             closerEmail: Option.getOrUndefined(args.closerEmail),
+            callType: Option.getOrUndefined(args.callType),
+            repChannel: Option.getOrUndefined(args.repChannel),
             idempotencyKey: Option.getOrUndefined(args.idempotencyKey),
             onProgress: bar?.update
           })
@@ -351,6 +387,7 @@ const upload = Command.make(
                 ["status", accepted.status_url],
                 ["report", accepted.report_url]
               ]),
+              ...noticeLines(accepted.notices),
               `Wait for it with: callsight status ${accepted.call_id} --wait`
             ].join("\n")
           )

@@ -3,7 +3,7 @@
  *
  *   callsight serve [--no-worker]
  *   callsight worker
- *   callsight upload FILE [--external-id ID] [--closer-email E] [--idempotency-key K] [--wait]
+ *   callsight upload FILE [--external-id ID] [--closer-email E] [--call-type TYPE] [--rep-channel C] [--idempotency-key K] [--wait]
  *                         [--report OUT.html] [--timeout S] [--json] [--url URL] [--api-key K]
  *   callsight status CALL_ID [--wait] [--timeout S] [--json] [--url URL] [--api-key K]
  *   callsight report CALL_ID [-o FILE] [--url URL] [--api-key K]

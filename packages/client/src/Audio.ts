@@ -8,7 +8,7 @@
  * from the declaration, so its answers and typed errors are decoded exactly like every other
  * operation's.
  */
-import type { AnalysisStatusResponse } from "@callsight/api-spec"
+import type { AnalysisNotice as AnalysisNoticeSchema, AnalysisStatusResponse, CallTypeName, RepChannelSetting } from "@callsight/api-spec"
 import { Chunk, Data, Duration, Effect, Stream } from "effect"
 
 // ---------------------------------------------------------------------------------------------
@@ -35,6 +35,17 @@ export interface UploadAudioOptions {
   readonly externalCallId?: string | undefined
   /** `closer_email`: the e-mail of the closer (rep) on the call. */
   readonly closerEmail?: string | undefined
+  /**
+   * `call_type`: the type of the call when you know it (`cold_call`, `discovery`, `demo`,
+   * `negotiation`, `renewal`, `support_upsell`); it wins over the type detected from the words and
+   * weighs the scorecard's dimensions.
+   */
+  readonly callType?: typeof CallTypeName.Type | undefined
+  /**
+   * `rep_channel`: for a stereo recording, the channel that carries the rep (`left`, `right`, or
+   * `auto`: decided from the call); unset, the tenant's default (`auto` unless set).
+   */
+  readonly repChannel?: typeof RepChannelSetting.Type | undefined
   /**
    * `Idempotency-Key` (1–255 characters): the same key and the same file within 24 h answer the
    * first upload's 202 body again, without a new call; the key with another file is `Conflict` (409).
@@ -221,6 +232,8 @@ export const uploadFields = (options: UploadAudioOptions): Array<readonly [strin
   const fields: Array<readonly [string, string]> = []
   if (options.externalCallId !== undefined) fields.push(["external_call_id", options.externalCallId])
   if (options.closerEmail !== undefined) fields.push(["closer_email", options.closerEmail])
+  if (options.callType !== undefined) fields.push(["call_type", options.callType])
+  if (options.repChannel !== undefined) fields.push(["rep_channel", options.repChannel])
   return fields
 }
 
@@ -229,6 +242,12 @@ export const uploadFields = (options: UploadAudioOptions): Array<readonly [strin
 // ---------------------------------------------------------------------------------------------
 
 export type AnalysisStatus = typeof AnalysisStatusResponse.Type
+
+/**
+ * What an analysis misses and how to get it, in `notices` of the upload's answer and of the status
+ * (absent when there is nothing to say): `no_transcriber`, no speech-to-text provider for the tenant.
+ */
+export type AnalysisNotice = typeof AnalysisNoticeSchema.Type
 
 export interface WaitForCompletionOptions {
   /** Give up after this long (default 10 minutes): the wait fails with `WaitTimeout`. */

@@ -16,6 +16,7 @@
  */
 export * as Api from "@callsight/api-spec"
 export {
+  type AnalysisNotice,
   type AnalysisStatus,
   type AudioSource,
   AudioSourceError,

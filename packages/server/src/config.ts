@@ -124,7 +124,7 @@ const s3Config = Config.all({
 
 export type S3Config = Option.Option.Value<Config.Config.Success<typeof s3Config>>
 
-const missingTranscriberKey = (c: {
+export const missingTranscriberKey = (c: {
   transcriber: string
   deepgramApiKey: Option.Option<unknown>
   assemblyaiApiKey: Option.Option<unknown>

@@ -20,6 +20,7 @@ import { MeetingTokensRefresherLive } from "./integrations/MeetingConnections.js
 import { SpeechIntegrationsLive } from "./integrations/SpeechIntegrationsLive.js"
 import { OutcomeRecordsLive } from "./portal/OutcomeRecordsLive.js"
 import { QualificationFrameworksLive } from "./portal/QualificationFrameworksLive.js"
+import { RepChannelsLive } from "./portal/RepChannelsLive.js"
 import { RecorderSchedulerLive } from "./recorder/Scheduler.js"
 import { WebhookSenderLive } from "./webhooks/WebhookSender.js"
 import { makeHttpLayer } from "./HttpApp.js"
@@ -37,9 +38,11 @@ export const DatabaseLive = Layer.unwrapEffect(
 
 /**
  * The analysis workers, with what they read of the features: each tenant's qualification framework
- * (portal), its own speech-to-text provider and its LLM (integrations).
+ * and default rep channel (portal), its own speech-to-text provider and its LLM (integrations).
  */
-const AnalysisWorkersLive = WorkersLive.pipe(Layer.provide([QualificationFrameworksLive, SpeechIntegrationsLive, LlmAssistantsLive]))
+const AnalysisWorkersLive = WorkersLive.pipe(
+  Layer.provide([QualificationFrameworksLive, RepChannelsLive, SpeechIntegrationsLive, LlmAssistantsLive])
+)
 
 /** The recorder's scheduling and polling passes, with the closers' calendars (integrations). */
 const RecorderPassesLive = RecorderSchedulerLive.pipe(Layer.provide(MeetingCalendarsLive))

@@ -156,6 +156,8 @@ describe("staff operations", () => {
         yield* sql`INSERT INTO credit_ledger (client_id, delta, reason) VALUES ('cli_ok', 10, 'purchase'), ('cli_busy', 2, 'purchase')`
         yield* insertCall({ id: "call_ok", tenant: "cli_ok", status: "completed", age: 7 * DAY })
         yield* sql`INSERT INTO outcome_truth (call_id, client_id, outcome) VALUES ('call_ok', 'cli_ok', 'won')`
+        // and its own speech-to-text provider (TRANSCRIBER is none here)
+        yield* sql`INSERT INTO llm_integrations (client_id, provider, sealed_key, key_last4) VALUES ('cli_ok', 'deepgram', 'x', 'abcd')`
         // Busy Co: its closer's calendar refused, its video token expiring without a refresh token, its CRM failing,
         // 3 failures this week, a call without an outcome, the recorder on
         yield* sql`INSERT INTO closers (closer_id, client_id, email, full_name, status, email_verified_at)
@@ -187,7 +189,8 @@ describe("staff operations", () => {
           ["integrations_failing", true, null],
           ["tokens_expiring", true, null],
           ["no_outcome_truth_30d", true, null],
-          ["recorder_without_calendar", true, null]
+          ["recorder_without_calendar", true, null],
+          ["no_transcriber", true, null]
         ])
 
         const broke = (yield* get("/doctor?client_id=cli_broke")).tenants[0]
@@ -220,7 +223,8 @@ describe("staff operations", () => {
           integrations_failing: [false, "warning"],
           tokens_expiring: [false, "warning"],
           no_outcome_truth_30d: [false, "warning"],
-          recorder_without_calendar: [false, "warning"]
+          recorder_without_calendar: [false, "warning"],
+          no_transcriber: [false, "warning"]
         })
         const busyCheck = (name: string) => busy.checks.find((c: any) => c.check === name)
         expect(busyCheck("credits_low")).toMatchObject({ message: "Only 2 credits free for uploads", details: { credits_free: 2 } })

@@ -165,7 +165,7 @@ describe("assistant interface", () => {
         // the bodies are the tenant's figures, not empty shells
         expect(pairs.overview[0]!.body).toMatchObject({ client_id: acme.clientId, company_name: "Acme", plan: "growth" })
         expect(pairs.overview[0]!.body.month.calls_by_status.completed).toBeGreaterThanOrEqual(1)
-        expect(pairs.onboarding[0]!.body).toMatchObject({ client_id: acme.clientId, steps_total: 7 })
+        expect(pairs.onboarding[0]!.body).toMatchObject({ client_id: acme.clientId, steps_total: 8 })
         expect(pairs.onboarding[0]!.body.steps.find((s: any) => s.key === "first_call_analysed").done).toBe(true)
         expect(pairs.trust[0]!.body.analyses_by_status.completed).toBeGreaterThanOrEqual(1)
         expect(pairs.call[0]!.body).toMatchObject({ call_id: callId, external_call_id: "crm-7", status: "completed", error: null })

@@ -3,14 +3,15 @@
  * that speaks OpenAI's chat completions with structured output. The server plays a model that
  * quotes the opening words of every objection the test part's annotations list, and one line no
  * one said: the evaluation must send each call's transcript, drop the invented quote, and count
- * the verified ones as the annotations' objections; a model that refuses leaves the rules' figures.
+ * the verified ones as the annotations' objections; a model that rejects every doubtful rule finding
+ * listed in the request shows what its rejections did (right and wrong) and the figures with and
+ * without them; a model that refuses leaves the rules' figures.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { Effect } from "effect"
 import { evaluateLlm } from "../../../eval/llm.js"
+import { doubtfulOf, localOpenAI as localModel } from "./utils/LocalOpenAI.js"
 
 const EVAL = new URL("../../../eval/", import.meta.url)
 const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, EVAL), "utf8"))
@@ -23,49 +24,6 @@ const OBJECTION_OPENINGS = TEST_CALLS.flatMap((id) => {
   return annotation.objections.map((o) => truth.turns[o.turns[0]!]!.text.split(/\s+/).slice(0, 5).join(" "))
 })
 const INVENTED = "we would never sign this today"
-
-/** A local OpenAI-compatible server: `POST /v1/chat/completions` answered by `answer(prompt)`, each request kept. */
-const localModel = (answer: (prompt: string) => { content?: unknown; refusal?: string }) =>
-  Effect.acquireRelease(
-    Effect.async<{ url: string; prompts: Array<string>; close: () => void }>((resume) => {
-      const prompts: Array<string> = []
-      const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-        const chunks: Array<Buffer> = []
-        req.on("data", (c: Buffer) => chunks.push(c))
-        req.on("end", () => {
-          const body = JSON.parse(Buffer.concat(chunks).toString("utf8"))
-          if (req.method !== "POST" || req.url !== "/v1/chat/completions" || body.response_format?.type !== "json_schema") {
-            res.writeHead(404, { "content-type": "application/json" })
-            return res.end(JSON.stringify({ error: { message: "no such route" } }))
-          }
-          const prompt = body.messages[1].content as string
-          prompts.push(prompt)
-          const a = answer(prompt)
-          res.writeHead(200, { "content-type": "application/json" })
-          res.end(JSON.stringify({
-            id: "chatcmpl-eval",
-            object: "chat.completion",
-            model: body.model,
-            choices: [{
-              index: 0,
-              finish_reason: "stop",
-              message: { role: "assistant", content: a.content === undefined ? null : JSON.stringify(a.content), refusal: a.refusal ?? null }
-            }]
-          }))
-        })
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({
-          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-          prompts,
-          close: () => {
-            server.closeAllConnections()
-            server.close()
-          }
-        })))
-    }),
-    (s) => Effect.sync(s.close)
-  )
 
 /** A model that quotes every annotated objection's opening words said in the call, and one invented line. */
 const quotingObjections = (prompt: string) => ({
@@ -105,6 +63,46 @@ describe("npm run eval:llm", () => {
       expect(figures.alone.items["pains"]!.found).toBe(0)
       // nor any qualification element: alone, every element is 0
       expect(figures.alone.items["qualification ≥1"]!.found).toBe(0)
+      // it gave no verdicts: the doubtful findings listed all stand, and the merge is its additions alone
+      const listed = server.prompts.reduce((n, p) => n + doubtfulOf(p).length, 0)
+      expect(figures.verdicts).toEqual({ doubtful: listed, kept: 0, rejected: [], wrong: 0, right: 0 })
+      expect(figures.assisted).toEqual(figures.adding)
+    }), 120_000)
+
+  it.scoped("a model that rejects every doubtful finding: what its rejections did, right and wrong, and the figures with and without them", () =>
+    Effect.gen(function* () {
+      const server = yield* localModel((prompt) => ({
+        content: {
+          objections: [],
+          verdicts: doubtfulOf(prompt).map((d) => ({ id: d.id, verdict: "reject", reason: `No push-back in "${d.quote.slice(0, 20)}".` })),
+          next_steps: [],
+          pains: [],
+          value_claims: [],
+          qualification: []
+        }
+      }))
+      const figures = yield* evaluateLlm({ ...OPTIONS, baseUrl: server.url })
+      expect(figures.failed).toEqual([])
+      const listed = server.prompts.flatMap(doubtfulOf)
+      // the test part's rules are unsure of some objections (a confidence under the threshold): each was put to the model and rejected
+      expect(listed.length).toBeGreaterThan(0)
+      expect(figures.verdicts.doubtful).toBe(listed.length)
+      expect(figures.verdicts.kept).toBe(0)
+      expect(figures.verdicts.rejected.map((r) => r.quote).sort()).toEqual(listed.map((d) => d.quote).sort())
+      expect(figures.verdicts.rejected.every((r) => r.reason.startsWith("No push-back in") && r.confidence < 0.45)).toBe(true)
+      expect(figures.verdicts.wrong + figures.verdicts.right).toBe(listed.length)
+      // without its verdicts nothing changes (it added nothing); with them, the rejected findings are gone
+      expect(figures.adding).toEqual(figures.rules)
+      const rules = figures.rules.items["objections (any kind)"]!
+      const assisted = figures.assisted.items["objections (any kind)"]!
+      expect(assisted.found).toBe(rules.found - listed.length)
+      // a right rejection takes out a false finding, a wrong one a finding of an annotated objection
+      const falseOf = (t: typeof rules) => t.found - t.duplicates - t.matched
+      expect(falseOf(assisted)).toBe(falseOf(rules) - figures.verdicts.right)
+      expect(assisted.matched + assisted.duplicates).toBe(rules.matched + rules.duplicates - figures.verdicts.wrong)
+      expect(assisted.annotated).toBe(rules.annotated)
+      // the other items are the rules' own
+      for (const item of ["pains", "value claims", "next steps"]) expect(figures.assisted.items[item]).toEqual(figures.rules.items[item])
     }), 120_000)
 
   it.scoped("a model that refuses leaves the rules' figures, and says which calls failed", () =>

@@ -5,9 +5,10 @@
  * workers transcribe each upload, run the rules, ask the LLM once with the transcript and a JSON
  * schema, verify its quotes and merge what it adds. The server answers by the model the tenant
  * named: `good-model` with structured JSON quoting the transcript of discovery-short (one item
- * quoting words never said, one objection the rules miss), `flaky-model` with 500s and then
- * nothing at all. What the rules find is read from the same call analysed without an LLM, so these
- * tests hold while the rules change.
+ * quoting words never said, one objection the rules miss), `reader-model` with the same and a
+ * verdict rejecting each doubtful rule finding the request lists (the LLM as a second reader),
+ * `flaky-model` with 500s and then nothing at all. What the rules find is read from the same call
+ * analysed without an LLM, so these tests hold while the rules change.
  */
 import { METHOD_VERSION } from "@callsight/analysis"
 import { CallsightApi, CreateClientRequest } from "@callsight/api-spec"
@@ -21,6 +22,7 @@ import { fixture } from "../../../test/utils/Fixtures.js"
 import { call, freshEmail, signInByMail } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 import { type SpeechProviderServer, startDeepgram } from "./utils/SpeechProviders.js"
+import { doubtfulOf } from "./utils/LocalOpenAI.js"
 
 const DEEPGRAM_KEY = "dg-tenant-key-00000000000000000dgdg"
 const LLM_KEY = "sk-llm-tenant-key-0000000000000000llmk"
@@ -31,6 +33,8 @@ const CALL = "discovery-short.mp3"
 const COMPETITOR = "We are also looking at one other vendor."
 /** A time constraint at the start of the call, which the rules do not read as an objection. */
 const TIME_LIMIT = "Yes, I have about twenty minutes."
+/** The reason `reader-model` gives for each rejection. */
+const REASON = "Naming another vendor in passing sets no condition on buying."
 /** Words nobody said in the call. */
 const NEVER_SAID = "Our reps lose every deal that reaches procurement."
 
@@ -89,11 +93,15 @@ const startLlm: Effect.Effect<LlmServer, never, Scope.Scope> = Effect.acquireRel
             if (flaky++ < 2) return send(res, 500, { error: { message: "the model is overloaded" } })
             return
           }
+          // the reader rejects every doubtful finding the request lists, as a model reading the prompt would
+          const answer = json.model === "reader-model"
+            ? { ...ANSWER, verdicts: doubtfulOf(json.messages[1].content).map((d) => ({ id: d.id, verdict: "reject", reason: REASON })) }
+            : ANSWER
           return send(res, 200, {
             id: "chatcmpl-1",
             object: "chat.completion",
             model: json.model,
-            choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: JSON.stringify(ANSWER), refusal: null } }]
+            choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: JSON.stringify(answer), refusal: null } }]
           })
         }
         if (req.method === "POST" && path === "/v1/messages") {
@@ -199,7 +207,7 @@ describe("LLM-assisted assessments", () => {
         expect(sent[0]!.headers.authorization).toBe(`Bearer ${LLM_KEY}`)
         expect(body.model).toBe("good-model")
         expect(body.response_format).toMatchObject({ type: "json_schema", json_schema: { name: "call_assessment", strict: true } })
-        expect(Object.keys(body.response_format.json_schema.schema.properties)).toEqual(["objections", "next_steps", "pains", "value_claims", "qualification"])
+        expect(Object.keys(body.response_format.json_schema.schema.properties)).toEqual(["objections", "verdicts", "next_steps", "pains", "value_claims", "qualification"])
         const prompt = body.messages.map((m: any) => m.content).join("\n")
         for (const segment of analysis.transcript) expect(prompt).toContain(segment.text)
         expect(prompt).toContain(COMPETITOR)
@@ -223,13 +231,17 @@ describe("LLM-assisted assessments", () => {
           expect(dimension(analysis, name), name).toEqual(dimension(control.analysis, name))
         }
         expect(analysis.evidence.every((e: any) => e.source === "rules" || e.source === "llm")).toBe(true)
+        // the rules' doubtful findings were listed for a verdict; this model gave none, so they stand
         expect(analysis.llm).toEqual({
           provider: "openai-compatible",
           model: "good-model",
           assisted_dimensions: ["objection_handling"],
           added_items: 1,
           dropped_items: 1,
-          error: null
+          error: null,
+          doubtful_items: doubtfulOf(body.messages[1].content).length,
+          verdicts: [],
+          notes: []
         })
         expect(analysis.scorecard.overall_basis).toEqual({ assessed: 6, of: 6, partial: false })
 
@@ -245,6 +257,59 @@ describe("LLM-assisted assessments", () => {
         expect(saved).toMatchObject({ last_error: null, last_used_at: expect.any(String) })
       }), 180_000)
 
+    it.effect("as a second reader: the doubtful rule finding it rejects leaves the objections and the scores, and the JSON and the report keep its reason", () =>
+      Effect.gen(function* () {
+        const { llm } = yield* Providers
+        // without an LLM nothing is judged: the rules' competitor objection stands, unmarked
+        const control = yield* analyse((yield* tenantWith(null)).apiKey, CALL)
+        const rules = control.analysis.objections.find((o: any) => o.quote === COMPETITOR)
+        expect(rules).toBeDefined()
+        expect(Object.keys(rules)).not.toContain("verdict")
+        expect(Object.keys(rules)).not.toContain("source")
+
+        const tenant = yield* tenantWith({ provider: "openai-compatible", api_key: LLM_KEY, model: "reader-model" })
+        const before = llm.requests.length
+        const { callId, status, analysis } = yield* analyse(tenant.apiKey, CALL)
+        expect(status).toMatchObject({ status: "completed", credits_charged: 1 })
+        const sent = llm.requests.slice(before).filter((r) => r.path === "/v1/chat/completions")
+        expect(sent).toHaveLength(1)
+        // the rules are unsure of the competitor objection (the model hears little push-back in it): it is listed for a verdict
+        const listed = doubtfulOf(sent[0]!.json.messages[1].content)
+        expect(listed.map((d) => d.quote), "the request lists the competitor objection as doubtful").toContain(COMPETITOR)
+
+        // rejected: out of the objections, kept in the stored JSON (read back through the API) with its reason; the time limit the LLM added stays
+        expect(analysis.objections.map((o: any) => o.quote)).not.toContain(COMPETITOR)
+        expect(analysis.objections.filter((o: any) => o.source === "llm").map((o: any) => o.quote)).toEqual([TIME_LIMIT])
+        expect(analysis.llm).toMatchObject({
+          provider: "openai-compatible",
+          model: "reader-model",
+          error: null,
+          doubtful_items: listed.length,
+          // its answer also names the competitor objection, which it rejected: not added back
+          notes: [`objection "${COMPETITOR}" not added: the LLM rejected the rules' finding on the same words`]
+        })
+        expect(analysis.llm.verdicts).toHaveLength(listed.length)
+        expect(analysis.llm.verdicts.find((v: any) => v.quote === COMPETITOR)).toEqual({
+          kind: rules.kind,
+          at: rules.at,
+          quote: COMPETITOR,
+          confidence: expect.any(Number),
+          source: "rules",
+          verdict: "rejected",
+          reason: REASON
+        })
+        expect(analysis.llm.verdicts.every((v: any) => v.confidence < 0.45)).toBe(true)
+        // and out of the scores: objection handling rescored without it (the LLM's added objection counts instead)
+        expect(analysis.llm.assisted_dimensions).toContain("objection_handling")
+        expect(dimension(analysis, "objection_handling").score).toBe(50 + effects(analysis, "objection_handling"))
+        expect(effects(analysis, "objection_handling", "rules")).toBeLessThan(effects(control.analysis, "objection_handling"))
+
+        // the report's LLM note lists the rejection, one line with its reason
+        const report = (yield* get(tenant.apiKey, `/reports/${callId}/html`)).body as string
+        expect(report).toContain(`The LLM rejected ${listed.length} rule finding${listed.length === 1 ? "" : "s"} the method was unsure of`)
+        expect(report).toMatch(new RegExp(`<li>Rejected: <span class="quote">“${COMPETITOR.replace(/\./g, "\\.")}”</span> .*\\(Competitor, confidence 0\\.\\d\\d\\): ${REASON.replace(/\./g, "\\.")}</li>`))
+      }), 180_000)
+
     it.effect("a failing LLM (500s, then no answer) leaves the rule-based result: the call completes with one credit and the reason", () =>
       Effect.gen(function* () {
         const { llm } = yield* Providers
@@ -256,14 +321,19 @@ describe("LLM-assisted assessments", () => {
         expect(yield* balanceOf(tenant.clientId)).toBe(2)
         expect(Date.now() - started).toBeGreaterThanOrEqual(5_000)
         // the first attempt and its retries (after 1 s and 2 s), the last never answered
-        expect(llm.requests.slice(before).filter((r) => r.path === "/v1/chat/completions")).toHaveLength(3)
+        const sent = llm.requests.slice(before).filter((r) => r.path === "/v1/chat/completions")
+        expect(sent).toHaveLength(3)
         expect(analysis.llm).toEqual({
           provider: "openai-compatible",
           model: "flaky-model",
           assisted_dimensions: [],
           added_items: 0,
           dropped_items: 0,
-          error: expect.stringMatching(/did not answer the assessment request within 5s/)
+          error: expect.stringMatching(/did not answer the assessment request within 5s/),
+          // listed for a verdict, never judged: they stand
+          doubtful_items: doubtfulOf(sent[0]!.json.messages[1].content).length,
+          verdicts: [],
+          notes: []
         })
         expect(analysis.objections.every((o: any) => o.source === undefined)).toBe(true)
         expect(analysis.objections.map((o: any) => o.quote)).toContain(COMPETITOR)

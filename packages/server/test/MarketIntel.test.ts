@@ -835,7 +835,7 @@ describe("market intelligence", () => {
         expect(body.usage_trend.months).toHaveLength(6)
         expect(body.usage_trend.months.slice(-3).map((m: any) => [m.ingests_used, m.ingests_included])).toEqual([[5, 10], [2, 10], [9, 10]])
         expect(body.usage_trend.direction).toBe("down")
-        expect(body.activation).toEqual({ activation_pct: 14, steps_done: 1, steps_total: 7, next_step: "profile_saved" })
+        expect(body.activation).toEqual({ activation_pct: 13, steps_done: 1, steps_total: 8, next_step: "profile_saved" })
         expect(body.value.calls_analysed).toBe(16)
         expect(body.value.hours_analysed).toBe(8)
         // the tenant's own figures: the sample rule only

@@ -91,7 +91,16 @@ describe("client portal", () => {
             qualification_framework: "BANT",
             ideal_customer_notes: null,
             disqualifiers: ["< 10 reps"],
+            // the default rep channel of the tenant's stereo uploads: auto unless set
+            rep_channel: "auto",
             updated_at: expect.any(String)
+          })
+          const right = yield* call("PUT", "/v1/client-portal/lead-context-profile", { session, body: { rep_channel: "right" } })
+          expect(right.body).toMatchObject({ rep_channel: "right", qualification_framework: "MEDDPICC", lead_sources: [] })
+          expect((yield* call("GET", "/v1/client-portal/lead-context-profile", { session })).body.rep_channel).toBe("right")
+          yield* call("PUT", "/v1/client-portal/lead-context-profile", {
+            session,
+            body: { lead_sources: [{ label: "Webinars", channel: "inbound" }], qualification_framework: "BANT", disqualifiers: ["< 10 reps"] }
           })
           // the analysis reads the framework from here
           const sql = yield* SqlClient.SqlClient
@@ -100,10 +109,11 @@ describe("client portal", () => {
           expect(row!.framework).toBe("BANT")
 
           expect(yield* auditActions(clientId)).toEqual([
-            "tenant.signed_up", "user.signed_in", "market_profile.saved", "market_profile.saved", "lead_context_profile.saved"
+            "tenant.signed_up", "user.signed_in", "market_profile.saved", "market_profile.saved", "lead_context_profile.saved",
+            "lead_context_profile.saved", "lead_context_profile.saved"
           ])
           const [audit] = yield* sql<{ actor: string; actor_type: string; ip: string; target_id: string }>`
-            SELECT actor, actor_type, ip, target_id FROM audit_logs WHERE client_id = ${clientId} AND action = 'lead_context_profile.saved'`
+            SELECT actor, actor_type, ip, target_id FROM audit_logs WHERE client_id = ${clientId} AND action = 'lead_context_profile.saved' LIMIT 1`
           expect(audit).toMatchObject({ actor_type: "user", ip: "127.0.0.1", target_id: clientId })
           expect(audit!.actor).toMatch(/^usr_/)
 
@@ -124,7 +134,8 @@ describe("client portal", () => {
             ["/v1/client-portal/market-profile", { currency: "usd" }, ["body", "currency"]],
             ["/v1/client-portal/market-profile", { sales_cycle_days: -1 }, ["body", "sales_cycle_days"]],
             ["/v1/client-portal/market-profile", { icps: [{ description: "no label" }] }, ["body", "icps", 0, "label"]],
-            ["/v1/client-portal/lead-context-profile", { qualification_framework: "GUESS" }, ["body", "qualification_framework"]]
+            ["/v1/client-portal/lead-context-profile", { qualification_framework: "GUESS" }, ["body", "qualification_framework"]],
+            ["/v1/client-portal/lead-context-profile", { rep_channel: "middle" }, ["body", "rep_channel"]]
           ] as const
           for (const [path, body, loc] of cases) {
             const reply = yield* call("PUT", path, { session, body })
@@ -267,9 +278,10 @@ describe("client portal", () => {
           const smtp = yield* Smtp
           const { clientId, session } = yield* newTenant()
           const start = yield* call("GET", "/v1/client-portal/onboarding-activation", { session })
-          expect(start.body).toMatchObject({ client_id: clientId, steps_done: 0, steps_total: 7, activation_pct: 0, next_step: "profile_saved" })
+          expect(start.body).toMatchObject({ client_id: clientId, steps_done: 0, steps_total: 8, activation_pct: 0, next_step: "profile_saved" })
           expect(start.body.steps.map((s: any) => s.key)).toEqual([
-            "profile_saved", "closer_added", "closer_verified", "recorder_connected", "first_call_analysed", "first_outcome_recorded", "coaching_welcome_done"
+            "profile_saved", "closer_added", "closer_verified", "recorder_connected", "speech_to_text_connected", "first_call_analysed",
+            "first_outcome_recorded", "coaching_welcome_done"
           ])
 
           yield* call("PUT", "/v1/client-portal/lead-context-profile", { session, body: {} })
@@ -287,15 +299,16 @@ describe("client portal", () => {
           const now = yield* call("GET", "/v1/client-portal/onboarding-activation", { session })
           expect(now.body.steps.map((s: any) => [s.key, s.done])).toEqual([
             ["profile_saved", true], ["closer_added", true], ["closer_verified", true], ["recorder_connected", false],
-            ["first_call_analysed", true], ["first_outcome_recorded", true], ["coaching_welcome_done", false]
+            // no speech-to-text provider here (NoTranscriber.test.ts has the step done)
+            ["speech_to_text_connected", false], ["first_call_analysed", true], ["first_outcome_recorded", true], ["coaching_welcome_done", false]
           ])
           expect(now.body.steps.filter((s: any) => s.done).every((s: any) => typeof s.done_at === "string")).toBe(true)
-          expect(now.body).toMatchObject({ steps_done: 5, activation_pct: 71, next_step: "recorder_connected" })
+          expect(now.body).toMatchObject({ steps_done: 5, activation_pct: 63, next_step: "recorder_connected" })
           // the coaching welcome, finished by a user of the tenant
           const welcome = yield* call("POST", "/v1/coaching/welcome/complete", { session })
           const coached = yield* call("GET", "/v1/client-portal/onboarding-activation", { session })
           expect(coached.body.steps.at(-1)).toMatchObject({ key: "coaching_welcome_done", done: true, done_at: welcome.body.welcome_completed_at })
-          expect(coached.body).toMatchObject({ steps_done: 6, activation_pct: 86, next_step: "recorder_connected" })
+          expect(coached.body).toMatchObject({ steps_done: 6, activation_pct: 75, next_step: "recorder_connected" })
           const other = yield* newTenant()
           expect((yield* call("GET", "/v1/client-portal/onboarding-activation", { session: other.session })).body).toMatchObject({
             client_id: other.clientId,

@@ -67,7 +67,7 @@ describe("the tenant's speech-to-text integration", () => {
         const { status, analysis } = yield* analyse(tenant.apiKey, "demo-objection.mp3")
         expect(status).toMatchObject({ status: "completed", credits_charged: 1 })
         expect(analysis.transcription).toMatchObject({ provider: "assemblyai" })
-        expect(analysis.objections.map((o: any) => o.kind)).toEqual(["budget"]) // the objection to the price, which the kind model reads as budget (callsight-1.21)
+        expect(analysis.objections.map((o: any) => o.kind)).toEqual(["price"]) // the objection to the price (callsight-1.21's kind model read it as budget)
         const uploaded = sentTo(providers.tenantAssemblyAI, audio)
         expect(uploaded.map((r) => r.path)).toEqual(["/v2/upload"])
         expect(uploaded[0]!.headers["authorization"]).toBe(TENANT_AAI_KEY)

@@ -168,7 +168,7 @@ describe("transcripts", () => {
         expect(call.transcription.diarization_agreement).toBeGreaterThanOrEqual(0.95)
 
         expect(call.objections).toEqual([
-          expect.objectContaining({ kind: "budget", quote: "That sounds useful, but honestly the price is a problem.", response: "question_back" })
+          expect.objectContaining({ kind: "price", quote: "That sounds useful, but honestly the price is a problem.", response: "question_back" })
         ])
         // the rep waited 1.4 s (truth 78.767 → 80.167); our turns' edges are within 0.3 s
         expect(Math.abs(call.objections[0].response_pause_s - 1.4)).toBeLessThanOrEqual(0.3)

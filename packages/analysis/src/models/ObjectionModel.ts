@@ -108,3 +108,21 @@ export const overrulable = (category: string, plainText: string): boolean =>
   OVERRULABLE.has(category) && !namesItsTerms(category, plainText) &&
   (!PLAINEST.has(category) || plainText.split(" ").length >= TOLD)
 export const OVERRULED = 0.1
+
+/**
+ * A rule finding the method is unsure of (`ObjectionFinding.confidence` under this) is put to the
+ * tenant's LLM, when there is one, as a second reader: it may reject it, with its reason
+ * (`scoring/Assist.ts`, docs/method.md "LLM assistance"). Findings at or above it are never put to
+ * the LLM, so never rejected by it. Its value is the objection model's own threshold
+ * (`OBJECTION_MODEL.threshold`, 0.45 since callsight-1.19, chosen again over the twenty blind batches for callsight-1.22): under it
+ * the model alone would not call the buyer's words push-back, so the finding stands on a phrase
+ * pattern the model does not hear — the two readers the rules have disagree, and a third is asked.
+ * Measured (`eval/doubtful.ts`; 2026-12-03, callsight-1.21): the rules' findings on the eighteen
+ * blind batches, each finding's confidence read by the model trained without its batch — under
+ * 0.45, 48 of 413 findings are false (12 %) and they are 48 of all 62 false ones; at or above,
+ * 14 of 791 (1.8 %). Lower thresholds put fewer of the false findings to the LLM (under 0.2: 37 of
+ * the 62, under 0.1: 24); a higher one few more (under 0.6: 53) at the risk of more right findings
+ * (481 against 365). On the test part (never trained on), 3 of the 4 findings under it are false,
+ * 2 of the 16 at or above.
+ */
+export const DOUBTFUL = OBJECTION_MODEL.threshold

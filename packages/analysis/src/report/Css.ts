@@ -30,6 +30,8 @@ main.wrap{padding-top:24px;padding-bottom:40px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:22px 24px;margin-bottom:20px;box-shadow:0 1px 2px rgba(15,23,42,.04)}
 .card h2{margin:0 0 4px;font-size:17px;font-weight:650}
 .card .lede{margin:0 0 16px;color:var(--muted);font-size:13px}
+.notice{border-left:4px solid var(--fair);background:#fffdf5}
+.notice p{margin:8px 0 0;font-size:13px;color:var(--ink-2)}
 .summary{display:grid;grid-template-columns:minmax(300px,1fr) minmax(380px,1.3fr);gap:20px;margin-bottom:20px}
 .summary .card{margin-bottom:0}
 .overall{display:flex;gap:22px;align-items:center}
@@ -43,6 +45,7 @@ main.wrap{padding-top:24px;padding-bottom:40px}
 .grade{display:inline-block;font-size:12px;font-weight:600;border-radius:999px;padding:2px 10px;margin-bottom:8px}
 .grade-good{background:var(--good-bg);color:var(--good)}.grade-fair{background:var(--fair-bg);color:var(--fair)}.grade-poor{background:var(--poor-bg);color:var(--poor)}.grade-none{background:#f1f5f9;color:var(--muted)}.grade-partial{background:#f8fafc;color:var(--ink-2);border:1px dashed var(--line-2)}
 .llm-note{margin-top:8px!important;font-size:12.5px!important;color:var(--muted)!important}
+.llm-rejected{margin:4px 0 0;padding-left:18px;font-size:12.5px;color:var(--muted)}
 .src-llm{display:inline-block;font-size:10.5px;font-weight:700;letter-spacing:.04em;border-radius:4px;padding:0 5px;margin-left:6px;background:#ede9fe;color:#5b21b6;vertical-align:1px}
 .overall p{margin:0;color:var(--ink-2);font-size:13px}
 .dimlist{list-style:none;margin:18px 0 0;padding:14px 0 0;border-top:1px solid var(--line);display:grid;grid-template-columns:1fr;gap:6px;font-size:12.5px}

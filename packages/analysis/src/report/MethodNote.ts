@@ -1,10 +1,11 @@
 /**
  * The method note: the method version, how speakers and the rep were found, the speech-to-text
- * provider and how far its diarization agrees with ours, the tenant's LLM when one assisted, the
- * weights of the overall score and the scoring rules.
+ * provider and how far its diarization agrees with ours, the tenant's LLM when one assisted (and
+ * read the rules' doubtful objections), the weights of the overall score and the scoring rules.
  */
 import { DIMENSION_LABELS, DIMENSION_WEIGHTS, type DimensionName, SCORE_BASE } from "../scoring/Dimensions.js"
 import { SCORING_RULES } from "../scoring/Rules.js"
+import { DOUBTFUL } from "../models/ObjectionModel.js"
 import { clip, e, isNum, pct } from "./Format.js"
 import type { ReportView } from "./View.js"
 
@@ -51,6 +52,10 @@ export const methodSection = (view: ReportView): string => {
     llm === null
       ? ""
       : `<p>LLM assistance: the transcript was sent to the tenant's LLM (<b>${e(llm.provider)}</b> <span class="version">${e(llm.model)}</span>), which named objections, next steps, pains, value claims and qualification evidence, each quoting the transcript. Items whose quote is not in the transcript are dropped (${llm.dropped_items} on this call); the others are merged with the rules' findings, marked LLM, and the dimensions they touch are scored by the same rules${
+        llm.doubtful_items === undefined
+          ? ""
+          : `. It was also asked for a verdict on the objections the rules were unsure of (confidence under ${DOUBTFUL.toFixed(2)}; ${llm.doubtful_items} on this call): one it rejects leaves the objections and the scores, and is listed with its reason under the overall score`
+      }${
         llm.error !== null ? `. On this call it gave nothing (${e(clip(llm.error, 200))}), so the rules' result stands.` : "."
       }</p>`
   }

@@ -12,10 +12,13 @@
  * qualification checklist, objections and the rep's responses, next steps, the evidence list, and
  * the transcript itself (every segment anchored as `t-<start>`, so any moment can be linked; left
  * out with a line saying so when `include_transcript` is false, the quotes and links to it then
- * staying as plain times); without one, what needs a transcript. It ends with a method note:
+ * staying as plain times); without one, what needs a transcript, and before the scorecard the
+ * dimensions it could not judge and how to configure a speech-to-text provider
+ * (`speech_to_text_setup`). It ends with a method note:
  * `method_version`, the speech-to-text provider and how far its diarization agrees with ours, the
  * tenant's LLM when one assisted (which dimensions, what it added and dropped, or why it gave
- * nothing), the weights and the scoring rules. An overall score resting on fewer than 4 of the 6
+ * nothing; the rule findings it rejected are listed with its reasons under the overall score), the
+ * weights and the scoring rules. An overall score resting on fewer than 4 of the 6
  * dimensions is shown "partial (n of 6)", in a neutral colour and without a grade word.
  */
 import { metricsSection, timelineSection } from "./Acoustics.js"
@@ -24,6 +27,7 @@ import { nextStepsSection, objectionsSection, qualificationSection } from "./Fin
 import { headerSection } from "./Header.js"
 import { methodSection } from "./MethodNote.js"
 import { documentEnd, documentStart } from "./Page.js"
+import { missingTranscriptSection } from "./MissingTranscript.js"
 import { scorecardSection, summarySection } from "./Scores.js"
 import { transcriptSection } from "./TranscriptSection.js"
 import { viewOf } from "./View.js"
@@ -70,6 +74,21 @@ export interface ReportInput {
    * When false the transcript is left out, but the quotes, checklist, objections and next steps stay.
    */
   readonly include_transcript?: boolean
+  /**
+   * How to configure a speech-to-text provider, in words (the settings by name, no secrets): shown
+   * near the scorecard of an analysis without a transcript, after the dimensions it could not judge.
+   * The server writes it from its own configuration; absent, the report says only what is missing.
+   */
+  readonly speech_to_text_setup?: string | null
+  /** The call's type and where it came from (given at upload, or detected); null or absent: unknown. Shown in the header. */
+  readonly call_type?: {
+    readonly type: string
+    readonly source: "given" | "detected"
+    readonly confidence: number
+    readonly reason: string
+  } | null
+  /** Stereo: which channel was taken for the rep and why; null or absent otherwise. Shown in the header. */
+  readonly rep_channel?: { readonly requested: string; readonly chosen: string; readonly reason: string } | null
   /** What the tenant's LLM added (null or absent: none ran). */
   readonly llm?: {
     readonly provider: string
@@ -78,6 +97,17 @@ export interface ReportInput {
     readonly added_items: number
     readonly dropped_items: number
     readonly error: string | null
+    /** The rules' doubtful findings put to it (absent in analyses from before it was asked). */
+    readonly doubtful_items?: number
+    /** Its verdicts on them (absent likewise): the rejected ones are listed. */
+    readonly verdicts?: ReadonlyArray<{
+      readonly kind: string
+      readonly at: number
+      readonly quote: string
+      readonly confidence: number
+      readonly verdict: "kept" | "rejected"
+      readonly reason: string
+    }>
   } | null
 }
 
@@ -89,6 +119,7 @@ export const renderReport = (input: ReportInput): string => {
     headerSection(view),
     `<main class="wrap">`,
     summarySection(view),
+    missingTranscriptSection(view),
     scorecardSection(view),
     timelineSection(view),
     metricsSection(view),

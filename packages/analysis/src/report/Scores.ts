@@ -5,10 +5,32 @@
  */
 import { SCORE_BASE } from "../scoring/Dimensions.js"
 import { clip, e, formatClock, formatDuration, grade, GRADE_LABEL, isNum, pct, signed } from "./Format.js"
-import { dimensionLabel } from "./Labels.js"
+import { dimensionLabel, lookup, OBJECTION_LABELS } from "./Labels.js"
 import { roleLabel } from "./Speakers.js"
 import { scoreRing, talkRatioSvg } from "./Svg.js"
 import { effectKind, llmMark, type ReportView } from "./View.js"
+
+/**
+ * The rule findings the tenant's LLM rejected as a second reader (their confidence under the
+ * method's threshold), one line each with its reason; none, nothing.
+ */
+const rejectedList = (view: ReportView): string => {
+  const verdicts = view.llm?.verdicts ?? []
+  const rejected = verdicts.filter((v) => v.verdict === "rejected")
+  if (rejected.length === 0) return ""
+  const kept = verdicts.length - rejected.length
+  return `<p class="llm-note">The LLM rejected ${rejected.length} rule finding${rejected.length === 1 ? "" : "s"} the method was unsure of${
+    kept > 0 ? ` (and kept ${kept})` : ""
+  }; ${rejected.length === 1 ? "it is" : "they are"} left out of the objections and the scores:</p><ul class="llm-rejected">${
+    rejected
+      .map((v) =>
+        `<li>Rejected: <span class="quote">“${e(clip(v.quote, 160))}”</span> ${view.momentLink(v.at)} (${
+          e(lookup(OBJECTION_LABELS, v.kind) ?? v.kind)
+        }, confidence ${v.confidence.toFixed(2)}): ${e(clip(v.reason, 300))}</li>`
+      )
+      .join("")
+  }</ul>`
+}
 
 /** The summary: overall + talk ratio. */
 export const summarySection = (view: ReportView): string => {
@@ -32,7 +54,9 @@ export const summarySection = (view: ReportView): string => {
       assistedBy.size === 0
         ? `The tenant's LLM (${e(llm.provider)} · ${e(llm.model)}) found nothing the rules had not.`
         : `LLM-assisted: <b>${[...assistedBy].map((d) => e(dimensionLabel(d))).join(", ")}</b> (${e(llm.provider)} · ${e(llm.model)}): ${llm.added_items} verified item${llm.added_items === 1 ? "" : "s"} added, marked LLM.`
-    }${llm.dropped_items > 0 ? ` ${llm.dropped_items} item${llm.dropped_items === 1 ? "" : "s"} dropped: not found in the transcript.` : ""}</p>`
+    }${llm.dropped_items > 0 ? ` ${llm.dropped_items} item${llm.dropped_items === 1 ? "" : "s"} dropped: not found in the transcript.` : ""}</p>${
+      llm.error === null ? rejectedList(view) : ""
+    }`
   return `<section class="summary">
 <div class="card" id="overall"><div class="overall">${scoreRing(overall, partial)}<div>
 <h2>Overall score</h2>

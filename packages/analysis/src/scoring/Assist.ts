@@ -28,17 +28,28 @@
  *   the other side's next segment agrees; an added value claim is tied to the pain it answers when
  *   that pain was said before it, quantified when it holds a number. Next steps without a day or
  *   time are not next steps by the method and are left out (not counted as dropped).
+ * - **A second reader.** The rules' objections whose confidence (the objection model's probability,
+ *   `ObjectionFinding.confidence`) is under `DOUBTFUL` (`ObjectionModel.ts`) are listed in the
+ *   request as doubtful, each with an id (`o` and its place among the rules' objections, from 1),
+ *   its time, speaker, kind and quote; the LLM answers a verdict on each (`keep` or `reject`, with a
+ *   one-sentence reason). A rejected finding leaves `objections` and the scores and is kept in
+ *   `llm.verdicts` with its reason; a kept one stays, marked `source: "rules"`, `verdict: "kept"`.
+ *   Only the findings listed can be judged: a verdict on any other id (a confident finding, one
+ *   the LLM added, an id never given), a repeated one or one of another shape is ignored and said in
+ *   `llm.notes`; a doubtful finding with no verdict stands as it was. An objection the LLM adds on
+ *   the words of one it rejected is left out (noted). Without an LLM nothing of this happens.
  * - **Rescored** by `scoreCall` over the merged findings; `assisted_dimensions` lists the
  *   dimensions whose evidence holds an LLM item or whose score changed, and `qualification` when
  *   an element was raised. With an LLM, every evidence item says its `source`.
  * - **Failures** (no answer, an error, an answer of another shape) leave the rule-based result as
  *   it was, with the reason in `llm.error`.
  */
-import { Objection } from "@callsight/api-spec"
+import { type LlmVerdict, Objection } from "@callsight/api-spec"
 import { Either, type Effect, ParseResult, Schema } from "effect"
 import type { ContentAnalysis } from "../text/Content.js"
 import type { NextStepFinding } from "../text/findings/NextSteps.js"
 import { type ObjectionFinding, OBJECTION_PAUSE_S, PITCH_S, PITCH_WORDS } from "../text/findings/Objections.js"
+import { DOUBTFUL } from "../models/ObjectionModel.js"
 import type { BuyerFinding } from "../text/findings/Pains.js"
 import type { ValueClaim } from "../text/findings/Value.js"
 import { clip, type Moment, type Side } from "../text/Moment.js"
@@ -87,6 +98,12 @@ export interface LlmAssistanceResult {
   readonly added_items: number
   readonly dropped_items: number
   readonly error: string | null
+  /** The rules' findings put to it for a verdict (`doubtfulFindings`). */
+  readonly doubtful_items: number
+  /** Its verdicts on them, each with its reason (rejected ones are no longer among the objections). */
+  readonly verdicts: ReadonlyArray<typeof LlmVerdict.Type>
+  /** What of its answer was ignored, and why. */
+  readonly notes: ReadonlyArray<string>
 }
 
 export const SCHEMA_NAME = "call_assessment"
@@ -109,6 +126,11 @@ export const assessmentSchema = (framework: Framework): Record<string, unknown> 
       kind: { type: "string", enum: [...OBJECTION_KINDS], description: "the closest kind" },
       quote: { type: "string", description: `the buyer's objection: ${QUOTE}` }
     }),
+    verdicts: listOf("Your verdict on each doubtful finding listed after the transcript (an empty list when none is listed).", {
+      id: { type: "string", description: "the doubtful finding's id as listed (e.g. o3)" },
+      verdict: { type: "string", enum: ["keep", "reject"], description: "keep: the quoted words are an objection of the buyer side; reject: they are not" },
+      reason: { type: "string", description: "why, in one sentence" }
+    }),
     next_steps: listOf("Next steps someone committed to, with the day or time said for them.", {
       action: { type: "string", description: "what will be done, in a few words" },
       owner: { type: "string", enum: ["rep", "buyer", "both"], description: "the side that will act" },
@@ -128,7 +150,7 @@ export const assessmentSchema = (framework: Framework): Record<string, unknown> 
       quote: { type: "string", description: `the evidence: ${QUOTE}` }
     })
   },
-  required: ["objections", "next_steps", "pains", "value_claims", "qualification"],
+  required: ["objections", "verdicts", "next_steps", "pains", "value_claims", "qualification"],
   additionalProperties: false
 })
 
@@ -137,6 +159,8 @@ const SYSTEM = [
   "Report only what was said in this transcript: the buyer side's objections, next steps with the day or time said for them, the buyer's pains,",
   "the rep's value claims with the pain each answers, and the qualification framework's elements the call covered.",
   "Every quote must be copied verbatim from one transcript line: the same words and punctuation, no ellipsis, no paraphrase, no speaker label or time.",
+  "Some objections the method found are listed as doubtful, each with an id: give a verdict on each, keep when the words are an objection of the buyer side",
+  "(a condition, constraint, risk or demand that stands between them and buying), reject when they are not, with a one-sentence reason.",
   "Leave out anything you cannot quote exactly. Answer with empty lists when nothing is found."
 ].join(" ")
 
@@ -165,10 +189,35 @@ export const assessmentRequest = (input: {
       `Speakers: ${who}.`,
       "",
       "Transcript, one segment per line as [mm:ss.s] speaker: words",
-      ...input.content.transcript.map((s) => `[${clock(s.start)}] ${s.speaker}: ${s.text}`)
+      ...input.content.transcript.map((s) => `[${clock(s.start)}] ${s.speaker}: ${s.text}`),
+      "",
+      ...doubtfulLines(doubtfulFindings(input.content))
     ].join("\n")
   }
 }
+
+/** A rule finding put to the LLM for a verdict, with the id the request gives it. */
+export interface Doubtful {
+  readonly id: string
+  readonly finding: ObjectionFinding
+}
+
+/**
+ * The rule findings the LLM is asked to judge: the rules' objections whose confidence is under
+ * `DOUBTFUL`, each with the id `o<n>`, n its place among the content's objection findings (from 1).
+ * The request and the merge both read them from the same content, so the ids agree.
+ */
+export const doubtfulFindings = (content: ContentAnalysis): Array<Doubtful> =>
+  content.findings.objections.flatMap((finding, i) =>
+    finding.objection.source !== "llm" && finding.confidence !== null && finding.confidence < DOUBTFUL ? [{ id: `o${i + 1}`, finding }] : [])
+
+const doubtfulLines = (doubtful: ReadonlyArray<Doubtful>): Array<string> =>
+  doubtful.length === 0
+    ? ["Doubtful findings: none (answer `verdicts` with an empty list)."]
+    : [
+      "Doubtful findings: objections the method found but is unsure of. Give a verdict on each in `verdicts` (keep or reject, with a one-sentence reason):",
+      ...doubtful.map(({ id, finding: f }) => `${id}: [${clock(f.said.start)}] ${f.said.speaker} (${f.objection.kind}): ${f.objection.quote}`)
+    ]
 
 // ---------------------------------------------------------------------------------------------
 // The answer
@@ -183,11 +232,24 @@ const Answer = Schema.Struct({
   })),
   pains: Schema.Array(Schema.Struct({ quote: Schema.String })),
   value_claims: Schema.Array(Schema.Struct({ quote: Schema.String, pain: Schema.NullOr(Schema.String) })),
-  qualification: Schema.Array(Schema.Struct({ element: Schema.String, score: Schema.Literal(0, 1, 2), quote: Schema.String }))
+  qualification: Schema.Array(Schema.Struct({ element: Schema.String, score: Schema.Literal(0, 1, 2), quote: Schema.String })),
+  /** Read one by one (`Verdict`): one of another shape is ignored, not the whole answer; absent, none was given. */
+  verdicts: Schema.optional(Schema.Unknown)
 })
 export type Assessment = typeof Answer.Type
 
 const decodeAnswer = Schema.decodeUnknownEither(Answer)
+
+/** A verdict on a doubtful finding, read strictly: an id, keep or reject, and a reason that says something. */
+const Verdict = Schema.Struct({
+  id: Schema.Trim,
+  verdict: Schema.Literal("keep", "reject"),
+  reason: Schema.Trim.pipe(Schema.nonEmptyString())
+})
+const decodeVerdict = Schema.decodeUnknownEither(Verdict)
+
+/** The longest reason kept (characters). */
+const REASON_CHARS = 300
 
 // ---------------------------------------------------------------------------------------------
 // The transcript as searchable text with times
@@ -422,13 +484,44 @@ interface Mark {
 }
 
 export interface Merged {
-  /** The rules' findings with the verified new ones, each list in time order. */
+  /** The rules' findings with the verified new ones, less the rejected ones, each list in time order. */
   readonly content: ContentAnalysis
   readonly marks: ReadonlyArray<Mark>
   /** Qualification elements the LLM raised. */
   readonly elements: ReadonlyArray<string>
   readonly added_items: number
   readonly dropped_items: number
+  readonly doubtful_items: number
+  readonly verdicts: ReadonlyArray<typeof LlmVerdict.Type>
+  readonly notes: ReadonlyArray<string>
+}
+
+/** The LLM's verdicts on the doubtful findings: the first valid one on each listed id; everything else noted. */
+const readVerdicts = (doubtful: ReadonlyArray<Doubtful>, given: unknown, notes: Array<string>) => {
+  const out = new Map<ObjectionFinding, { readonly verdict: "kept" | "rejected"; readonly reason: string }>()
+  if (given === undefined) return out
+  if (!Array.isArray(given)) {
+    notes.push("verdicts ignored: not a list")
+    return out
+  }
+  given.forEach((raw, k) => {
+    const v = decodeVerdict(raw, { onExcessProperty: "ignore" })
+    if (Either.isLeft(v)) {
+      notes.push(`verdict ${k + 1} ignored: not of the requested shape (an id, keep or reject, a reason)`)
+      return
+    }
+    const d = doubtful.find((x) => x.id === v.right.id)
+    if (d === undefined) {
+      notes.push(`verdict on "${clip(v.right.id, 40)}" ignored: no doubtful finding has that id`)
+      return
+    }
+    if (out.has(d.finding)) {
+      notes.push(`verdict ${k + 1} ignored: ${d.id} was judged before`)
+      return
+    }
+    out.set(d.finding, { verdict: v.right.verdict === "reject" ? "rejected" : "kept", reason: clip(v.right.reason, REASON_CHARS) })
+  })
+  return out
 }
 
 /** Verifies the answer against the transcript and merges it with the rules' findings; Left: why it could not be read. */
@@ -446,13 +539,29 @@ export const mergeAssessment = (input: MergeInput, answer: unknown): Either.Eith
   let added = 0
   let dropped = 0
 
+  // the second reader: its verdicts on the rules' doubtful objections; the rejected ones leave
+  const notes: Array<string> = []
+  const doubtful = doubtfulFindings(content)
+  const verdictOf = readVerdicts(doubtful, a.verdicts, notes)
+  const rejected = f.objections.filter((o) => verdictOf.get(o)?.verdict === "rejected")
+  const verdicts = doubtful.flatMap(({ finding: o }) => {
+    const v = verdictOf.get(o)
+    return v === undefined ? [] : [{ kind: o.objection.kind, at: o.objection.at, quote: o.objection.quote, confidence: o.confidence!, source: "rules" as const, ...v }]
+  })
+
   // objections: the buyer side's, one per buyer run
-  const objections = [...f.objections]
-  const runsWithObjection = new Set(f.objections.map((o) => runAt(index, o.said.start)))
+  const objections = f.objections
+    .filter((o) => !rejected.includes(o))
+    .map((o) => (verdictOf.has(o) ? { ...o, objection: { ...o.objection, source: "rules" as const, verdict: "kept" as const } } : o))
+  const runsWithObjection = new Set(objections.map((o) => runAt(index, o.said.start)))
   for (const o of a.objections) {
     const said = locate(index, o.quote)
     if (said === null || said.side !== "buyer") {
       dropped++
+      continue
+    }
+    if (rejected.some((r) => overlaps(r.said, said))) {
+      notes.push(`objection "${clip(o.quote, 60)}" not added: the LLM rejected the rules' finding on the same words`)
       continue
     }
     const run = index.run[said.segment]!
@@ -588,7 +697,10 @@ export const mergeAssessment = (input: MergeInput, answer: unknown): Either.Eith
     marks,
     elements: raised,
     added_items: added,
-    dropped_items: dropped
+    dropped_items: dropped,
+    doubtful_items: doubtful.length,
+    verdicts,
+    notes
   })
 }
 
@@ -633,7 +745,16 @@ export const applyAssist = (
   const failed = (error: string): Assisted => ({
     content: input.content,
     scored: input.rules,
-    llm: { ...llm, assisted_dimensions: [], added_items: 0, dropped_items: 0, error }
+    llm: {
+      ...llm,
+      assisted_dimensions: [],
+      added_items: 0,
+      dropped_items: 0,
+      error,
+      doubtful_items: doubtfulFindings(input.content).length,
+      verdicts: [],
+      notes: []
+    }
   })
   if (Either.isLeft(outcome)) return failed(outcome.left.message)
   const merged = mergeAssessment(input, outcome.right)
@@ -657,6 +778,15 @@ export const applyAssist = (
   return {
     content: m.content,
     scored: { scorecard: scored.scorecard, evidence },
-    llm: { ...llm, assisted_dimensions: assisted, added_items: m.added_items, dropped_items: m.dropped_items, error: null }
+    llm: {
+      ...llm,
+      assisted_dimensions: assisted,
+      added_items: m.added_items,
+      dropped_items: m.dropped_items,
+      error: null,
+      doubtful_items: m.doubtful_items,
+      verdicts: m.verdicts,
+      notes: m.notes
+    }
   }
 }

@@ -32,13 +32,16 @@ import type { ContentAnalysis } from "../text/Content.js"
 import type { EvidenceItem, Metrics, ScoredCall, SpeakerSummary, Turn } from "../Types.js"
 import { contentRules } from "./ContentScoring.js"
 import {
+  type CallTypeName,
   DIMENSION_WEIGHTS,
   DIMENSIONS,
   type DimensionName,
   NEEDS_TRANSCRIPT,
+  notApplicable,
   overallBasis,
   overallScore,
-  SCORE_BASE
+  SCORE_BASE,
+  weightsFor
 } from "./Dimensions.js"
 import type { Applied, NotAssessed } from "./Evidence.js"
 import { type CallMoments, findMoments } from "./Moments.js"
@@ -51,6 +54,8 @@ export interface ScoreInput {
   readonly duration_s: number
   /** What the words say (`Content.ts`); without it the content dimensions are not assessed. */
   readonly content?: ContentAnalysis | null
+  /** The call's type (given or detected): its weights (`CALL_TYPE_WEIGHTS`); unknown, the default ones. */
+  readonly call_type?: CallTypeName | null
 }
 
 interface DimensionResult {
@@ -121,5 +126,27 @@ export const scoreCall = (input: ScoreInput): ScoredCall => {
       reason: NEEDS_TRANSCRIPT[dimension]
     }
   })
-  return { scorecard: { overall: overallScore(dimensions), overall_basis: overallBasis(dimensions), dimensions }, evidence }
+  const scored = { scorecard: { overall: overallScore(dimensions), overall_basis: overallBasis(dimensions), dimensions }, evidence }
+  return input.call_type === undefined || input.call_type === null ? scored : byCallType(scored, input.call_type)
+}
+
+/**
+ * A scored call weighed for its type (docs/method.md, "Weights by call type"): each dimension
+ * takes the type's weight; one that does not apply to the type (weight 0) is not assessed, with
+ * the reason, its evidence is left out, and the overall score and its basis are taken again. The
+ * same for the rules' scoring and for one an LLM's findings were merged into.
+ */
+export const byCallType = (scored: ScoredCall, type: CallTypeName | null): ScoredCall => {
+  const weights = weightsFor(type)
+  const dimensions = scored.scorecard.dimensions.map((d) => {
+    const reason = notApplicable(type, d.dimension)
+    return reason === undefined
+      ? { ...d, weight: weights[d.dimension] }
+      : { dimension: d.dimension, score: null, assessed: false, weight: 0, reason }
+  })
+  const left = new Set(dimensions.filter((d) => !(d.weight > 0)).map((d) => d.dimension as string))
+  return {
+    scorecard: { overall: overallScore(dimensions), overall_basis: overallBasis(dimensions), dimensions },
+    evidence: scored.evidence.filter((e) => !left.has(e.dimension))
+  }
 }

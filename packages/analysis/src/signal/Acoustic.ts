@@ -15,13 +15,16 @@ import { createFeatureExtractor, FRAME_RATE, type CallFeatures } from "./Feature
 import { acousticMetrics, unionLength } from "./Metrics.js"
 import { assignRolesByChannel, assignRolesByCues, risingEnding, type RoleAssignment, type SpeakerCues } from "./Roles.js"
 import { SNIFF_BYTES, sniffFormat } from "./Sniff.js"
-import { AnalysisFailed, type AcousticAnalysis, type AnalysisStage, type AudioFormat, type SpeakerSummary, type Turn } from "../Types.js"
+import { AnalysisFailed, type AcousticAnalysis, type AnalysisStage, type AudioFormat, type RepChannelDecision, type SpeakerSummary, type Turn } from "../Types.js"
 
 export interface AcousticOptions {
   /** The format the upload sniffed; the bytes are sniffed again and win if they disagree. */
   readonly format: AudioFormat
-  /** Stereo: the channel that carries the rep (default left). */
-  readonly repChannel?: "left" | "right"
+  /**
+   * Stereo: the channel that carries the rep (default left); `auto` takes the acoustic cues'
+   * choice here (`assignRolesByCues`), which the words may overrule later (`RepChannel.ts`).
+   */
+  readonly repChannel?: "left" | "right" | "auto"
   readonly onProgress?: (stage: AnalysisStage, fraction: number) => void
 }
 
@@ -108,9 +111,14 @@ export const analyzeFeatures = (
   const diarization = separable
     ? diarizeChannels(features.channels, masks)
     : diarizeMono(features.mfcc, mask, undefined, (f) => options.onProgress?.("diarize", f))
-  const roles: RoleAssignment = separable
-    ? assignRolesByChannel(diarization.speakers, options.repChannel)
-    : assignRolesByCues(speakerCues(diarization, features.pitch))
+  const requested = options.repChannel
+  const cues = separable && requested !== "auto" ? [] : speakerCues(diarization, features.pitch)
+  const roles: RoleAssignment = separable && requested !== "auto"
+    ? assignRolesByChannel(diarization.speakers, requested)
+    : assignRolesByCues(cues)
+  const repChannel: RepChannelDecision | null = !separable ? null
+    : requested === "auto" ? byAcousticCues(roles, cues)
+    : { requested: requested ?? "left", chosen: requested ?? "left", reason: requested === undefined ? "the left channel, the default" : `set to the ${requested} channel` }
   options.onProgress?.("diarize", 1)
 
   const name = (s: number) => `S${s + 1}`
@@ -135,7 +143,23 @@ export const analyzeFeatures = (
     diarization: diarization.method,
     speakers,
     speaker_turns: turns,
-    metrics: acousticMetrics(turns, features.durationS)
+    metrics: acousticMetrics(turns, features.durationS),
+    rep_channel: repChannel
+  }
+}
+
+/** `auto` on a stereo call, before any words: the channel the acoustic cues chose, and why. */
+const byAcousticCues = (roles: RoleAssignment, cues: ReadonlyArray<SpeakerCues>): RepChannelDecision => {
+  const rep = roles.roles[1] === "rep" ? 1 : 0
+  const side = (s: number) => (s === 0 ? "left" : "right")
+  const first = cues.reduce((best, c, s) => (c.firstSpeechS < cues[best]!.firstSpeechS ? s : best), 0)
+  const rising = cues.map((c) => c.risingEndings)
+  return {
+    requested: "auto",
+    chosen: side(rep),
+    reason: `auto, from the acoustic cues (no words to go on): the ${side(first)} channel spoke first; ` +
+      `question-like endings left ${rising[0] ?? 0}, right ${rising[1] ?? 0}; the ${side(rep)} channel leads ` +
+      `(confidence ${roles.confidence[rep] ?? 0})`
   }
 }
 

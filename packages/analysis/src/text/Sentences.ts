@@ -61,13 +61,52 @@ export const momentOf = (words: ReadonlyArray<Attached>, text = textOf(words)): 
   quote: clip(text)
 })
 
+/** Words that take a new clause after them ("I think we…", "if you…"): a subject after them does not start a sentence. */
+const BINDERS: ReadonlySet<string> = new Set([
+  "that", "if", "because", "cause", "when", "whenever", "and", "but", "or", "so", "think", "know", "guess", "hope", "mean", "said", "say",
+  "says", "sure", "unless", "until", "before", "after", "where", "what", "how", "which", "who", "whether", "than", "as", "like", "then",
+  "once", "while", "since", "though", "although", "suppose", "reckon", "believe", "feel", "felt", "worry", "worried", "afraid", "glad",
+  "maybe", "perhaps", "why", "till", "wish", "bet", "means", "thought"
+])
+/** A subject and its verb that open a clause: "I'll", "we can", "you could", "they don't"… */
+const SUBJECT_VERB = /^(i'll|i'm|i've|i'd|we'll|we're|we've|we'd|you'll|you're|you've|you'd|they'll|they're|they've|let's|that's|it's|there's)$/
+const SUBJECTS_ALONE: ReadonlySet<string> = new Set(["i", "we", "you", "they", "he", "she"])
+const VERBS_AFTER: ReadonlySet<string> = new Set([
+  "will", "can", "could", "would", "should", "shall", "need", "have", "had", "am", "are", "do", "don't", "can't", "won't", "didn't",
+  "just", "also", "really", "still", "already", "never", "always", "want", "send", "get", "got", "go", "went", "use", "pay", "sign"
+])
+/** A question's first words: an auxiliary before a subject ("can you", "shall we", "is it"). */
+const AUXILIARIES: ReadonlySet<string> = new Set(["can", "could", "would", "will", "shall", "should", "do", "does", "did", "is", "are", "was", "have", "has"])
+const QUESTION_SUBJECTS: ReadonlySet<string> = new Set(["you", "we", "i", "it", "they", "that", "this", "there"])
+/** Words that answer or turn the talk and so open a sentence when a subject follows ("okay we'll…", "no that won't…"). */
+const MARKERS: ReadonlySet<string> = new Set(["okay", "ok", "alright", "right", "well", "look", "yes", "yeah", "no", "sure", "great", "thanks", "honestly", "anyway", "perfect", "fine"])
+/** At least this many words before a sentence may end without a pause or a stop. */
+const MIN_UNPUNCTUATED_WORDS = 4
+
+/**
+ * Where speech-to-text gave no punctuation, whether `w` opens a new sentence although no pause
+ * says so: the words so far make a sentence of at least four words, the word before does not
+ * take a clause after it ("I think we…", "if you…"), and `w` opens one — a subject with its verb
+ * ("I'll", "we can"), an auxiliary before a subject ("can you", "shall we"), or a marker before
+ * either ("okay we'll", "no that's").
+ */
+const opensSentence = (segment: ReadonlyArray<Attached>, current: ReadonlyArray<Attached>, w: Attached): boolean => {
+  if (current.length < MIN_UNPUNCTUATED_WORDS || BINDERS.has(current[current.length - 1]!.token.word)) return false
+  const at = segment.indexOf(w)
+  const word = (k: number) => segment[at + k]?.token.word ?? ""
+  const clause = (k: number) =>
+    SUBJECT_VERB.test(word(k)) || (SUBJECTS_ALONE.has(word(k)) && VERBS_AFTER.has(word(k + 1))) ||
+    (AUXILIARIES.has(word(k)) && QUESTION_SUBJECTS.has(word(k + 1)))
+  return clause(0) || (MARKERS.has(word(0)) && clause(1))
+}
+
 export const sentencesOf = (segments: ReadonlyArray<ReadonlyArray<Attached>>, punctuated: boolean): Array<Sentence> => {
   const groups: Array<ReadonlyArray<Attached>> = []
   for (const segment of segments) {
     let current: Array<Attached> = []
     for (const w of segment) {
       const last = current[current.length - 1]
-      if (last !== undefined && !punctuated && w.start - last.end >= UNPUNCTUATED_SENTENCE_PAUSE_S) {
+      if (last !== undefined && !punctuated && (w.start - last.end >= UNPUNCTUATED_SENTENCE_PAUSE_S || opensSentence(segment, current, w))) {
         groups.push(current)
         current = []
       }

@@ -7,13 +7,24 @@
  *   failure rate with its sample, processing times, jobs past their lease, the failure codes that
  *   dominate), from which alone the alert level comes; and the all-time raw counts beside it.
  * - `doctor`: per tenant, checks with a severity and a fix hint; the tenant's status is its worst
- *   failed check.
+ *   failed check. Among them `no_transcriber` (a warning: its calls get no transcript; critical
+ *   when its flag names a provider the server has no key for), and the same of the service itself
+ *   (`service_checks`: `TRANSCRIBER` none).
  */
 import type { AdminStatus, ClientId, DoctorCheck, DoctorReport, PipelineHealth } from "@callsight/api-spec"
 import { AnalysisStatus, NotFound } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { WorkersRepo } from "../calls/WorkersRepo.js"
+import { AppConfig, type AppConfigShape, missingTranscriberKey } from "../config.js"
 import { byStatus } from "../lib/Counts.js"
+import {
+  describeSource,
+  hasTranscriber,
+  PORTAL_WAY,
+  SERVER_WAY,
+  type TranscriberChoice,
+  transcriberSource
+} from "../lib/SpeechToTextSetup.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
 import { VERSION } from "../version.js"
 import { LOW_CREDITS, REPEATED_FAILURES } from "../views/AccountViews.js"
@@ -45,8 +56,73 @@ const fail = (check: string, severity: Check["severity"], message: string, fixHi
   check, passed: false, severity, message, fix_hint: fixHint, details
 })
 
+/** What the transcriber checks read of the server's configuration. */
+export type ServerSpeechToText = Pick<AppConfigShape, "transcriber" | "deepgramApiKey" | "assemblyaiApiKey" | "openaiApiKey" | "openaiBaseUrl">
+
+/** The variable a provider needs that the server lacks, if any (OpenAI without a key: only a self-hosted server). */
+const missingKey = (choice: TranscriberChoice, server: ServerSpeechToText): string | null =>
+  missingTranscriberKey({ ...server, transcriber: choice }) ?? null
+
+const CONTENT_DIMENSIONS = "Discovery, Objection handling, Value and Next steps are not assessed"
+
+/** Whether the tenant's calls get a transcript (`no_transcriber`): the order the analysis workers follow. */
+export const transcriberCheck = (f: DoctorFacts, server: ServerSpeechToText): Check => {
+  const source = transcriberSource({ integration: f.speech_integration, flag: f.transcriber_flag, server: server.transcriber })
+  const details = { decided_by: source.by, provider: source.by === "integration" ? source.provider : source.choice }
+  if (hasTranscriber(source)) {
+    if (source.by === "integration") return pass("no_transcriber", "warning", `Calls are transcribed by ${describeSource(source)}`, details)
+    const missing = missingKey(source.choice, server)
+    return missing === null
+      ? pass("no_transcriber", "warning", `Calls are transcribed by ${describeSource(source)}`, details)
+      : fail(
+        "no_transcriber",
+        "critical",
+        `${source.by === "tenant_flag" ? "The tenant's transcriber runtime flag" : "TRANSCRIBER"} names ${source.choice} but the ` +
+          `service has no ${missing}: its calls fail (transcription_failed)`,
+        `Set ${missing} in the service's environment, or change the flag (PUT /v1/internal/admin/settings/runtime-flags/{client_id}), ` +
+          `or ask the tenant to ${PORTAL_WAY}`,
+        details
+      )
+  }
+  return fail(
+    "no_transcriber",
+    "warning",
+    source.by === "tenant_flag"
+      ? `The tenant's transcriber runtime flag is none: its calls are analysed from their audio alone (${CONTENT_DIMENSIONS})`
+      : `No speech-to-text provider: no speech-to-text integration of the tenant and the service's TRANSCRIBER is none; its calls are ` +
+        `analysed from their audio alone (${CONTENT_DIMENSIONS})`,
+    source.by === "tenant_flag"
+      ? `Remove the flag or name a provider in it (PUT /v1/internal/admin/settings/runtime-flags/{client_id}), or ask the tenant to ${PORTAL_WAY}`
+      : `Ask the tenant to ${PORTAL_WAY}; or, for every tenant, ${SERVER_WAY}`,
+    details
+  )
+}
+
+/** The doctor's checks of the service itself: its own speech-to-text provider. */
+export const serviceChecksOf = (server: ServerSpeechToText, tenants: ReadonlyArray<DoctorFacts>): ReadonlyArray<Check> => {
+  const without = tenants.filter((f) => !hasTranscriber(transcriberSource({
+    integration: f.speech_integration,
+    flag: f.transcriber_flag,
+    server: server.transcriber
+  }))).length
+  return [
+    server.transcriber !== "none"
+      ? pass("no_transcriber", "warning", `TRANSCRIBER is ${server.transcriber}: tenants without their own speech-to-text integration use it`, {
+        transcriber: server.transcriber
+      })
+      : fail(
+        "no_transcriber",
+        "warning",
+        `TRANSCRIBER is none: the calls of tenants without their own speech-to-text integration are analysed from their audio alone ` +
+          `(${without} of the ${tenants.length} tenant${tenants.length === 1 ? "" : "s"} checked have no provider)`,
+        `${SERVER_WAY.charAt(0).toUpperCase()}${SERVER_WAY.slice(1)}; or have each tenant ${PORTAL_WAY}`,
+        { transcriber: "none", tenants_without: without, tenants_checked: tenants.length }
+      )
+  ]
+}
+
 /** The doctor's checks of one tenant. */
-export const checksOf = (f: DoctorFacts): ReadonlyArray<Check> => [
+export const checksOf = (f: DoctorFacts, server: ServerSpeechToText): ReadonlyArray<Check> => [
   f.verified_closers > 0
     ? pass("no_verified_closer", "warning", `${f.verified_closers} closer${f.verified_closers === 1 ? "" : "s"} verified`)
     : fail(
@@ -120,7 +196,8 @@ export const checksOf = (f: DoctorFacts): ReadonlyArray<Check> => [
       "warning",
       "The recorder is on but no closer has a calendar connected: no meeting will be recorded",
       "Ask the closers to connect their calendars: POST /v1/client-portal/closers/{closer_id}/integrations/calendar/start"
-    )
+    ),
+  transcriberCheck(f, server)
 ]
 
 export class AdminOps extends Effect.Service<AdminOps>()("AdminOps", {
@@ -128,6 +205,7 @@ export class AdminOps extends Effect.Service<AdminOps>()("AdminOps", {
     const queries = yield* AdminQueries
     const workers = yield* WorkersRepo
     const tenants = yield* TenantsRepo
+    const config = yield* AppConfig
 
     const known = (clientId: ClientId | undefined) =>
       clientId === undefined
@@ -213,7 +291,7 @@ export class AdminOps extends Effect.Service<AdminOps>()("AdminOps", {
       yield* known(clientId)
       const facts = yield* queries.doctorFacts(clientId ?? null)
       const tenantsChecked = facts.map((f) => {
-        const checks = checksOf(f)
+        const checks = checksOf(f, config)
         const failed = checks.filter((c) => !c.passed)
         const status = failed.some((c) => c.severity === "critical") ? "critical" as const
           : failed.some((c) => c.severity === "warning") ? "warning" as const
@@ -229,6 +307,7 @@ export class AdminOps extends Effect.Service<AdminOps>()("AdminOps", {
           warning: tenantsChecked.filter((t) => t.status === "warning").length,
           critical: tenantsChecked.filter((t) => t.status === "critical").length
         },
+        service_checks: serviceChecksOf(config, facts),
         tenants: tenantsChecked
       } satisfies typeof DoctorReport.Type
     }, Effect.catchTag("SqlError", Effect.die))

@@ -69,7 +69,10 @@ export const DoctorFacts = Schema.Struct({
   recorder_active: Schema.Boolean,
   calendars_connected: Schema.Number,
   failing: Schema.Array(Failing),
-  expiring: Schema.Array(Expiring)
+  expiring: Schema.Array(Expiring),
+  /** The tenant's speech-capable integration (the one that transcribes), and its `transcriber` runtime flag as saved. */
+  speech_integration: Schema.NullOr(Schema.String),
+  transcriber_flag: Schema.Unknown
 })
 export type DoctorFacts = typeof DoctorFacts.Type
 
@@ -203,7 +206,11 @@ export class AdminQueries extends Effect.Service<AdminQueries>()("AdminQueries",
                        FROM closer_integrations ci JOIN closers cl ON cl.closer_id = ci.closer_id
                        WHERE ci.client_id = t.client_id AND ci.status = 'connected' AND cl.status <> 'removed'
                          AND ci.sealed_refresh_token IS NULL AND ci.token_expires_at < now() + interval '7 days') e), '[]'::json)
-                     AS expiring
+                     AS expiring,
+                   (SELECT li.provider FROM llm_integrations li WHERE li.client_id = t.client_id
+                      AND li.provider IN ('deepgram', 'assemblyai', 'openai', 'openai-compatible')
+                    ORDER BY li.provider IN ('deepgram', 'assemblyai') DESC, li.updated_at DESC, li.provider LIMIT 1) AS speech_integration,
+                   (SELECT f.flags -> 'transcriber' FROM tenant_runtime_flags f WHERE f.client_id = t.client_id) AS transcriber_flag
             FROM tenants t WHERE ${tenantIs("t", clientId)}
             ORDER BY lower(t.company_name), t.client_id`
     })

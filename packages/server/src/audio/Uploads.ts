@@ -1,16 +1,20 @@
 /**
  * Uploads of audio for analysis (docs/domain.md, "Audio analysis for agents"): the file is streamed to
  * the blob store while it is hashed, its format sniffed from the bytes, and the call and its job
- * are committed before the 202 answer. Status, report and analysis are read through `CallViews`.
+ * are committed before the 202 answer, with a `no_transcriber` notice when the tenant has no
+ * speech-to-text provider now (views/SpeechToText.ts). Status, report and analysis are read
+ * through `CallViews`.
  */
 import {
   CallId,
+  CallTypeName,
   type ClientId,
   Conflict,
   EmailAddress,
   isSafeText,
   PayloadTooLarge,
   PaymentRequired,
+  RepChannelSetting,
   UnsupportedMediaType,
   ValidationFailed
 } from "@callsight/api-spec"
@@ -25,11 +29,14 @@ import { Transactions } from "../db/Transactions.js"
 import { WebhookOutbox } from "../events/WebhookOutbox.js"
 import { newId } from "../lib/Ids.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
+import { SpeechToText } from "../views/SpeechToText.js"
 
 const invalid = (field: string, msg: string, type = "value_error") =>
   new ValidationFailed({ detail: [{ loc: ["body", field], msg, type }] })
 
 const isEmail = Schema.is(EmailAddress)
+const isCallType = Schema.is(CallTypeName)
+const isRepChannel = Schema.is(RepChannelSetting)
 
 /** The form fields of an upload, the file staged on disk. */
 interface UploadForm {
@@ -46,6 +53,7 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
     const tenants = yield* TenantsRepo
     const blobs = yield* BlobStore
     const outbox = yield* WebhookOutbox
+    const speechToText = yield* SpeechToText
     const limitBytes = config.maxUploadMb * 1024 * 1024
 
     const accepted = (row: { readonly call_id: CallId; readonly external_call_id: string | null; readonly created_at: string }) => ({
@@ -106,6 +114,15 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
           const problem = callbackUrl.length > 2000 ? "at most 2000 characters" : yield* outbox.urlProblem(callbackUrl)
           if (problem !== undefined) return yield* invalid("callback_url", problem)
         }
+        // what the upload says of the call: its type, the rep's stereo channel (empty: not said)
+        const callType = form.fields.get("call_type")?.trim() || undefined
+        if (callType !== undefined && !isCallType(callType)) {
+          return yield* invalid("call_type", `must be one of ${CallTypeName.literals.join(", ")}`, "literal_error")
+        }
+        const repChannel = form.fields.get("rep_channel")?.trim() || undefined
+        if (repChannel !== undefined && !isRepChannel(repChannel)) {
+          return yield* invalid("rep_channel", `must be one of ${RepChannelSetting.literals.join(", ")}`, "literal_error")
+        }
         const format = sniffFormat(audio.head)
         if (format === undefined) {
           return yield* new UnsupportedMediaType({ message: "the file is not MP3, WAV or M4A audio" })
@@ -115,7 +132,9 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
           format,
           externalCallId: externalCallId === "" ? null : externalCallId ?? null,
           closerEmail: closerEmail === "" ? null : closerEmail ?? null,
-          callbackUrl: callbackUrl === "" ? null : callbackUrl ?? null
+          callbackUrl: callbackUrl === "" ? null : callbackUrl ?? null,
+          callType: callType ?? null,
+          repChannel: repChannel ?? null
         }
       })
 
@@ -142,6 +161,8 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
               const differs = e.sha256 !== input.audio.sha256 ? "another file"
                 : e.external_call_id !== input.externalCallId ? "another external_call_id"
                 : e.closer_email !== input.closerEmail ? "another closer_email"
+                : e.call_type !== input.callType ? "another call_type"
+                : e.rep_channel !== input.repChannel ? "another rep_channel"
                 : null
               if (differs !== null) {
                 return yield* new Conflict({ message: `this Idempotency-Key was used with ${differs} in the last 24 h` })
@@ -158,6 +179,8 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
             format: input.format,
             externalCallId: input.externalCallId,
             closerEmail: input.closerEmail,
+            callType: input.callType,
+            repChannel: input.repChannel,
             source: "api",
             event: { type: "upload_accepted", platform: "api" }
           }).pipe(Effect.catchTag("IntakeRefused", (refused) => new PaymentRequired({ message: refused.message })))
@@ -174,10 +197,13 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
         Effect.catchTag("SqlError", Effect.die),
         Effect.onError(() => Effect.zipRight(blobs.discard(input.audio), blobs.remove(blobKey)))
       )
-      if (outcome._tag === "created") return outcome.body
+      // what the analysis will miss, from the tenant's configuration now (a replay too: it is read again)
+      const notices = yield* speechToText.beforeAnalysis(clientId)
+      const withNotices = <A>(body: A) => (notices.length === 0 ? body : { ...body, notices })
+      if (outcome._tag === "created") return withNotices(outcome.body)
       yield* blobs.discard(input.audio)
       const original = yield* repo.find(clientId, outcome.callId).pipe(Effect.orDie)
-      return accepted(Option.getOrThrow(original))
+      return withNotices(accepted(Option.getOrThrow(original)))
     })
 
     return { upload } as const
@@ -188,6 +214,7 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
     TenantsRepo.Default,
     BlobStore.Default,
     WebhookOutbox.Default,
-    Transactions.Default
+    Transactions.Default,
+    SpeechToText.Default
   ]
 }) {}

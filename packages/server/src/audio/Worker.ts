@@ -40,6 +40,7 @@ import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import { LlmAssistants } from "../ports/LlmAssistants.js"
 import { SpeechIntegrations } from "../ports/SpeechIntegrations.js"
 import { QualificationFrameworks } from "../ports/QualificationFrameworks.js"
+import { RepChannels } from "../ports/RepChannels.js"
 import { Assessors } from "../llm/Assessors.js"
 import { Transcribers } from "../transcription/Transcribers.js"
 
@@ -75,6 +76,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     const transcribers = yield* Transcribers
     const assessors = yield* Assessors
     const frameworks = yield* QualificationFrameworks
+    const repChannels = yield* RepChannels
     const outbox = yield* WebhookOutbox
     const speechIntegrations = yield* SpeechIntegrations
     const llmAssistants = yield* LlmAssistants
@@ -206,8 +208,14 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         )
         const progress = { stage: "decode" as AnalysisStage, fraction: 0 }
         const analysis = Effect.flatMap(
-          Effect.all([transcribers.forTenant(call.client_id), frameworks.forTenant(call.client_id), assessors.forTenant(call.client_id)]),
-          ([transcriber, framework, assessor]) =>
+          Effect.all([
+            transcribers.forTenant(call.client_id),
+            frameworks.forTenant(call.client_id),
+            assessors.forTenant(call.client_id),
+            // the upload's rep channel, else the tenant's default
+            call.rep_channel === null ? repChannels.forTenant(call.client_id) : Effect.succeed(call.rep_channel)
+          ]),
+          ([transcriber, framework, assessor, repChannel]) =>
             // a local copy when the blobs are in object storage; a store that cannot be read is retried
             blobs.withLocalFile(call.blob_key, (path) =>
               Effect.flatMap(analyzer, (engine) =>
@@ -215,6 +223,8 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
                   transcribe: Option.getOrUndefined(transcriber)?.transcribe,
                   framework,
                   assist: Option.getOrUndefined(assessor),
+                  callType: call.call_type ?? undefined,
+                  repChannel,
                   onProgress: (stage, fraction) => {
                     progress.stage = stage
                     progress.fraction = fraction
@@ -292,7 +302,7 @@ export const heartbeatSeconds = (leaseSeconds: number) => Math.max(1, Math.min(1
  * `WORKER_CONCURRENCY` worker loops for the life of the layer, and the process's heartbeat (the
  * admin's `status` counts the processes alive): beaten at once and then every `heartbeatSeconds`,
  * removed when the layer closes. It needs the tenants'
- * `QualificationFrameworks`, which the portal implements, and their `SpeechIntegrations` and
+ * `QualificationFrameworks` and `RepChannels`, which the portal implements, and their `SpeechIntegrations` and
  * `LlmAssistants`, which the integrations feature implements (`main.ts` provides them).
  */
 export const WorkersLive = Layer.scopedDiscard(

@@ -9,7 +9,7 @@
  * the calls in flight); a call of the recorder takes none. Both count against the plan's monthly
  * ingests (plus the admin's bonus of the month).
  */
-import type { CallId, ClientId, Plan } from "@callsight/api-spec"
+import type { CallId, CallTypeName, ClientId, Plan, RepChannelSetting } from "@callsight/api-spec"
 import type { SqlError } from "@effect/sql"
 import { Data, Effect } from "effect"
 import type { AudioFormat } from "@callsight/analysis"
@@ -35,6 +35,9 @@ export interface Intake {
   readonly format: AudioFormat
   readonly externalCallId: string | null
   readonly closerEmail: string | null
+  /** What the upload said of the call: its type, its rep's channel (null: not said; the recorder says neither). */
+  readonly callType: typeof CallTypeName.Type | null
+  readonly repChannel: typeof RepChannelSetting.Type | null
   readonly source: CallSource
   /** The event that says the call arrived (`upload_accepted` for the API, `recording_received` for the recorder). */
   readonly event: { readonly type: NewEvent["type"]; readonly platform: string }
@@ -89,7 +92,9 @@ export class CallIntake extends Effect.Service<CallIntake>()("CallIntake", {
           blobKey,
           size: intake.staged.size,
           sha256: intake.staged.sha256,
-          source: intake.source
+          source: intake.source,
+          callType: intake.callType,
+          repChannel: intake.repChannel
         })
         yield* jobs.enqueue(intake.callId)
         yield* events.record({

@@ -17,7 +17,9 @@ import {
 import { Effect, Option, Schema } from "effect"
 import { FULL_BASIS_MIN, overallBasis } from "@callsight/analysis/light"
 import { analysisEngine } from "../lib/AnalysisEngine.js"
+import { howToConfigure } from "../lib/SpeechToTextSetup.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
+import { SpeechToText } from "../views/SpeechToText.js"
 import { type CallFilter, type CallListRow, type CallRecord, CallsRepo, type PageAfter } from "./CallsRepo.js"
 
 const notFound = (callId: CallId) => new NotFound({ message: `no call ${callId}` })
@@ -52,6 +54,10 @@ export const toAnalysis = (call: CallRecord): CallAnalysis => {
     transcript: r?.transcript ?? null,
     transcription: r?.transcription ?? null,
     llm: r?.llm ?? null,
+    call_type: r?.call_type ?? null,
+    rep_channel: r?.rep_channel ?? null,
+    requested_call_type: call.requested_call_type,
+    requested_rep_channel: call.requested_rep_channel,
     error: errorOf(call)
   }
 }
@@ -60,6 +66,7 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
   effect: Effect.gen(function* () {
     const repo = yield* CallsRepo
     const runtimeFlags = yield* RuntimeFlags
+    const speechToText = yield* SpeechToText
 
     const found = <A>(callId: CallId, row: Option.Option<A>) =>
       Option.match(row, { onNone: () => Effect.fail(notFound(callId)), onSome: Effect.succeed })
@@ -67,6 +74,10 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
     const status = Effect.fn("CallViews.status")(function* (clientId: ClientId, callId: CallId) {
       const call = yield* found(callId, yield* Effect.orDie(repo.findStatus(clientId, callId)))
       const completed = call.status === "completed"
+      // without a speech-to-text provider: what the analysis will miss (the configuration now), or missed (its result)
+      const notices = completed ? yield* speechToText.afterAnalysis(clientId, call.transcript_available)
+        : call.status === "failed" ? []
+        : yield* speechToText.beforeAnalysis(clientId)
       return {
         call_id: call.call_id,
         external_call_id: call.external_call_id,
@@ -78,6 +89,8 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
         completed_at: call.completed_at,
         duration_s: call.duration_s,
         credits_charged: call.credits_charged,
+        requested_call_type: call.requested_call_type,
+        requested_rep_channel: call.requested_rep_channel,
         error: errorOf(call),
         summary: completed && call.speakers !== null
           ? {
@@ -95,7 +108,8 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
             speakers: call.speakers,
             transcript_available: call.transcript_available
           }
-          : null
+          : null,
+        ...(notices.length === 0 ? {} : { notices })
       }
     })
 
@@ -112,6 +126,8 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
         return yield* new Conflict({ message: `the analysis is ${call.status}; the report exists once it is completed` })
       }
       const flags = yield* runtimeFlags.forTenant(clientId)
+      // an analysis without a transcript: the report says how to configure a provider, as things stand now
+      const setup = call.result.transcript == null ? howToConfigure((yield* speechToText.forTenant(clientId)).source, clientId) : null
       // the renderer is the engine's: loaded by the first report (or analysis) of the process
       const { renderReport } = yield* analysisEngine
       return renderReport({
@@ -120,7 +136,8 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
         external_call_id: call.external_call_id,
         created_at: call.created_at,
         closer_email: call.closer_email,
-        include_transcript: flags["report.include_transcript"] !== false
+        include_transcript: flags["report.include_transcript"] !== false,
+        speech_to_text_setup: setup
       })
     })
 
@@ -137,7 +154,7 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
 
     return { status, analysis, reportHtml, list } as const
   }),
-  dependencies: [CallsRepo.Default, RuntimeFlags.Default]
+  dependencies: [CallsRepo.Default, RuntimeFlags.Default, SpeechToText.Default]
 }) {}
 
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/

@@ -11,12 +11,16 @@ import {
   AnalysisStatus,
   CallId,
   CallMetrics,
+  CallTypeName,
+  CallTypeResult,
   ClientId,
   Evidence,
   LlmAssistance,
   NextStep,
   Objection,
   Qualification,
+  RepChannelResult,
+  RepChannelSetting,
   Scorecard,
   Speaker,
   SpeakerTurn,
@@ -53,7 +57,9 @@ export const StoredResult = Schema.Struct({
   qualification: orEmpty(Schema.NullOr(Qualification), () => null),
   objections: orEmpty(Schema.Array(Objection), () => []),
   next_steps: orEmpty(Schema.Array(NextStep), () => []),
-  llm: orEmpty(Schema.NullOr(LlmAssistance), () => null)
+  llm: orEmpty(Schema.NullOr(LlmAssistance), () => null),
+  call_type: orEmpty(Schema.NullOr(CallTypeResult), () => null),
+  rep_channel: orEmpty(Schema.NullOr(RepChannelResult), () => null)
 })
 
 const Format = Schema.Literal("mp3", "wav", "m4a")
@@ -76,7 +82,10 @@ const CallFields = {
   duration_s: Schema.NullOr(Schema.Number),
   method_version: Schema.NullOr(Schema.String),
   error_code: Schema.NullOr(Schema.String),
-  error_message: Schema.NullOr(Schema.String)
+  error_message: Schema.NullOr(Schema.String),
+  /** What the upload said of the call (null: nothing; the type is detected, the channel the tenant's default). */
+  requested_call_type: Schema.NullOr(CallTypeName),
+  requested_rep_channel: Schema.NullOr(RepChannelSetting)
 }
 
 /** A call with its whole analysis (null until completed). */
@@ -119,7 +128,9 @@ export const JobCall = Schema.Struct({
   closer_email: Schema.NullOr(Schema.String),
   format: Format,
   blob_key: Schema.String,
-  source: CallSource
+  source: CallSource,
+  call_type: Schema.NullOr(CallTypeName),
+  rep_channel: Schema.NullOr(RepChannelSetting)
 })
 export type JobCall = typeof JobCall.Type
 
@@ -132,7 +143,9 @@ export const NewCall = Schema.Struct({
   blobKey: Schema.String,
   size: Schema.Number,
   sha256: Schema.String,
-  source: CallSource
+  source: CallSource,
+  callType: Schema.NullOr(CallTypeName),
+  repChannel: Schema.NullOr(RepChannelSetting)
 })
 
 const TenantCall = Schema.Struct({ tenantId: ClientId, callId: CallId })
@@ -171,16 +184,17 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const fields = sql`call_id, external_call_id, closer_email, status, stage, progress, created_at, started_at,
-                       completed_at, duration_s, method_version, error_code, error_message`
+                       completed_at, duration_s, method_version, error_code, error_message,
+                       call_type AS requested_call_type, rep_channel AS requested_rep_channel`
 
     const insert = Rows.single({
       Request: NewCall,
       Result: Schema.Struct({ created_at: IsoTimestamp }),
       execute: (c) =>
         sql`INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
-                               source)
+                               source, call_type, rep_channel)
             VALUES (${c.callId}, ${c.clientId}, ${c.externalCallId}, ${c.closerEmail}, 'queued', ${c.format}, ${c.blobKey},
-                    ${c.size}, ${c.sha256}, ${c.source})
+                    ${c.size}, ${c.sha256}, ${c.source}, ${c.callType}, ${c.repChannel})
             RETURNING created_at`
     })
 
@@ -207,7 +221,8 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
                    (result -> 'metrics' ->> 'talk_ratio')::float8 AS talk_ratio,
                    jsonb_array_length(result -> 'speakers') AS speakers,
                    COALESCE(jsonb_typeof(result -> 'transcript') = 'array', false) AS transcript_available,
-                   jsonb_array_length(result -> 'scorecard' -> 'dimensions') AS dimensions_total,
+                   (SELECT count(*)::int FROM jsonb_array_elements(result -> 'scorecard' -> 'dimensions') d
+                    WHERE COALESCE((d ->> 'weight')::float8, 1) > 0) AS dimensions_total,
                    (SELECT count(*)::int FROM jsonb_array_elements(result -> 'scorecard' -> 'dimensions') d
                     WHERE (d ->> 'assessed')::boolean AND jsonb_typeof(d -> 'score') = 'number') AS dimensions_assessed,
                    (SELECT COALESCE(-SUM(delta), 0)::int FROM credit_ledger l
@@ -219,7 +234,8 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
     const findForJob = Rows.findOne({
       Request: CallId,
       Result: JobCall,
-      execute: (callId) => sql`SELECT call_id, client_id, closer_email, format, blob_key, source FROM calls WHERE call_id = ${callId}`
+      execute: (callId) =>
+        sql`SELECT call_id, client_id, closer_email, format, blob_key, source, call_type, rep_channel FROM calls WHERE call_id = ${callId}`
     })
 
     const pageQuery = Rows.findAll({
@@ -263,10 +279,12 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
         sha256: Schema.String,
         call_id: CallId,
         external_call_id: Schema.NullOr(Schema.String),
-        closer_email: Schema.NullOr(Schema.String)
+        closer_email: Schema.NullOr(Schema.String),
+        call_type: Schema.NullOr(CallTypeName),
+        rep_channel: Schema.NullOr(RepChannelSetting)
       }),
       execute: ({ key, tenantId }) =>
-        sql`SELECT u.sha256, u.call_id, c.external_call_id, c.closer_email
+        sql`SELECT u.sha256, u.call_id, c.external_call_id, c.closer_email, c.call_type, c.rep_channel
             FROM upload_idempotency u JOIN calls c ON c.call_id = u.call_id
             WHERE u.client_id = ${tenantId} AND u.key = ${key} AND u.created_at > now() - interval '24 hours'`
     })

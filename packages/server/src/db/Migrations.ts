@@ -19,6 +19,7 @@ import search from "./migrations/0012_search.js"
 import workspace from "./migrations/0013_workspace.js"
 import conversations from "./migrations/0014_conversations.js"
 import webhooks from "./migrations/0015_webhooks.js"
+import callSetup from "./migrations/0016_call_setup.js"
 
 export const migrations = {
   "0001_core": core,
@@ -35,7 +36,8 @@ export const migrations = {
   "0012_search": search,
   "0013_workspace": workspace,
   "0014_conversations": conversations,
-  "0015_webhooks": webhooks
+  "0015_webhooks": webhooks,
+  "0016_call_setup": callSetup
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

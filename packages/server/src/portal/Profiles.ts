@@ -27,7 +27,8 @@ const EMPTY_LEAD: LeadFields = {
   lead_sources: [],
   qualification_framework: "MEDDPICC",
   ideal_customer_notes: null,
-  disqualifiers: []
+  disqualifiers: [],
+  rep_channel: "auto"
 }
 
 export class Profiles extends Effect.Service<Profiles>()("Profiles", {

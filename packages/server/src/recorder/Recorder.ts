@@ -365,6 +365,8 @@ export class Recorder extends Effect.Service<Recorder>()("Recorder", {
             format,
             externalCallId: `recorder:${row.meeting_id}`,
             closerEmail: row.closer_email,
+            callType: null,
+            repChannel: null,
             source: "recorder",
             event: { type: "recording_received", platform: "recorder" }
           })

@@ -1,7 +1,9 @@
 /**
  * Which speech-to-text provider transcribes a tenant's calls: the tenant's own speech-to-text
  * integration (`SpeechIntegrations`: its key, base URL and model), else its `transcriber` runtime
- * flag, else the server's `TRANSCRIBER`. `none` means an acoustic-only analysis.
+ * flag, else the server's `TRANSCRIBER`. `none` means an acoustic-only analysis. The same order,
+ * without opening keys, tells uploads, the status, the doctor and onboarding whether a tenant has
+ * one (`lib/SpeechToTextSetup.ts`).
  *
  * Without an integration the adapters take their keys, base URLs and model from the
  * configuration. A tenant whose flag
@@ -18,12 +20,8 @@ import { makeAssemblyAI } from "./AssemblyAI.js"
 import { makeDeepgram } from "./Deepgram.js"
 import { type ProviderName, TranscriptionFailed } from "./ProviderHttp.js"
 import { makeOpenAI } from "./OpenAI.js"
+import { isTranscriberChoice, type TranscriberChoice } from "../lib/SpeechToTextSetup.js"
 import type { TranscriberService } from "./Transcriber.js"
-
-export type TranscriberChoice = ProviderName | "none"
-
-const isChoice = (value: unknown): value is TranscriberChoice =>
-  value === "none" || value === "deepgram" || value === "assemblyai" || value === "openai"
 
 export class Transcribers extends Effect.Service<Transcribers>()("Transcribers", {
   effect: Effect.gen(function* () {
@@ -79,7 +77,7 @@ export class Transcribers extends Effect.Service<Transcribers>()("Transcribers",
     const choiceFor = (clientId: ClientId) =>
       Effect.map(integrations.transcriberFlag(clientId), (flag): TranscriberChoice => {
         const saved = Option.getOrUndefined(flag)
-        return isChoice(saved) ? saved : config.transcriber
+        return isTranscriberChoice(saved) ? saved : config.transcriber
       })
 
     /** The transcriber of a tenant's calls; none for an acoustic-only analysis. */

@@ -7,7 +7,8 @@
  * They answer from what the service has: the recording bot from its setting and its events; the
  * closers' calendar and video connections, crm-a and the LLM providers from their tables (a
  * connection whose tokens stopped working is an open alert); the coaching welcome from the
- * coaching feature's table (done when the first user of the tenant finished it).
+ * coaching feature's table (done when the first user of the tenant finished it); the
+ * speech-to-text step from what decides the tenant's transcriber (`SpeechToText`).
  */
 import type {
   AccountAlert,
@@ -24,6 +25,7 @@ import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import { PlanUsage } from "../tenancy/PlanUsage.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
 import { AccountQueries } from "./AccountQueries.js"
+import { SpeechToText } from "./SpeechToText.js"
 
 /** Credits free for new uploads below which the cockpit warns. */
 export const LOW_CREDITS = 3
@@ -46,6 +48,7 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
     const tenants = yield* TenantsRepo
     const ledger = yield* LedgerRepo
     const planUsage = yield* PlanUsage
+    const speechToText = yield* SpeechToText
 
     const alerts = (clientId: ClientId) =>
       Effect.gen(function* () {
@@ -136,25 +139,35 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
     const onboarding = Effect.fn("AccountViews.onboarding")(function* (clientId: ClientId) {
       const doneAt = yield* queries.milestones(clientId)
       const recorder = yield* queries.recorderHealth(clientId)
+      const speech = yield* speechToText.forTenant(clientId)
       const steps = [
         { key: "profile_saved", label: "Save your market or lead-context profile", at: doneAt.profile_saved },
         { key: "closer_added", label: "Add a closer", at: doneAt.closer_added },
         { key: "closer_verified", label: "Have a closer confirm their e-mail", at: doneAt.closer_verified },
         // done while the recording bot is active, since its activation
         { key: "recorder_connected", label: "Connect the call recorder", at: recorder.activated_at },
+        // done while the tenant's calls get a transcript: since its integration (or flag) gives one, or always
+        // (done_at null) when the service's own TRANSCRIBER does
+        {
+          key: "speech_to_text_connected",
+          label: "Connect a speech-to-text provider",
+          at: speech.since,
+          done: speech.configured
+        },
         { key: "first_call_analysed", label: "Analyse your first call", at: doneAt.first_call_analysed },
         { key: "first_outcome_recorded", label: "Record the outcome of a call", at: doneAt.first_outcome_recorded },
         // done when a user of the tenant first finished the coaching welcome
         { key: "coaching_welcome_done", label: "Finish the coaching welcome", at: doneAt.coaching_welcome_done }
       ] as const
-      const done = steps.filter((s) => s.at !== null).length
+      const isDone = (s: (typeof steps)[number]) => ("done" in s ? s.done : s.at !== null)
+      const done = steps.filter(isDone).length
       return {
         client_id: clientId,
-        steps: steps.map((s) => ({ key: s.key, label: s.label, done: s.at !== null, done_at: s.at })),
+        steps: steps.map((s) => ({ key: s.key, label: s.label, done: isDone(s), done_at: s.at })),
         steps_done: done,
         steps_total: steps.length,
         activation_pct: Math.round((100 * done) / steps.length),
-        next_step: steps.find((s) => s.at === null)?.key ?? null,
+        next_step: steps.find((s) => !isDone(s))?.key ?? null,
         generated_at: new Date().toISOString()
       } satisfies typeof OnboardingActivation.Type
     }, Effect.orDie)
@@ -229,5 +242,5 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
 
     return { cockpit, onboarding, operationalTrust, healthKpis, alerts } as const
   }),
-  dependencies: [AccountQueries.Default, TenantsRepo.Default, LedgerRepo.Default, PlanUsage.Default]
+  dependencies: [AccountQueries.Default, TenantsRepo.Default, LedgerRepo.Default, PlanUsage.Default, SpeechToText.Default]
 }) {}

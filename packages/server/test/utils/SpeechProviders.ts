@@ -67,6 +67,12 @@ export interface ProviderServerOptions extends Faults {
   readonly call?: string
   /** When set, a request without this key (in the provider's header form) gets 401. */
   readonly apiKey?: string
+  /**
+   * A recorded answer in the provider's JSON (Deepgram: the `/v1/listen` body; AssemblyAI: the
+   * completed transcript, its `id` and `audio_url` those of the request), sent instead of one
+   * made from the fixture's truth.
+   */
+  readonly recording?: unknown
 }
 
 export interface SpeechProviderServer {
@@ -254,6 +260,7 @@ export const startDeepgram = (options: ProviderServerOptions = {}) =>
     }
     if (request.method !== "POST" || request.path !== "/v1/listen") return notFound(request)
     if (request.bodySize === 0) return { status: 400, body: { err_code: "Bad Request", err_msg: "empty body" } }
+    if (options.recording !== undefined) return { status: 200, body: options.recording }
     const t = truthOf(request.bodySha256)
     if (t === undefined) return { status: 400, body: { err_code: "Bad Request", err_msg: "this test server knows only the fixtures' audio" } }
     const order = speakerOrder(t)
@@ -359,6 +366,9 @@ export const startAssemblyAI = (options: AssemblyAIServerOptions = {}) =>
         if (n < pending) return { status: 200, body: { ...common, status: n === 0 ? "queued" : "processing" } }
         if (options.transcriptError !== undefined) {
           return { status: 200, body: { ...common, status: "error", error: options.transcriptError } }
+        }
+        if (options.recording !== undefined) {
+          return { status: 200, body: { ...(options.recording as Record<string, unknown>), id, audio_url: common.audio_url, status: "completed" } }
         }
         const word = (w: TruthWord) => ({
           text: w.text,

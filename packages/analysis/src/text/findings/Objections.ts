@@ -163,7 +163,9 @@ interface Concern {
  * unless it is only ever restated. Another concern stands beside it only when it is one of its
  * own: about something else (price and budget are one thing, the money), long enough to say
  * something new (a short line after a concern — "Not negotiable.", "Then prove it." — presses
- * the same one), and heard as push-back by the objection model in its own words alone. A
+ * the same one), and either joined to another concern in one sentence ("…, and on top of that the
+ * price…") or, said in a sentence of its own, heard as push-back by the objection model in its own
+ * words alone (a sentence after a concern is most often its reason or its example). A
  * sentence is read clause by clause only when its clauses raise different kinds ("the price is
  * steep, and the timing is worse").
  */
@@ -174,7 +176,10 @@ const concernsOf = (voice: ReadonlyArray<Sentence>, asked: string | undefined): 
       const o = objectionOf(s)
       return o === null ? [] : [{ s, ...o }]
     })
-    const said = new Set(clauses.map((c) => c.kind)).size > 1 ? clauses : whole === null ? [] : [{ s: sentence, ...whole }]
+    // a sentence whose clauses raise different kinds says two things in its own grammar ("…, and on top of that…")
+    const said = new Set(clauses.map((c) => c.kind)).size > 1
+      ? clauses.map((c) => ({ ...c, joined: true }))
+      : whole === null ? [] : [{ s: sentence, ...whole, joined: false }]
     return said.filter((c) => raisedAgainst(asked, c.s.plain, c.kind, c.category))
   })
   const fresh = raised.filter((c) => !RESTATED.test(c.s.plain))
@@ -185,7 +190,7 @@ const concernsOf = (voice: ReadonlyArray<Sentence>, asked: string | undefined): 
   for (const c of fresh) {
     const own = out.every((o) => KIND_RANK[o.kind] !== KIND_RANK[c.kind] || (o.kind !== c.kind && KIND_RANK[c.kind] !== 0)) &&
       c.s.words.filter(isWord).length >= OWN_CONCERN_WORDS &&
-      probabilityOf(turnFeatures([c.s]), OBJECTION_MODEL) > OBJECTION_MODEL.threshold
+      (c.joined || probabilityOf(turnFeatures([c.s]), OBJECTION_MODEL) > OBJECTION_MODEL.threshold)
     if (own) out.push(c)
   }
   return out.sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || a.s.start - b.s.start)
