@@ -148,7 +148,7 @@ describe("MCP over Streamable HTTP", () => {
         const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
         // over HTTP the recording is a URL or base64; the form fields are the upload's
         expect(Object.keys(byName.upload_audio!.inputSchema.properties ?? {})).toEqual(
-          ["url", "content_base64", "filename", "external_call_id", "closer_email", "idempotency_key"]
+          ["url", "content_base64", "filename", "external_call_id", "closer_email", "call_type", "rep_channel", "idempotency_key"]
         )
         expect(byName.get_call!.inputSchema).toMatchObject({ required: ["call_id"] })
         // the list's query parameters as the declaration has them: integers, bounded, default 50
@@ -219,6 +219,7 @@ describe("MCP over Streamable HTTP", () => {
                 filename: "discovery.mp3",
                 external_call_id: "mcp-b64-42",
                 closer_email: "rep@acme.test",
+                call_type: "discovery",
                 idempotency_key: "mcp-b64"
               })
             )
@@ -231,6 +232,7 @@ describe("MCP over Streamable HTTP", () => {
                 content_base64: Buffer.from(mp3).toString("base64"),
                 external_call_id: "mcp-b64-42",
                 closer_email: "rep@acme.test",
+                call_type: "discovery",
                 idempotency_key: "mcp-b64"
               })
             )
@@ -251,6 +253,9 @@ describe("MCP over Streamable HTTP", () => {
             const rest = await restGet(base, a.api_key, `/v1/teams/calls/${fromBase64.call_id}`)
             expect(rest.status).toBe(200)
             expect(analysis).toEqual(rest.body)
+            // the type given to the tool is the upload's: it wins over detection
+            expect(analysis.requested_call_type).toBe("discovery")
+            expect(analysis.call_type).toMatchObject({ type: "discovery", source: "given" })
 
             const page = structured(await call(client, "list_calls", { limit: 10 }))
             expect(page.calls.map((c: { call_id: string }) => c.call_id).sort()).toEqual([fromBase64.call_id, fromUrl.call_id].sort())

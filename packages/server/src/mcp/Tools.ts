@@ -230,6 +230,8 @@ const callIdField = CallIdPath.fields.call_id
 const uploadFields = {
   external_call_id: AudioUploadForm.fields.external_call_id,
   closer_email: AudioUploadForm.fields.closer_email,
+  call_type: AudioUploadForm.fields.call_type,
+  rep_channel: AudioUploadForm.fields.rep_channel,
   idempotency_key: UploadHeaders.fields["idempotency-key"]
 }
 
@@ -329,6 +331,8 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
         client.uploadAudio(input.path, {
           externalCallId: input.external_call_id,
           closerEmail: input.closer_email,
+          callType: input.call_type,
+          repChannel: input.rep_channel,
           idempotencyKey: input.idempotency_key
         }),
       summary: (accepted) => `Uploaded: call ${accepted.call_id} (queued)`
@@ -351,6 +355,8 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
             filename: file.filename,
             externalCallId: input.external_call_id,
             closerEmail: input.closer_email,
+            callType: input.call_type,
+            repChannel: input.rep_channel,
             idempotencyKey: input.idempotency_key
           })
         }),
