@@ -102,7 +102,7 @@ describe("callsight mcp (stdio)", () => {
     }
     const upload = tools.find((t) => t.name === "upload_audio")!
     expect(upload.inputSchema.required).toEqual(["path"])
-    expect(Object.keys(upload.inputSchema.properties ?? {})).toEqual(["path", "external_call_id", "closer_email", "idempotency_key"])
+    expect(Object.keys(upload.inputSchema.properties ?? {})).toEqual(["path", "external_call_id", "closer_email", "call_type", "rep_channel", "idempotency_key"])
   })
 
   it("uploads a fixture by path, waits, reads as REST does, records the outcome; another key sees nothing", async () => {
