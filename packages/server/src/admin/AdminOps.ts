@@ -18,7 +18,10 @@ import { WorkersRepo } from "../calls/WorkersRepo.js"
 import { AppConfig, type AppConfigShape, missingTranscriberKey } from "../config.js"
 import { byStatus } from "../lib/Counts.js"
 import {
+  capitalized,
+  CONTENT,
   describeSource,
+  FLAG_WAY,
   hasTranscriber,
   PORTAL_WAY,
   SERVER_WAY,
@@ -63,7 +66,7 @@ export type ServerSpeechToText = Pick<AppConfigShape, "transcriber" | "deepgramA
 const missingKey = (choice: TranscriberChoice, server: ServerSpeechToText): string | null =>
   missingTranscriberKey({ ...server, transcriber: choice }) ?? null
 
-const CONTENT_DIMENSIONS = "Discovery, Objection handling, Value and Next steps are not assessed"
+const CONTENT_DIMENSIONS = `${CONTENT} are not assessed`
 
 /** Whether the tenant's calls get a transcript (`no_transcriber`): the order the analysis workers follow. */
 export const transcriberCheck = (f: DoctorFacts, server: ServerSpeechToText): Check => {
@@ -79,7 +82,7 @@ export const transcriberCheck = (f: DoctorFacts, server: ServerSpeechToText): Ch
         "critical",
         `${source.by === "tenant_flag" ? "The tenant's transcriber runtime flag" : "TRANSCRIBER"} names ${source.choice} but the ` +
           `service has no ${missing}: its calls fail (transcription_failed)`,
-        `Set ${missing} in the service's environment, or change the flag (PUT /v1/internal/admin/settings/runtime-flags/{client_id}), ` +
+        `Set ${missing} in the service's environment, or change the flag (${FLAG_WAY("{client_id}")}), ` +
           `or ask the tenant to ${PORTAL_WAY}`,
         details
       )
@@ -92,7 +95,7 @@ export const transcriberCheck = (f: DoctorFacts, server: ServerSpeechToText): Ch
       : `No speech-to-text provider: no speech-to-text integration of the tenant and the service's TRANSCRIBER is none; its calls are ` +
         `analysed from their audio alone (${CONTENT_DIMENSIONS})`,
     source.by === "tenant_flag"
-      ? `Remove the flag or name a provider in it (PUT /v1/internal/admin/settings/runtime-flags/{client_id}), or ask the tenant to ${PORTAL_WAY}`
+      ? `Remove the flag or name a provider in it (${FLAG_WAY("{client_id}")}), or ask the tenant to ${PORTAL_WAY}`
       : `Ask the tenant to ${PORTAL_WAY}; or, for every tenant, ${SERVER_WAY}`,
     details
   )
@@ -115,7 +118,7 @@ export const serviceChecksOf = (server: ServerSpeechToText, tenants: ReadonlyArr
         "warning",
         `TRANSCRIBER is none: the calls of tenants without their own speech-to-text integration are analysed from their audio alone ` +
           `(${without} of the ${tenants.length} tenant${tenants.length === 1 ? "" : "s"} checked have no provider)`,
-        `${SERVER_WAY.charAt(0).toUpperCase()}${SERVER_WAY.slice(1)}; or have each tenant ${PORTAL_WAY}`,
+        `${capitalized(SERVER_WAY)}; or have each tenant ${PORTAL_WAY}`,
         { transcriber: "none", tenants_without: without, tenants_checked: tenants.length }
       )
   ]

@@ -51,7 +51,11 @@ export const describeSource = (source: TranscriberSource): string =>
 const listed = (items: ReadonlyArray<string>) =>
   items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`
 
-const CONTENT = listed(TRANSCRIPT_DIMENSIONS.map((d) => DIMENSION_LABELS[d]))
+/** The dimensions judged from the words, named: "Discovery, Objection handling, Value and Next steps". */
+export const CONTENT = listed(TRANSCRIPT_DIMENSIONS.map((d) => DIMENSION_LABELS[d]))
+
+/** A sentence's way said first: its first letter upper-cased. */
+export const capitalized = (way: string) => `${way.charAt(0).toUpperCase()}${way.slice(1)}`
 
 /** The tenant's own way: a key saved in the portal, which comes before the flag and the server's choice. */
 export const PORTAL_WAY =
@@ -64,7 +68,7 @@ export const SERVER_WAY =
   "in the service's environment and restart it"
 
 /** The runtime flag's operation, for staff. */
-const FLAG_WAY = (clientId: ClientId | string) =>
+export const FLAG_WAY = (clientId: ClientId | string) =>
   `PUT /v1/internal/admin/settings/runtime-flags/${clientId}`
 
 /**
@@ -78,7 +82,7 @@ export const howToConfigure = (source: TranscriberSource, clientId: ClientId | s
     : source.by === "tenant_flag"
     ? `This tenant's transcriber runtime flag is none, which wins over the service's TRANSCRIBER: ${PORTAL_WAY}, which ` +
       `comes before the flag, or ask the service's staff to remove the flag or name a provider in it (${FLAG_WAY(clientId)}).`
-    : `${PORTAL_WAY.charAt(0).toUpperCase()}${PORTAL_WAY.slice(1)}, or ask the service's operator to ${SERVER_WAY}.`
+    : `${capitalized(PORTAL_WAY)}, or ask the service's operator to ${SERVER_WAY}.`
 
 /** The notice of a call that will be (`configuration`) or was (`analysis`) analysed without a transcriber. */
 export const noTranscriberNotice = (
