@@ -626,7 +626,12 @@ const asrNoiseMain = (args: ReadonlyArray<string>, json: boolean) => {
   const seedAt = args.indexOf("--seed")
   const seed = seedAt < 0 ? ASR_SEED : Number(args[seedAt + 1])
   if (!Number.isInteger(seed)) throw new Error(`--seed needs an integer, not ${args[seedAt + 1]}`)
-  const conditions = [...ASR_CONDITIONS, ...(args.includes("--components") ? ASR_COMPONENTS : [])]
+  const onlyAt = args.indexOf("--only")
+  const only = onlyAt < 0 ? null : new Set((args[onlyAt + 1] ?? "").split(";"))
+  const conditions = [...ASR_CONDITIONS, ...(args.includes("--components") || only !== null ? ASR_COMPONENTS : [])]
+    .filter((c) => only === null || c.name === "clean" || only.has(c.name))
+  const detailsAt = args.indexOf("--details")
+  const detailsPart = detailsAt < 0 ? null : args[detailsAt + 1] === "test" ? "test" : "train"
   const split = readSplit()
   const measured = conditions.map((c) => {
     const stats: Array<AsrStats> = []
@@ -650,7 +655,8 @@ const asrNoiseMain = (args: ReadonlyArray<string>, json: boolean) => {
       train: summarize(results.filter((r) => r.part === "train")),
       test: summarize(results.filter((r) => r.part === "test"))
     }
-    return { condition: c, noise: stats.length > 0 ? sumStats(stats) : null, parts, next_steps_by_turn: { train: figures(byTurn.train), test: figures(byTurn.test) } }
+    const details = detailsPart === null ? [] : results.filter((r) => r.part === detailsPart).map((r) => ({ id: r.id, details: r.details }))
+    return { condition: c, noise: stats.length > 0 ? sumStats(stats) : null, parts, next_steps_by_turn: { train: figures(byTurn.train), test: figures(byTurn.test) }, details }
   })
   type Measured = (typeof measured)[number]
   const f1 = (m: Measured, part: "train" | "test") => ({
@@ -698,6 +704,11 @@ const asrNoiseMain = (args: ReadonlyArray<string>, json: boolean) => {
       out.push(`  noise over the ${split.train.length + split.test.length} calls: ${n.words_in} words in, ${n.words_out} out; ${n.numbers_formatted} numbers in digits; word errors ${pct(n.edits)} of ${n.reference_words} (substituted ${n.substitutions}, dropped ${n.deletions}, split ${n.splits}, merged ${n.merges}, fillers ${n.fillers}); ${n.drifted_edges} speaker changes drifted, ${n.moved_words} words moved`)
     }
     out.push("", table("train", m.parts.train), "", table("test", m.parts.test), "")
+    if (detailsPart !== null && m.noise !== null) {
+      out.push(`Details of the ${detailsPart} calls under "${m.condition.name}"${detailsPart === "test" ? " (read, never tune on them)" : ""}:`)
+      for (const r of m.details) out.push(`  ${r.id}`, ...r.details.map((d) => `    ${d}`))
+      out.push("")
+    }
   }
   const cell = (f: number | null, d: number | null | undefined) =>
     `${fmt(f)}${d === null || d === undefined ? "" : ` (${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d).toFixed(2)})`}`

@@ -3,7 +3,7 @@
  * and where the provider labels speakers, by its labels mapped one to one onto ours (the mapping
  * also gives the share of word time on which the two agree).
  */
-import { type Token, toToken } from "./lexicon/Tokens.js"
+import { repaired, type Token, toToken } from "./lexicon/Tokens.js"
 import type { Side } from "./Moment.js"
 import { round } from "./Round.js"
 import type { ContentInput } from "./Transcript.js"
@@ -121,7 +121,10 @@ export const attachWords = (input: ContentInput): { words: Array<Attached>; turn
     .map((w) => ({ ...w, text: w.text.trim(), end: Math.max(w.start, w.end) }))
     .sort((a, b) => a.start - b.start || a.end - b.end || byText(a.text, b.text) || byText(a.speaker ?? "", b.speaker ?? ""))
   const sides = turns.map((t) => sideOf(t, input.speakers))
-  const attach = (w: (typeof words)[number], turn: number): Attached => ({
+  // each provider word's token, a homophone read in its context ("aisle send it" is "I'll send it")
+  const bare = words.map((w) => toToken(w.text))
+  const tokens = bare.map((_, i) => repaired(bare, i))
+  const attach = (w: (typeof words)[number], turn: number, token: Token): Attached => ({
     text: w.text,
     start: w.start,
     end: w.end,
@@ -129,16 +132,16 @@ export const attachWords = (input: ContentInput): { words: Array<Attached>; turn
     turn,
     speaker: turn >= 0 ? turns[turn]!.speaker : "unknown",
     side: turn >= 0 ? sides[turn]! : "buyer",
-    token: toToken(w.text)
+    token
   })
-  const byTime = words.map((w) => attach(w, turns.length === 0 ? -1 : attachTo(index, w.start, w.end)))
+  const byTime = words.map((w, i) => attach(w, turns.length === 0 ? -1 : attachTo(index, w.start, w.end), tokens[i]!))
   const labels = speakerMapping(byTime)
   if (labels === null) return { words: byTime, turns, agreement: null }
   const out = byTime.map((a, i) => {
     const mapped = a.provider === null ? undefined : labels.mapping.get(a.provider)
     if (mapped === undefined || mapped === a.speaker) return a
     const turn = largestOverlap(index, a.start, a.end, mapped, EDGE_COLLAR_S)
-    return turn >= 0 ? attach(words[i]!, turn) : a
+    return turn >= 0 ? attach(words[i]!, turn, a.token) : a
   })
   return { words: out, turns, agreement: labels.agreement }
 }

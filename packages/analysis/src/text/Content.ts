@@ -53,7 +53,7 @@ import { type BuyerFinding, findBusinessNumbers, painOf, painSentences } from ".
 import { qualificationOf } from "./findings/Qualification.js"
 import { findValueClaims, type ValueClaim } from "./findings/Value.js"
 import { isOpenQuestion } from "./lexicon/Questions.js"
-import { endsSentence } from "./lexicon/Tokens.js"
+import { endsClause, endsSentence } from "./lexicon/Tokens.js"
 import type { Moment } from "./Moment.js"
 import { round } from "./Round.js"
 import { latestEnd, momentOfSentence, runMoment, runsOf, segmentsOf, type Sentence, sentencesOf, textOf } from "./Sentences.js"
@@ -115,7 +115,7 @@ export const analyzeContent = (input: ContentInput): ContentAnalysis => {
   const { words, turns, agreement } = attachWords(input)
   const segments = segmentsOf(words)
   const punctuated = words.some((w) => endsSentence(w.text))
-  const sentences = sentencesOf(segments, punctuated)
+  const sentences = sentencesOf(segments, punctuated, words.some((w) => endsClause(w.text)))
   const { metrics, repWords, buyerWords, fillers } = contentMetrics(sentences, turns, input.speakers, duration)
 
   const questions = sentences

@@ -26,6 +26,8 @@ const ORDINAL_WORDS: Readonly<Record<string, number>> = {
 const HOUR_WORDS: Readonly<Record<string, number>> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12
 }
+/** A day a recogniser split in two. */
+const SPLIT_DAYS: Readonly<Record<string, string>> = { "to day": "today", "to morrow": "tomorrow", "to night": "tonight" }
 const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
@@ -58,7 +60,8 @@ const isClockFollower = (tokens: ReadonlyArray<Token>, i: number): boolean => {
 const parser = (() => {
   const p = chrono.casual.clone()
   p.parsers.push({
-    pattern: () => new RegExp(`\\bthe\\s+(\\d{1,2})(?:st|nd|rd|th)\\b(?!\\s+(?:of\\s+)?(?:${MONTHS})\\b)`, "i"),
+    // "on 15th", "by 15th": speech-to-text loses a short "the"
+    pattern: () => new RegExp(`\\b(?:the|on|by|from|until|till|before)\\s+(\\d{1,2})(?:st|nd|rd|th)\\b(?!\\s+(?:of\\s+)?(?:${MONTHS})\\b)`, "i"),
     extract: (_context, match) => {
       const day = Number(match[1])
       return day >= 1 && day <= 31 ? { day } : null
@@ -109,6 +112,15 @@ const normalise = (tokens: ReadonlyArray<Token>): { text: string; starts: Array<
       parts.push(`${day}${suffix(day)}${tail}`)
     } else if (w in ORDINAL_WORDS && prev === "the") {
       parts.push(`${ORDINAL_WORDS[w]}${suffix(ORDINAL_WORDS[w]!)}${tail}`)
+    } else if (SPLIT_DAYS[`${w} ${next}`] !== undefined && !endsClause(tokens[i]!.raw)) {
+      // "to day", "to morrow": a day a recogniser heard as two words
+      parts.push(`${SPLIT_DAYS[`${w} ${next}`]}${tokens[i + 1]!.raw.match(/[,;:.?!]+$/)?.[0] ?? ""}`)
+      parts.push("")
+      skip.add(i + 1)
+      i++
+    } else if (w === "these" && ["morning", "afternoon", "evening", "week"].includes(next)) {
+      // "these afternoon": "this", misheard
+      parts.push("this")
     } else if (w in HOUR_WORDS && (next === "o'clock" || next === "oclock" || ((prev === "at" || prev === "around") && isClockFollower(tokens, i)))) {
       parts.push(`${HOUR_WORDS[w]}${tail}`)
     } else {
@@ -156,6 +168,24 @@ const HEDGES = new Set(["maybe", "perhaps", "possibly"])
 /** A clock time is said as one: "at 2", "10:30", "3 pm", "ten o'clock", "noon" (not "now", not "in two minutes"). */
 const CLOCK = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.?|p\.m\.?|o'?clock)?\b/
 
+/**
+ * A number in digits that counts something rather than tells the time: "2 minutes", "at 12 bucks
+ * each", "cap it at 4%", "15 trucks by 10 in the morning" keeps its "10". Speech-to-text writes
+ * numbers as digits ("40 minutes is fine"), where chrono reads "40 minutes" as a time from now and a
+ * bare "at 12" as noon. A clock time in digits has a colon or "am"/"pm"/"o'clock", or ends its clause,
+ * or is followed by what follows a time (`isClockFollower`: "at 2 on Friday", "at 10 tomorrow").
+ */
+const countNotClock = (tokens: ReadonlyArray<Token>, from: number, to: number): boolean => {
+  const numbers = tokens.slice(from, to).map((t, k) => ({ word: t.word, i: from + k })).filter((t) => /^\d/.test(t.word))
+  if (numbers.length === 0) return false
+  return numbers.every(({ word, i }) => {
+    if (/^\d{1,2}:\d{2}/.test(word) || /^\d{1,2}(?:am|pm)$/.test(word) || /^(?:\d{1,2}(?:st|nd|rd|th)|\d{4})$/.test(word)) return false
+    const next = tokens[i + 1]?.word ?? ""
+    if (["am", "pm", "a.m", "p.m", "o'clock", "oclock"].includes(next)) return false
+    return !/^\d{1,2}$/.test(word) || !isClockFollower(tokens, i)
+  })
+}
+
 /** "in two weeks" → "in 2 weeks". */
 const relativePhrase = (text: string): string | null => {
   const t = text.toLowerCase().replace(/^(?:on|by|for|until|till|before)\s+/, "").replace(/[,;:.?!]+$/, "").trim()
@@ -181,7 +211,7 @@ const relativePhrase = (text: string): string | null => {
  */
 /** Words without which no due can be named: chrono runs only on sentences with one (the analysis stays fast). */
 const MAY_NAME_A_DAY = new RegExp(
-  `\\b(?:${WEEKDAYS.join("|")}|${MONTHS}|today|tonight|tomorrow|morning|afternoon|evening|noon|midday|week|weeks|month|months|quarter|year|days?|o'?clock|am|pm|a\\.m|p\\.m|${Object.keys(ORDINAL_WORDS).join("|")})\\b|\\d`
+  `\\b(?:${WEEKDAYS.join("|")}|${MONTHS}|today|tonight|tomorrow|morrow|morning|afternoon|evening|noon|midday|week|weeks|month|months|quarter|year|days?|o'?clock|am|pm|a\\.m|p\\.m|${Object.keys(ORDINAL_WORDS).join("|")})\\b|\\d`
 )
 
 export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
@@ -218,7 +248,8 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
     const known = (c: chrono.Component) => r.start.isCertain(c)
     let day: string | null = null
     const weekday = known("weekday") ? r.start.get("weekday") : null
-    const relative = relativePhrase(said.replace(/\s+at\s+\d.*$/, ""))
+    // "tomorrow at 10", "at 10 tomorrow": the day without its clock time
+    const relative = relativePhrase(said.replace(/\s+at\s+\d.*$/, "").replace(/^(?:at|around)\s+\d\S*\s+(?=[a-z])/, ""))
     if (relative !== null) day = relative
     else if (/\b\d{1,2}(?:st|nd|rd|th)\b/.test(said) || new RegExp(`\\b(?:${MONTHS})\\b`).test(said)) {
       const d = known("day") ? r.start.get("day") : null
@@ -234,7 +265,7 @@ export const findDues = (tokens: ReadonlyArray<Token>): Array<Due> => {
       day = day === null ? name : `${name} ${day}`
     }
     let time: string | null = null
-    if (known("hour") && CLOCK.test(said.replace(/\b\d{1,2}(?:st|nd|rd|th)\b/g, "").replace(/\bin \d+ (?:minutes?|hours?)\b/g, ""))) {
+    if (known("hour") && CLOCK.test(said.replace(/\b\d{1,2}(?:st|nd|rd|th)\b/g, "").replace(/\bin \d+ (?:minutes?|hours?)\b/g, "")) && !countNotClock(tokens, from, to)) {
       const hour = r.start.get("hour")!
       const minute = r.start.get("minute") ?? 0
       const meridiem = known("meridiem") ? (r.start.get("meridiem") === 1 ? "pm" : "am") : null

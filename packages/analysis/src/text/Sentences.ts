@@ -47,6 +47,12 @@ export interface Sentence extends Moment {
   readonly text: string
   readonly question: boolean
   readonly numbers: ReadonlyArray<NumberMention>
+  /**
+   * Whether the transcript marks clauses with commas. Speech-to-text without punctuation, or with
+   * an automatic punctuator that gives only sentence ends, does not: where a comma would cut a
+   * clause, a word that opens one must (`opensClause`).
+   */
+  readonly commas: boolean
 }
 
 export const textOf = (words: ReadonlyArray<Attached>) => words.map((w) => w.text).join(" ")
@@ -78,35 +84,48 @@ const VERBS_AFTER: ReadonlySet<string> = new Set([
 /** A question's first words: an auxiliary before a subject ("can you", "shall we", "is it"). */
 const AUXILIARIES: ReadonlySet<string> = new Set(["can", "could", "would", "will", "shall", "should", "do", "does", "did", "is", "are", "was", "have", "has"])
 const QUESTION_SUBJECTS: ReadonlySet<string> = new Set(["you", "we", "i", "it", "they", "that", "this", "there"])
+/** Question words that open a question with the next word ("how about", "what if", "when do"). */
+const WH: ReadonlySet<string> = new Set(["how", "what", "when", "where", "why"])
+const WH_AFTER: ReadonlySet<string> = new Set(["about", "if"])
+const WH_CONTRACTED = /^(?:how|what|when|where|who)'s$/
 /** Words that answer or turn the talk and so open a sentence when a subject follows ("okay we'll…", "no that won't…"). */
 const MARKERS: ReadonlySet<string> = new Set(["okay", "ok", "alright", "right", "well", "look", "yes", "yeah", "no", "sure", "great", "thanks", "honestly", "anyway", "perfect", "fine"])
 /** At least this many words before a sentence may end without a pause or a stop. */
 const MIN_UNPUNCTUATED_WORDS = 4
 
 /**
- * Where speech-to-text gave no punctuation, whether `w` opens a new sentence although no pause
- * says so: the words so far make a sentence of at least four words, the word before does not
- * take a clause after it ("I think we…", "if you…"), and `w` opens one — a subject with its verb
- * ("I'll", "we can"), an auxiliary before a subject ("can you", "shall we"), or a marker before
- * either ("okay we'll", "no that's").
+ * Whether the words from `at` open a clause of their own: a subject with its verb ("I'll", "we
+ * can"), an auxiliary before a subject ("can you", "shall we"), a question word that asks ("how
+ * about", "what if", "when's", "when would"), or a marker or a joining word before any of them
+ * ("okay we'll", "no that's", "and I'll", "then let's"), and the word before does not take a clause after it ("I think we…", "if
+ * you…"), is not a subject ("I'll have that…") and does not ask with it ("can I have…"). What a comma or a full stop would say where speech-to-text gave none.
  */
-const opensSentence = (segment: ReadonlyArray<Attached>, current: ReadonlyArray<Attached>, w: Attached): boolean => {
-  if (current.length < MIN_UNPUNCTUATED_WORDS || BINDERS.has(current[current.length - 1]!.token.word)) return false
-  const at = segment.indexOf(w)
-  const word = (k: number) => segment[at + k]?.token.word ?? ""
+export const opensClause = (words: ReadonlyArray<string>, at: number): boolean => {
+  const before = at > 0 ? words[at - 1]! : ""
+  // "I'll have that…", "we can do…": what follows a subject is its verb, not a new clause
+  if (at === 0 || BINDERS.has(before) || SUBJECT_VERB.test(before) || SUBJECTS_ALONE.has(before) || (AUXILIARIES.has(before) && !words[at]!.includes("'"))) return false
+  const word = (k: number) => words[at + k] ?? ""
   const clause = (k: number) =>
     SUBJECT_VERB.test(word(k)) || (SUBJECTS_ALONE.has(word(k)) && VERBS_AFTER.has(word(k + 1))) ||
-    (AUXILIARIES.has(word(k)) && QUESTION_SUBJECTS.has(word(k + 1)))
-  return clause(0) || (MARKERS.has(word(0)) && clause(1))
+    (AUXILIARIES.has(word(k)) && QUESTION_SUBJECTS.has(word(k + 1))) ||
+    WH_CONTRACTED.test(word(k)) || (WH.has(word(k)) && (AUXILIARIES.has(word(k + 1)) || WH_AFTER.has(word(k + 1))))
+  return clause(0) || ((MARKERS.has(word(0)) || CLAUSE_OPENERS.has(word(0))) && clause(1))
 }
 
-export const sentencesOf = (segments: ReadonlyArray<ReadonlyArray<Attached>>, punctuated: boolean): Array<Sentence> => {
+/**
+ * Sentences of each segment: ended by a full stop, a question or an exclamation mark; where
+ * speech-to-text gave no punctuation, also by a pause of 0.8 s, or before a word that opens a clause
+ * (`opensClause`) once the words so far make a sentence of at least four words.
+ */
+export const sentencesOf = (segments: ReadonlyArray<ReadonlyArray<Attached>>, punctuated: boolean, commas = punctuated): Array<Sentence> => {
   const groups: Array<ReadonlyArray<Attached>> = []
   for (const segment of segments) {
+    const words = segment.map((w) => w.token.word)
     let current: Array<Attached> = []
-    for (const w of segment) {
+    for (const [i, w] of segment.entries()) {
       const last = current[current.length - 1]
-      if (last !== undefined && !punctuated && (w.start - last.end >= UNPUNCTUATED_SENTENCE_PAUSE_S || opensSentence(segment, current, w))) {
+      const opens = () => current.length >= MIN_UNPUNCTUATED_WORDS && opensClause(words, i)
+      if (last !== undefined && !punctuated && (w.start - last.end >= UNPUNCTUATED_SENTENCE_PAUSE_S || opens())) {
         groups.push(current)
         current = []
       }
@@ -122,12 +141,12 @@ export const sentencesOf = (segments: ReadonlyArray<ReadonlyArray<Attached>>, pu
   let run = -1
   groups.forEach((words, index) => {
     if (index === 0 || words[0]!.side !== groups[index - 1]![0]!.side) run++
-    out.push(sentenceOf(words, index, run))
+    out.push(sentenceOf(words, index, run, commas))
   })
   return out
 }
 
-const sentenceOf = (words: ReadonlyArray<Attached>, index: number, run: number): Sentence => {
+const sentenceOf = (words: ReadonlyArray<Attached>, index: number, run: number, commas: boolean): Sentence => {
   const tokens = words.map((w) => w.token)
   const text = textOf(words)
   return {
@@ -139,7 +158,8 @@ const sentenceOf = (words: ReadonlyArray<Attached>, index: number, run: number):
     plain: plain(tokens),
     text,
     question: isQuestion(tokens),
-    numbers: findNumbers(tokens)
+    numbers: findNumbers(tokens),
+    commas
   }
 }
 
@@ -177,7 +197,7 @@ export const clausesOf = (s: Sentence): ReadonlyArray<Sentence> => {
     }
   }
   if (cuts.length === 0) return [s]
-  return [0, ...cuts].map((at, k) => sentenceOf(s.words.slice(at, cuts[k] ?? s.words.length), s.index, s.run))
+  return [0, ...cuts].map((at, k) => sentenceOf(s.words.slice(at, cuts[k] ?? s.words.length), s.index, s.run, s.commas))
 }
 
 /** Runs: consecutive sentences of one side. */

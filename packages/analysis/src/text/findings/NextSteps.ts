@@ -10,7 +10,7 @@ import { CLAUSE_OPENERS, endsClause, plain, type Token } from "../lexicon/Tokens
 import { isAgendaToday, NEXT_STEP_CUES } from "../lexicon/When.js"
 import { type Moment, stripMoment } from "../Moment.js"
 import { round } from "../Round.js"
-import { momentOf, momentOfSentence, runsOf, type Sentence, textOf } from "../Sentences.js"
+import { momentOf, momentOfSentence, opensClause, runsOf, type Sentence, textOf } from "../Sentences.js"
 import type { NextStepItem } from "../../Types.js"
 
 export interface NextStepFinding {
@@ -117,14 +117,21 @@ const withThen = (
   return dues
 }
 
-/** Clause spans of a sentence (token ranges): cut after a comma or semicolon before an opener or a new subject. */
+/**
+ * Clause spans of a sentence (token ranges): cut after a comma or semicolon before an opener or a
+ * new subject; in a transcript without commas (speech-to-text without punctuation, or an automatic
+ * punctuator that gives only sentence ends), before a word that opens a clause (`opensClause`: "great I'll
+ * send it by Thursday", "…the seventeenth if I need to can we…").
+ */
 const clauseSpans = (s: Sentence): Array<readonly [number, number]> => {
   const out: Array<readonly [number, number]> = []
+  const bare = !s.commas
+  const words = bare ? s.tokens.map((t) => t.word) : []
   let from = 0
   for (let i = 1; i < s.words.length; i++) {
     const prev = s.words[i - 1]!.text
     const word = s.tokens[i]!.word
-    if (/;$/.test(prev) || (endsClause(prev) && (CLAUSE_OPENERS.has(word) || CLAUSE_SUBJECTS.has(word)))) {
+    if (/;$/.test(prev) || (endsClause(prev) && (CLAUSE_OPENERS.has(word) || CLAUSE_SUBJECTS.has(word))) || (bare && opensClause(words, i))) {
       out.push([from, i])
       from = i
     }
@@ -133,6 +140,34 @@ const clauseSpans = (s: Sentence): Array<readonly [number, number]> => {
   return out
 }
 const CLAUSE_SUBJECTS = new Set(["i", "i'll", "i'm", "we", "we'll", "we're", "let's", "you", "you'll", "shall", "could", "can", "would"])
+
+/**
+ * Where a step with a verb is said: its clause, from the act's subject where that comes first. In a
+ * transcript without commas a clause may still hold what was said before the act ("perfect the
+ * revised order form by Wednesday"), so there the step starts at the subject, or at the auxiliary
+ * that asks before it ("could Linda send…").
+ */
+const stepStart = (s: Sentence, span: readonly [number, number], act: Act): number => {
+  if (s.commas) return Math.min(span[0], act.subject)
+  const asks = act.subject > 0 && ASKING.has(s.tokens[act.subject - 1]!.word) && !s.tokens[act.subject]!.word.includes("'")
+  const start = Math.max(span[0], asks ? act.subject - 1 : act.subject)
+  // a fronted time's act is in the next clause ("after the board on the 19th I'll take it…"): the time's clause stays whole
+  return start < span[1] ? start : span[0]
+}
+/**
+ * Where a step without a verb of its own is said ("would Tuesday work", "say the ninth"): its
+ * clause; in a transcript without commas, from its day and the words that ask for it or lead to it
+ * (at most two: "how about Friday", "would Tuesday work"), where the clause may still hold what was
+ * said before ("of course would early next week work say Tuesday").
+ */
+const dayStart = (s: Sentence, span: readonly [number, number], due: Due): number => {
+  if (s.commas) return span[0]
+  let start = due.from
+  while (start > span[0] && due.from - start < 2 && BEFORE_DAY.has(s.tokens[start - 1]!.word)) start--
+  return Math.max(span[0], start)
+}
+const BEFORE_DAY = new Set(["on", "by", "at", "say", "for", "from", "until", "till", "before", "about", "how", "what", "would", "could", "does", "will", "can", "shall", "be", "might", "is"])
+const ASKING = new Set(["can", "could", "would", "will", "shall", "should", "do", "does", "did"])
 
 const clauseMoment = (s: Sentence, [from, to]: readonly [number, number]): Moment => {
   const start = from > 0 && to - from > 1 && CLAUSE_OPENERS.has(s.tokens[from]!.word) ? from + 1 : from
@@ -238,12 +273,12 @@ export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextSte
         // the question mark belongs to the last clause: "I'll have the accounts set up by Wednesday, and we do the training on Thursday?"
         const asked = s.question && span === spans[spans.length - 1]
         found.push({
-          sentence: s, moment: clauseMoment(s, [Math.min(span[0], act.subject), span[1]]), owner: ownerOf(act), ...when,
+          sentence: s, moment: clauseMoment(s, [stepStart(s, span, act), span[1]]), owner: ownerOf(act), ...when,
           offer: (act.offer && !canDo(act)) || asked || choice, choice, able: act.offer && canDo(act), restates: CLOSING.test(act.infinitive), goodbye: isGoodbye(s, span)
         })
       } else if (act !== undefined && needsBy(act, s, due)) {
         // "I need the renewal signed before the thirty-first", "I'll need a contact by Friday": a deadline the speaker sets
-        found.push({ sentence: s, moment: clauseMoment(s, [Math.min(span[0], act.subject), span[1]]), owner: s.speaker, ...when, offer: false, choice: false, restates: false, goodbye: false })
+        found.push({ sentence: s, moment: clauseMoment(s, [stepStart(s, span, act), span[1]]), owner: s.speaker, ...when, offer: false, choice: false, restates: false, goodbye: false })
       } else if (act === undefined || (act.actor === "third" && !act.inert) || ((act.infinitive === "be" || naming(act, s)) && !act.past)) {
         const clause = plain(s.tokens.slice(span[0], span[1]))
         const words = s.tokens.slice(span[0], span[1]).filter((t) => /[\p{L}\p{N}]/u.test(t.word)).length
@@ -257,7 +292,7 @@ export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextSte
         // "I could do Thursday at eight, or Friday afternoon": a day after "or" is one of the alternatives offered
         const choice = due.choice === true || s.tokens[span[0]]?.word === "or"
         found.push({
-          sentence: s, moment: clauseMoment(s, span), owner: s.speaker, ...when, offer: s.question || choice, choice,
+          sentence: s, moment: clauseMoment(s, [dayStart(s, span, due), span[1]]), owner: s.speaker, ...when, offer: s.question || choice, choice,
           restates: dateOnly || CLOSING.test(clause), goodbye: isGoodbye(s, span), bare: dateOnly
         })
       }

@@ -37,8 +37,30 @@ export const toToken = (raw: string): Token => ({
     .replace(/[^\p{L}\p{N}%]+$/u, "")
 })
 
+/** Words before "aisle" that keep it a noun ("the aisle", "checkout aisle"); else a recogniser's homophone of "I'll". */
+const NOUN_BEFORE = new Set(["the", "a", "an", "this", "that", "each", "every", "same", "next", "other", "one", "which", "whichever", "checkout", "centre", "center", "side", "main", "wrong", "right", "our", "your", "their", "my", "his", "her"])
+
+/**
+ * A provider word heard as its homophone where the words around it say otherwise: "aisle send the
+ * invite" is "I'll send the invite" (speech-to-text hears the contraction as the noun, which keeps
+ * its article: "the aisle", and a name its capital: "Aisle Guide"). The word as the provider gave it stays in the transcript and quotes.
+ */
+export const repaired = (tokens: ReadonlyArray<Token>, i: number): Token => {
+  const token = tokens[i]!
+  const before = tokens[i - 1]
+  if ((token.word !== "aisle" && token.word !== "isle") || NOUN_BEFORE.has(before?.word ?? "")) return token
+  // "… still high, Aisle Guide do a listing", "Aisle Guide do…": capitalised inside a sentence or before a capital, a name
+  const capital = (t: Token | undefined) => t !== undefined && /^\p{Lu}/u.test(t.raw) && t.word !== "i" && !t.word.startsWith("i'")
+  if (capital(token) && ((before !== undefined && !/[.?!]["')]*$/.test(before.raw)) || capital(tokens[i + 1]))) return token
+  return { raw: token.raw.replace(/(?:aisle|isle)/i, "I'll"), word: "i'll" }
+}
+
 /** Tokens of a written sentence (tests and ad-hoc use; the analysis makes one token per provider word). */
-export const tokenize = (text: string): Array<Token> => text.split(/\s+/).filter((t) => t.length > 0).map(toToken)
+export const tokenize = (text: string): Array<Token> => {
+  const raws = text.split(/\s+/).filter((t) => t.length > 0)
+  const tokens = raws.map(toToken)
+  return tokens.map((_, i) => repaired(tokens, i))
+}
 
 /** Contractions written out, so each pattern is written once, in its long form. */
 const CONTRACTIONS: Readonly<Record<string, string>> = {

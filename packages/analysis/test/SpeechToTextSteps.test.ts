@@ -1,0 +1,90 @@
+/**
+ * Next steps in words as speech-to-text gives them (issue 35, item 3): no punctuation, or sentence
+ * ends without commas; numbers in digits; a contraction heard as its homophone. The step is placed
+ * where its own clause starts, not at the start of the run-on sentence holding it.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { dueText, findDues } from "../src/text/Dates.js"
+import { tokenize } from "../src/text/lexicon/Tokens.js"
+import { opensClause } from "../src/text/Sentences.js"
+import { scriptedCall, type Who } from "./utils/ScriptedCall.js"
+
+const steps = (lines: ReadonlyArray<readonly [Who, string]>) => scriptedCall(lines).next_steps.map((s) => [s.owner, s.due, s.quote])
+const dues = (text: string) => findDues(tokenize(text)).map(dueText)
+const opens = (text: string) => {
+  const words = tokenize(text).map((t) => t.word)
+  return words.flatMap((w, i) => (opensClause(words, i) ? [w] : []))
+}
+
+describe("where a clause opens without a comma", () => {
+  it("a subject with its verb, a question, a question word and a joining word before a subject open one", () => {
+    expect(opens("lovely we'll ring you back")).toEqual(["we'll"])
+    expect(opens("noted could you email the floor plan")).toEqual(["could"])
+    expect(opens("fine how about the morning")).toEqual(["how"])
+    expect(opens("brilliant then let's pencil it in")).toEqual(["then"])
+  })
+
+  it("a verb after its subject, a subject after its auxiliary and a clause after a binder do not", () => {
+    expect(opens("I'll have it ready")).toEqual([])
+    expect(opens("we can do that")).toEqual([])
+    expect(opens("can I have the export")).toEqual([])
+    expect(opens("I think we can")).toEqual([])
+  })
+})
+
+describe("next steps without punctuation", () => {
+  it("a step after an acknowledgement starts at its own subject", () => {
+    expect(steps([
+      ["buyer", "that would help a lot"],
+      ["rep", "great I'll send the revised price list by thursday"]
+    ])).toEqual([["S1", "Thursday", "I'll send the revised price list by thursday"]])
+  })
+
+  it("a step after a joining word starts at its subject, the one before it keeps its own day", () => {
+    const found = steps([
+      ["rep", "I'll draft the rota changes by monday then let's walk through them together on wednesday"],
+      ["buyer", "wednesday suits me"]
+    ])
+    expect(found).toContainEqual(["S1", "Monday", "I'll draft the rota changes by monday"])
+    expect(found).toContainEqual(["S1", "Wednesday", "let's walk through them together on wednesday"])
+  })
+
+  it("with sentence ends but no commas, the step still starts at its subject", () => {
+    expect(steps([
+      ["buyer", "Send it across."],
+      ["rep", "Brilliant I'll get the floor plan over to you tomorrow."]
+    ])).toEqual([["S1", "tomorrow", "I'll get the floor plan over to you tomorrow."]])
+  })
+
+  it("a question asked with an auxiliary keeps it: the step starts at the auxiliary", () => {
+    const found = steps([
+      ["rep", "okay could you send the stock counts by friday"],
+      ["buyer", "yes I can do friday"]
+    ])
+    expect(found).toEqual([["S2", "Friday", "could you send the stock counts by friday"]])
+  })
+
+  it("'I'll' heard as 'aisle' is still a promise; 'the aisle' stays a place", () => {
+    expect(steps([
+      ["buyer", "we need the quote before the board"],
+      ["rep", "sure aisle email you the quote on monday"]
+    ])).toEqual([["S1", "Monday", "aisle email you the quote on monday"]])
+    expect(tokenize("it sits in the aisle by the door").map((t) => t.word)).toContain("aisle")
+  })
+})
+
+describe("numbers in digits", () => {
+  it("a count of minutes, money or a percentage is no clock time", () => {
+    expect(dues("40 minutes is fine")).toEqual([])
+    expect(dues("we lose 12 quid a box")).toEqual([])
+    expect(dues("we swap about 60 keys a month at 12 bucks each")).toEqual([])
+    expect(dues("cap the rise at 4% please")).toEqual([])
+  })
+
+  it("a clock time in digits stays one, before or after its day", () => {
+    expect(dues("thursday at 2 on the shop floor")).toEqual(["Thursday 14:00"])
+    expect(dues("I'll ring you at 10 tomorrow")).toEqual(["tomorrow 10:00"])
+    expect(dues("friday at 9:30 works")).toEqual(["Friday 09:30"])
+    expect(dues("say 3 pm on monday")).toEqual(["Monday 15:00"])
+  })
+})
