@@ -7,9 +7,12 @@
  *
  *   npm run eval:fresh -- dev21-            the table
  *   npm run eval:fresh -- dev21- --details  and each call's misses and false findings
+ *   npm run eval:fresh -- dev21- --noise "none, 10% WER"   on its words as speech-to-text gives
+ *                                           them (a condition of `asr-noise.ts`, seed 35)
  */
 import { readdirSync } from "node:fs"
 import { CALLS } from "./calls.js"
+import { ASR_COMPONENTS, ASR_CONDITIONS, ASR_SEED, noisyCall } from "./asr-noise.js"
 import { compare, runCall, summarize, table } from "./run.js"
 
 const prefix = process.argv[2]
@@ -17,8 +20,11 @@ if (prefix === undefined || prefix.startsWith("--")) throw new Error("usage: npm
 const ids = readdirSync(CALLS)
   .filter((f) => f.startsWith(prefix) && f.endsWith(".annotation.json"))
   .map((f) => f.replace(".annotation.json", ""))
-const results = ids.map((id) => compare(runCall(id), "test"))
-console.log(table(`${prefix}*`, summarize(results)))
+const noiseAt = process.argv.indexOf("--noise")
+const noise = noiseAt < 0 ? null : [...ASR_CONDITIONS, ...ASR_COMPONENTS].find((c) => c.name === process.argv[noiseAt + 1])
+if (noise === undefined) throw new Error(`--noise takes one of: ${[...ASR_CONDITIONS, ...ASR_COMPONENTS].map((c) => c.name).join("; ")}`)
+const results = ids.map((id) => compare(noise === null ? runCall(id) : runCall(id, (truth) => noisyCall(truth, id, ASR_SEED, noise).input), "test"))
+console.log(table(`${prefix}*${noise === null ? "" : ` (${noise.words})`}`, summarize(results)))
 if (process.argv.includes("--details")) {
   for (const r of results) {
     console.log(`  ${r.id}`)
