@@ -88,3 +88,11 @@ describe("numbers in digits", () => {
     expect(dues("say 3 pm on monday")).toEqual(["Monday 15:00"])
   })
 })
+
+describe("more clause openings without a comma", () => {
+  it("a third person's contraction and a condition with its subject open a clause", () => {
+    expect(opens("right she'll ring the depot")).toEqual(["she'll"])
+    expect(opens("send it over if we get it by friday")).toEqual(["if"])
+    expect(opens("fine what if it goes down")).toEqual(["what"])
+  })
+})

@@ -75,7 +75,7 @@ const BINDERS: ReadonlySet<string> = new Set([
   "maybe", "perhaps", "why", "till", "wish", "bet", "means", "thought"
 ])
 /** A subject and its verb that open a clause: "I'll", "we can", "you could", "they don't"… */
-const SUBJECT_VERB = /^(i'll|i'm|i've|i'd|we'll|we're|we've|we'd|you'll|you're|you've|you'd|they'll|they're|they've|let's|that's|it's|there's)$/
+const SUBJECT_VERB = /^(i'll|i'm|i've|i'd|we'll|we're|we've|we'd|you'll|you're|you've|you'd|they'll|they're|they've|let's|that's|it's|there's|he'll|she'll|it'll|that'll|he's|she's|he'd|she'd|lemme|gimme)$/
 const SUBJECTS_ALONE: ReadonlySet<string> = new Set(["i", "we", "you", "they", "he", "she"])
 const VERBS_AFTER: ReadonlySet<string> = new Set([
   "will", "can", "could", "would", "should", "shall", "need", "have", "had", "am", "are", "do", "don't", "can't", "won't", "didn't",
@@ -88,6 +88,8 @@ const QUESTION_SUBJECTS: ReadonlySet<string> = new Set(["you", "we", "i", "it", 
 const WH: ReadonlySet<string> = new Set(["how", "what", "when", "where", "why"])
 const WH_AFTER: ReadonlySet<string> = new Set(["about", "if"])
 const WH_CONTRACTED = /^(?:how|what|when|where|who)'s$/
+/** A condition put before its clause: "if I send it by Monday…", "once we've got the export…". */
+const CONDITIONS: ReadonlySet<string> = new Set(["if", "once", "unless"])
 /** Words that answer or turn the talk and so open a sentence when a subject follows ("okay we'll…", "no that won't…"). */
 const MARKERS: ReadonlySet<string> = new Set(["okay", "ok", "alright", "right", "well", "look", "yes", "yeah", "no", "sure", "great", "thanks", "honestly", "anyway", "perfect", "fine"])
 /** At least this many words before a sentence may end without a pause or a stop. */
@@ -96,7 +98,7 @@ const MIN_UNPUNCTUATED_WORDS = 4
 /**
  * Whether the words from `at` open a clause of their own: a subject with its verb ("I'll", "we
  * can"), an auxiliary before a subject ("can you", "shall we"), a question word that asks ("how
- * about", "what if", "when's", "when would"), or a marker or a joining word before any of them
+ * about", "what if", "when's", "when would"), a condition with its subject ("if I send…"), or a marker or a joining word before any of them
  * ("okay we'll", "no that's", "and I'll", "then let's"), and the word before does not take a clause after it ("I think we…", "if
  * you…"), is not a subject ("I'll have that…") and does not ask with it ("can I have…"). What a comma or a full stop would say where speech-to-text gave none.
  */
@@ -108,7 +110,8 @@ export const opensClause = (words: ReadonlyArray<string>, at: number): boolean =
   const clause = (k: number) =>
     SUBJECT_VERB.test(word(k)) || (SUBJECTS_ALONE.has(word(k)) && VERBS_AFTER.has(word(k + 1))) ||
     (AUXILIARIES.has(word(k)) && QUESTION_SUBJECTS.has(word(k + 1))) ||
-    WH_CONTRACTED.test(word(k)) || (WH.has(word(k)) && (AUXILIARIES.has(word(k + 1)) || WH_AFTER.has(word(k + 1))))
+    WH_CONTRACTED.test(word(k)) || (WH.has(word(k)) && (AUXILIARIES.has(word(k + 1)) || WH_AFTER.has(word(k + 1)))) ||
+    (CONDITIONS.has(word(k)) && (SUBJECTS_ALONE.has(word(k + 1)) || SUBJECT_VERB.test(word(k + 1))))
   return clause(0) || ((MARKERS.has(word(0)) || CLAUSE_OPENERS.has(word(0))) && clause(1))
 }
 
