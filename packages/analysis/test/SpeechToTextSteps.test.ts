@@ -96,3 +96,10 @@ describe("more clause openings without a comma", () => {
     expect(opens("fine what if it goes down")).toEqual(["what"])
   })
 })
+
+describe("a number past twelve in digits", () => {
+  it("is no spoken hour without its minutes", () => {
+    expect(dues("we can talk about the discount at 15")).toEqual([])
+    expect(dues("friday at 15:30")).toEqual(["Friday 15:30"])
+  })
+})

@@ -173,7 +173,8 @@ const CLOCK = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.?|p\.m\.?|o'?clock)?\b/
  * each", "cap it at 4%", "15 trucks by 10 in the morning" keeps its "10". Speech-to-text writes
  * numbers as digits ("40 minutes is fine"), where chrono reads "40 minutes" as a time from now and a
  * bare "at 12" as noon. A clock time in digits has a colon or "am"/"pm"/"o'clock", or ends its clause,
- * or is followed by what follows a time (`isClockFollower`: "at 2 on Friday", "at 10 tomorrow").
+ * or is an hour of twelve or less followed by what follows a time (`isClockFollower`: "at 2 on
+ * Friday", "at 10 tomorrow"); "we talk about the discount at 15" names no time.
  */
 const countNotClock = (tokens: ReadonlyArray<Token>, from: number, to: number): boolean => {
   const numbers = tokens.slice(from, to).map((t, k) => ({ word: t.word, i: from + k })).filter((t) => /^\d/.test(t.word))
@@ -182,7 +183,8 @@ const countNotClock = (tokens: ReadonlyArray<Token>, from: number, to: number): 
     if (/^\d{1,2}:\d{2}/.test(word) || /^\d{1,2}(?:am|pm)$/.test(word) || /^(?:\d{1,2}(?:st|nd|rd|th)|\d{4})$/.test(word)) return false
     const next = tokens[i + 1]?.word ?? ""
     if (["am", "pm", "a.m", "p.m", "o'clock", "oclock"].includes(next)) return false
-    return !/^\d{1,2}$/.test(word) || !isClockFollower(tokens, i)
+    // "at 15" is a number said in digits (fifteen percent, a price): a spoken hour goes to twelve
+    return !/^\d{1,2}$/.test(word) || Number(word) > 12 || !isClockFollower(tokens, i)
   })
 }
 
