@@ -5,7 +5,8 @@
  * there, they decide instead:
  *
  * - **who asks the questions**: each channel's share of the call's questions (a sentence ending in
- *   "?", or opening with a question word or an auxiliary and a subject, `isQuestion`), weight 0.6;
+ *   "?", or opening with a question word or an auxiliary and a subject, `isQuestion`; without
+ *   punctuation a sentence is cut where a clause opens, `sentencesOfText`), weight 0.6;
  * - **who names the price**: each channel's share of the sentences that put a money figure on the
  *   offer ("it's 450 dollars a month", "the licence is £12 per user"), weight 0.4.
  *
@@ -16,6 +17,7 @@
 import { findNumbers, MONEY_UNITS } from "./text/lexicon/Numbers.js"
 import { isQuestion } from "./text/lexicon/Questions.js"
 import { tokenize } from "./text/lexicon/Tokens.js"
+import { sentencesOfText } from "./text/Sentences.js"
 import type { AcousticAnalysis, RepChannelDecision } from "./Types.js"
 
 export const QUESTION_WEIGHT = 0.6
@@ -32,9 +34,6 @@ export interface ChannelWordCues {
 /** Words that put a money figure on the offer rather than on the buyer's own costs. */
 const OFFER = /\b(price|priced|pricing|cost|costs|per (month|year|user|seat|site|licence|license|head)|a (month|year|seat|user)|monthly|annually|licen[cs]e|subscription|plan|fee|quote|discount|list)\b/
 
-/** The sentences of a segment's text: cut at ".", "?" and "!". */
-const sentencesOf = (text: string) => text.split(/(?<=[.?!]["')]*)\s+/).filter((s) => s.trim().length > 0)
-
 /** Whether a sentence names a price: a money figure with a word of pricing. */
 export const namesPrice = (sentence: string): boolean => {
   const tokens = tokenize(sentence)
@@ -50,7 +49,7 @@ export const wordCues = (
   for (const seg of segments) {
     const channel = seg.speaker === "S1" ? "left" : seg.speaker === "S2" ? "right" : null
     if (channel === null) continue
-    for (const s of sentencesOf(seg.text)) {
+    for (const s of sentencesOfText(seg.text)) {
       if (isQuestion(tokenize(s))) count[channel].questions++
       if (namesPrice(s)) count[channel].prices++
     }

@@ -206,6 +206,18 @@ describe("the rep's channel under auto", () => {
     expect(decideByWords({ left: { questions: 0, prices: 0 }, right: { questions: 0, prices: 0 } })).toBeNull()
   })
 
+  it("counts the same questions in words without punctuation, cut where a clause opens", () => {
+    const segments = [
+      { speaker: "S1", text: "hello yes this is dana" },
+      { speaker: "S2", text: "how are you handling the rota today and what do you do when someone calls in sick" },
+      { speaker: "S1", text: "we ring round it takes an hour every morning" },
+      { speaker: "S2", text: "right so who signs off on it can you tell me that" }
+    ]
+    expect(wordCues(segments)).toEqual({ left: { questions: 0, prices: 0 }, right: { questions: 4, prices: 0 } })
+    // the same words ended by a full stop are one sentence each, a statement: no question is counted
+    expect(wordCues(segments.map((s) => ({ ...s, text: `${s.text}.` })))).toEqual({ left: { questions: 0, prices: 0 }, right: { questions: 0, prices: 0 } })
+  })
+
   it("swaps the roles of a stereo call when the words put the rep on the other channel", () => {
     const turns = [
       { speaker: "S1", role: "rep" as const, start: 0, end: 2 },

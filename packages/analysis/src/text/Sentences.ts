@@ -6,7 +6,7 @@
 import type { Attached } from "./Attach.js"
 import { findNumbers, type NumberMention } from "./lexicon/Numbers.js"
 import { isQuestion } from "./lexicon/Questions.js"
-import { CLAUSE_OPENERS, endsClause, endsSentence, plain, type Token } from "./lexicon/Tokens.js"
+import { CLAUSE_OPENERS, endsClause, endsSentence, plain, type Token, tokenize } from "./lexicon/Tokens.js"
 import { clip, type Moment } from "./Moment.js"
 
 /** A pause longer than this starts a new transcript segment. */
@@ -202,6 +202,28 @@ export const clausesOf = (s: Sentence): ReadonlyArray<Sentence> => {
   if (cuts.length === 0) return [s]
   return [0, ...cuts].map((at, k) => sentenceOf(s.words.slice(at, cuts[k] ?? s.words.length), s.index, s.run, s.commas))
 }
+
+/**
+ * The sentences of a written text (a transcript segment's, a script turn's): cut after ".", "?"
+ * and "!"; a stretch without end punctuation (speech-to-text without it) is cut as `sentencesOf`
+ * cuts words, before a word that opens a clause once four words are said.
+ */
+export const sentencesOfText = (text: string): Array<string> =>
+  text.split(/(?<=[.?!]["')]*)\s+/).filter((x) => x.trim().length > 0).flatMap((piece) => {
+    const raws = piece.trim().split(/\s+/)
+    if (/[.?!]["')]*$/.test(piece.trim()) || raws.length < 2 * MIN_UNPUNCTUATED_WORDS) return [piece]
+    const words = tokenize(piece).map((t) => t.word)
+    const out: Array<string> = []
+    let from = 0
+    for (let i = MIN_UNPUNCTUATED_WORDS; i < raws.length; i++) {
+      if (i - from >= MIN_UNPUNCTUATED_WORDS && opensClause(words, i)) {
+        out.push(raws.slice(from, i).join(" "))
+        from = i
+      }
+    }
+    out.push(raws.slice(from).join(" "))
+    return out
+  })
 
 /** Runs: consecutive sentences of one side. */
 export const runsOf = (sentences: ReadonlyArray<Sentence>): Array<ReadonlyArray<Sentence>> => {
