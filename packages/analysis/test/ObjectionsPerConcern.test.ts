@@ -87,8 +87,69 @@ describe("brush-offs that end or defer the conversation are objections", () => {
     expect(objectionsOf(line)).toHaveLength(1)
   })
 
+  it("material asked for about something or for someone, with the call going on, is a request, not a brush-off", () => {
+    for (const line of [
+      "Could you send me something on the stock module that I can pass to our office manager?",
+      "Send me something to look through before we speak on Thursday.",
+      "And pop me over some info about the training days, please."
+    ]) {
+      expect(objectionsOf(line)).toEqual([])
+    }
+    // "just", or a look put off, still makes it the buyer's way off the call
+    expect(objectionsOf("Look, just send me something over and I'll read it when things calm down.")).toHaveLength(1)
+    expect(objectionsOf("Email me some details and I'll have a look at some point.")).toHaveLength(1)
+  })
+
   it("a request for a named document, a day given for a call the buyer wants, and a story of a busy phone are not", () => {
     expect(objectionsOf("Can you send me the data processing agreement so legal can start on it?")).toHaveLength(0)
     expect(objectionsOf("Our phones did not stop ringing that whole week after the article.")).toHaveLength(0)
+  })
+})
+
+describe("a worry told as a feeling is an objection", () => {
+  it.each([
+    "I'm a little scared my drivers will simply ignore the alerts.",
+    "Our two receptionists are lovely, but they're frightened of anything that changes the booking screen.",
+    "To be honest I get quite jittery about moving all the client files in one go.",
+    "The bit about the overnight sync, that's the part that bothers me."
+  ])("%s", (line) => {
+    expect(objectionsOf(line)).toHaveLength(1)
+  })
+
+  it("not a worry waved away, nor a polite \"I'm afraid\"", () => {
+    expect(objectionsOf("I'm not worried about the set-up at all, our lad is good with that.")).toEqual([])
+    expect(objectionsOf("I'm afraid I've only got ten minutes, so go ahead.")).toEqual([])
+  })
+
+  it("beside another concern in the same turn, in a sentence of its own, it is a second objection", () => {
+    const found = objectionsOf("The monthly fee is more than we set aside for this. Honestly, I'm a bit frightened the older staff will never get used to it.")
+    expect(found).toHaveLength(2)
+    expect(new Set(found.map((o) => o.kind)).size).toBe(2)
+  })
+})
+
+describe("a concern asked as a question", () => {
+  it.each([
+    "So why am I paying for thirty licences when half the team never logs in?",
+    "Why would we be paying for the weekends when the office is shut?",
+    "Why do we pay for twenty seats, then?"
+  ])("%s", (line) => {
+    expect(objectionsOf(line)).toHaveLength(1)
+  })
+})
+
+describe("a second concern said in a sentence that adds it", () => {
+  const price = "Twelve hundred a year is more than we budgeted for."
+
+  it("a phrase's concern in an \"And…\" sentence needs the model less sure of it than one said without", () => {
+    // the model reads the freeze in its own words between `ADDED_BAR` and its threshold
+    const added = objectionsOf(`${price} And we have a freeze on new systems until the spring.`)
+    expect(added).toHaveLength(2)
+    expect(new Set(added.map((o) => o.kind)).size).toBe(2)
+    expect(objectionsOf(`${price} We have a freeze on new systems until the spring.`)).toHaveLength(1)
+  })
+
+  it("a reason for the first concern stays with it", () => {
+    expect(objectionsOf(`${price} We're a small shop with four staff.`)).toHaveLength(1)
   })
 })
