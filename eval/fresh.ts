@@ -21,8 +21,9 @@ const ids = readdirSync(CALLS)
   .filter((f) => f.startsWith(prefix) && f.endsWith(".annotation.json"))
   .map((f) => f.replace(".annotation.json", ""))
 const noiseAt = process.argv.indexOf("--noise")
-const noise = noiseAt < 0 ? null : [...ASR_CONDITIONS, ...ASR_COMPONENTS].find((c) => c.name === process.argv[noiseAt + 1])
-if (noise === undefined) throw new Error(`--noise takes one of: ${[...ASR_CONDITIONS, ...ASR_COMPONENTS].map((c) => c.name).join("; ")}`)
+const conditions = [...ASR_CONDITIONS, ...ASR_COMPONENTS]
+const noise = noiseAt < 0 ? null : conditions.find((c) => c.name === process.argv[noiseAt + 1])
+if (noise === undefined) throw new Error(`--noise takes one of: ${conditions.map((c) => c.name).join("; ")}`)
 const results = ids.map((id) => compare(noise === null ? runCall(id) : runCall(id, (truth) => noisyCall(truth, id, ASR_SEED, noise).input), "test"))
 console.log(table(`${prefix}*${noise === null ? "" : ` (${noise.words})`}`, summarize(results)))
 if (process.argv.includes("--details")) {

@@ -3,7 +3,7 @@
  * and where the provider labels speakers, by its labels mapped one to one onto ours (the mapping
  * also gives the share of word time on which the two agree).
  */
-import { repaired, type Token, toToken } from "./lexicon/Tokens.js"
+import { inContext, type Token, toToken } from "./lexicon/Tokens.js"
 import type { Side } from "./Moment.js"
 import { round } from "./Round.js"
 import type { ContentInput } from "./Transcript.js"
@@ -122,8 +122,7 @@ export const attachWords = (input: ContentInput): { words: Array<Attached>; turn
     .sort((a, b) => a.start - b.start || a.end - b.end || byText(a.text, b.text) || byText(a.speaker ?? "", b.speaker ?? ""))
   const sides = turns.map((t) => sideOf(t, input.speakers))
   // each provider word's token, a homophone read in its context ("aisle send it" is "I'll send it")
-  const bare = words.map((w) => toToken(w.text))
-  const tokens = bare.map((_, i) => repaired(bare, i))
+  const tokens = inContext(words.map((w) => toToken(w.text)))
   const attach = (w: (typeof words)[number], turn: number, token: Token): Attached => ({
     text: w.text,
     start: w.start,

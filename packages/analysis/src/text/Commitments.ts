@@ -201,5 +201,5 @@ const informs = (tokens: ReadonlyArray<Token>, at: number, infinitive: string, a
 }
 
 /** "can we…", "shall we…", "could you…": the subject follows an auxiliary at the clause's start. */
-const isQuestionAt = (tokens: ReadonlyArray<Token>, subject: number): boolean =>
+export const isQuestionAt = (tokens: ReadonlyArray<Token>, subject: number): boolean =>
   subject > 0 && ["can", "could", "shall", "should", "would", "will"].includes(tokens[subject - 1]!.word)

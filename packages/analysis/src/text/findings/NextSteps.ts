@@ -2,7 +2,7 @@
  * The call's next steps: dated commitments (see `Content.ts`, "Next steps"), each tied to the
  * verb that governs its date, with its owner, and confirmed by the other side's reply.
  */
-import { type Act, actsIn } from "../Commitments.js"
+import { type Act, actsIn, isQuestionAt } from "../Commitments.js"
 import { type Due, dueText, findDues, sameDay } from "../Dates.js"
 import { commitmentOf, isAgreement } from "../lexicon/Commitments.js"
 import { isOpenQuestion } from "../lexicon/Questions.js"
@@ -149,8 +149,7 @@ const CLAUSE_SUBJECTS = new Set(["i", "i'll", "i'm", "we", "we'll", "we're", "le
  */
 const stepStart = (s: Sentence, span: readonly [number, number], act: Act): number => {
   if (s.commas) return Math.min(span[0], act.subject)
-  const asks = act.subject > 0 && ASKING.has(s.tokens[act.subject - 1]!.word) && !s.tokens[act.subject]!.word.includes("'")
-  const start = Math.max(span[0], asks ? act.subject - 1 : act.subject)
+  const start = Math.max(span[0], isQuestionAt(s.tokens, act.subject) ? act.subject - 1 : act.subject)
   // a fronted time's act is in the next clause ("after the board on the 19th I'll take it…"): the time's clause stays whole
   return start < span[1] ? start : span[0]
 }
@@ -167,7 +166,6 @@ const dayStart = (s: Sentence, span: readonly [number, number], due: Due): numbe
   return Math.max(span[0], start)
 }
 const BEFORE_DAY = new Set(["on", "by", "at", "say", "for", "from", "until", "till", "before", "about", "how", "what", "would", "could", "does", "will", "can", "shall", "be", "might", "is"])
-const ASKING = new Set(["can", "could", "would", "will", "shall", "should", "do", "does", "did"])
 
 const clauseMoment = (s: Sentence, [from, to]: readonly [number, number]): Moment => {
   const start = from > 0 && to - from > 1 && CLAUSE_OPENERS.has(s.tokens[from]!.word) ? from + 1 : from

@@ -45,7 +45,7 @@ const NOUN_BEFORE = new Set(["the", "a", "an", "this", "that", "each", "every", 
  * invite" is "I'll send the invite" (speech-to-text hears the contraction as the noun, which keeps
  * its article: "the aisle", and a name its capital: "Aisle Guide"). The word as the provider gave it stays in the transcript and quotes.
  */
-export const repaired = (tokens: ReadonlyArray<Token>, i: number): Token => {
+const repaired = (tokens: ReadonlyArray<Token>, i: number): Token => {
   const token = tokens[i]!
   const before = tokens[i - 1]
   if ((token.word !== "aisle" && token.word !== "isle") || NOUN_BEFORE.has(before?.word ?? "")) return token
@@ -55,11 +55,12 @@ export const repaired = (tokens: ReadonlyArray<Token>, i: number): Token => {
   return { raw: token.raw.replace(/(?:aisle|isle)/i, "I'll"), word: "i'll" }
 }
 
+/** Tokens read in their context (`repaired`), one for one. */
+export const inContext = (tokens: ReadonlyArray<Token>): Array<Token> => tokens.map((_, i) => repaired(tokens, i))
+
 /** Tokens of a written sentence (tests and ad-hoc use; the analysis makes one token per provider word). */
 export const tokenize = (text: string): Array<Token> => {
-  const raws = text.split(/\s+/).filter((t) => t.length > 0)
-  const tokens = raws.map(toToken)
-  return tokens.map((_, i) => repaired(tokens, i))
+  return inContext(text.split(/\s+/).filter((t) => t.length > 0).map(toToken))
 }
 
 /** Contractions written out, so each pattern is written once, in its long form. */
