@@ -24,6 +24,8 @@ import { plain, turnFeatures } from "@callsight/analysis"
 export const HERE = dirname(fileURLToPath(import.meta.url))
 const RATE = 0.1
 const PRUNE = 0.001
+/** A weight as the model's JSON keeps it: five decimals, and no -0 (JSON writes it 0, so a test comparing the trained model with the committed one would differ). */
+const round = (w: number) => Math.round(w * 1e5) / 1e5 + 0
 
 const Split = Schema.Struct({ train: Schema.Array(Schema.String) })
 export const Script = Schema.Struct({ turns: Schema.Array(Schema.Struct({ who: Schema.String, text: Schema.String })) })
@@ -95,7 +97,6 @@ export const trainTurnModel = (ids: ReadonlyArray<string>, labelled: (annotation
   for (const [f, s] of sums) weights.set(f, s.sum / steps)
   bias = biasSum / steps
   const kept = [...weights].filter(([, w]) => Math.abs(w) >= PRUNE).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  const round = (w: number) => Math.round(w * 1e5) / 1e5
   return {
     model: { bias: round(bias), threshold: settings.threshold, weights: Object.fromEntries(kept.map(([f, w]) => [f, round(w)])) },
     turns: examples.length,
@@ -154,7 +155,6 @@ export const trainSoftmaxModel = <C extends string>(
     }
   }
   for (const f of weights.keys()) hold(f)
-  const round = (w: number) => Math.round(w * 1e5) / 1e5
   const kept = [...sums]
     .map(([f, s]) => [f, s.sum.map((v) => round(v / steps))] as const)
     .filter(([, w]) => w.some((v) => Math.abs(v) >= PRUNE))

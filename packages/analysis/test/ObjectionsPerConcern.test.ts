@@ -4,7 +4,9 @@
  * other words, or pressed with a short line, is still one.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { toToken } from "../src/text/lexicon/Tokens.js"
+import { OBJECTION_MODEL } from "../src/models/ObjectionModel.js"
+import { probabilityOf, turnFeatures } from "../src/models/TurnModel.js"
+import { plain, toToken } from "../src/text/lexicon/Tokens.js"
 import { clausesOf, sentencesOf } from "../src/text/Sentences.js"
 import { scriptedCall } from "./utils/ScriptedCall.js"
 
@@ -142,11 +144,16 @@ describe("a second concern said in a sentence that adds it", () => {
   const price = "Twelve hundred a year is more than we budgeted for."
 
   it("a phrase's concern in an \"And…\" sentence needs the model less sure of it than one said without", () => {
-    // the model reads the freeze in its own words between `ADDED_BAR` and its threshold
-    const added = objectionsOf(`${price} And we have a freeze on new systems until the spring.`)
+    // the premise: the model reads the freeze in its own words past `ADDED_BAR` (0.15) and not past
+    // `OTHER_BAR` (0.3) nor its threshold; a retrained model may move it out of that band
+    const freeze = "There is a freeze on new systems until the spring."
+    const p = probabilityOf(turnFeatures([{ plain: plain(freeze), question: false }]), OBJECTION_MODEL)
+    expect(p).toBeGreaterThan(0.15)
+    expect(p).toBeLessThanOrEqual(0.3)
+    const added = objectionsOf(`${price} And ${freeze.charAt(0).toLowerCase()}${freeze.slice(1)}`)
     expect(added).toHaveLength(2)
     expect(new Set(added.map((o) => o.kind)).size).toBe(2)
-    expect(objectionsOf(`${price} We have a freeze on new systems until the spring.`)).toHaveLength(1)
+    expect(objectionsOf(`${price} ${freeze}`)).toHaveLength(1)
   })
 
   it("a reason for the first concern stays with it", () => {
