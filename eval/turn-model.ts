@@ -63,6 +63,24 @@ export const examplesOf = (ids: ReadonlyArray<string>, labelled: (annotation: un
  */
 export const trainTurnModel = (ids: ReadonlyArray<string>, labelled: (annotation: unknown) => ReadonlySet<number>, settings: Settings) => {
   const examples = examplesOf(ids, labelled, settings.side)
+  return {
+    model: trainLogistic(examples, settings),
+    turns: examples.length,
+    positive: examples.filter((e) => e.y === 1).length
+  }
+}
+
+/**
+ * A logistic regression over sets of feature names (`TurnModel`'s form), trained by stochastic
+ * gradient descent in the examples' order (deterministic), rate 0.1, L2 on the features of each
+ * step, the weights averaged over every step of the second half of the passes; weights under 0.001
+ * in magnitude dropped. The turn models and the sentence-end model (`train-sentence-ends.ts`) are
+ * trained so.
+ */
+export const trainLogistic = (
+  examples: ReadonlyArray<{ readonly x: ReadonlyArray<string>; readonly y: number }>,
+  settings: { readonly l2: number; readonly epochs: number; readonly threshold: number; readonly prune?: number }
+) => {
   const weights = new Map<string, number>()
   let bias = 0
   // the mean over every step of the second half of the passes (averaged SGD), each weight's sum
@@ -96,12 +114,8 @@ export const trainTurnModel = (ids: ReadonlyArray<string>, labelled: (annotation
   for (const f of weights.keys()) hold(f)
   for (const [f, s] of sums) weights.set(f, s.sum / steps)
   bias = biasSum / steps
-  const kept = [...weights].filter(([, w]) => Math.abs(w) >= PRUNE).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return {
-    model: { bias: round(bias), threshold: settings.threshold, weights: Object.fromEntries(kept.map(([f, w]) => [f, round(w)])) },
-    turns: examples.length,
-    positive: examples.filter((e) => e.y === 1).length
-  }
+  const kept = [...weights].filter(([, w]) => Math.abs(w) >= (settings.prune ?? PRUNE)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return { bias: round(bias), threshold: settings.threshold, weights: Object.fromEntries(kept.map(([f, w]) => [f, round(w)])) }
 }
 
 /**

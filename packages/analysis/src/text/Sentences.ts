@@ -8,6 +8,8 @@ import { findNumbers, type NumberMention } from "./lexicon/Numbers.js"
 import { isQuestion } from "./lexicon/Questions.js"
 import { CLAUSE_OPENERS, endsClause, endsSentence, plain, type Token, tokenize } from "./lexicon/Tokens.js"
 import { clip, type Moment } from "./Moment.js"
+import { SENTENCE_END_MODEL } from "../models/SentenceEndModel.js"
+import { probabilityOf } from "../models/TurnModel.js"
 
 /** A pause longer than this starts a new transcript segment. */
 const SEGMENT_PAUSE_S = 2
@@ -92,8 +94,6 @@ const WH_CONTRACTED = /^(?:how|what|when|where|who)'s$/
 const CONDITIONS: ReadonlySet<string> = new Set(["if", "once", "unless"])
 /** Words that answer or turn the talk and so open a sentence when a subject follows ("okay we'll…", "no that won't…"). */
 const MARKERS: ReadonlySet<string> = new Set(["okay", "ok", "alright", "right", "well", "look", "yes", "yeah", "no", "sure", "great", "thanks", "honestly", "anyway", "perfect", "fine"])
-/** At least this many words before a sentence may end without a pause or a stop. */
-const MIN_UNPUNCTUATED_WORDS = 4
 
 /**
  * Whether the words from `at` open a clause of their own: a subject with its verb ("I'll", "we
@@ -115,10 +115,33 @@ export const opensClause = (words: ReadonlyArray<string>, at: number): boolean =
   return clause(0) || ((MARKERS.has(word(0)) || CLAUSE_OPENERS.has(word(0))) && clause(1))
 }
 
+/** A word as the sentence-end model reads it: numbers in digits ("35", "2:30", "10th") as one shape. */
+const gapWord = (w: string | undefined): string => (w === undefined ? "^" : /\d/.test(w) ? "<num>" : w)
+/** How long the sentence so far is, in the sentence-end model's buckets of words. */
+const SINCE_BUCKETS = [1, 2, 3, 4, 6, 9, 13] as const
+
+/**
+ * The features of the gap before `words[at]` for the sentence-end model (`SentenceEndModel.ts`):
+ * the two words before it and the two after (`a:` `aa:` `b:` `bb:`), the pairs on each side and
+ * across it (`a2:` `b2:` `x:`), how many words the sentence has so far (`n:`, bucketed), and whether
+ * `opensClause` reads a clause opening there (`o:clause`).
+ */
+export const gapFeatures = (words: ReadonlyArray<string>, at: number, since: number): Set<string> => {
+  const [aa, a, b, bb] = [words[at - 2], words[at - 1], words[at], words[at + 1]].map(gapWord)
+  const n = SINCE_BUCKETS.filter((k) => since >= k).length
+  const out = new Set([`a:${a}`, `aa:${aa}`, `b:${b}`, `bb:${bb}`, `a2:${aa}_${a}`, `b2:${b}_${bb}`, `x:${a}_${b}`, `n:${n}`])
+  if (opensClause(words, at)) out.add("o:clause")
+  return out
+}
+
+/** Whether the sentence-end model ends a sentence before `words[at]`, the sentence so far `since` words long. */
+const endsBefore = (words: ReadonlyArray<string>, at: number, since: number): boolean =>
+  probabilityOf(gapFeatures(words, at, since), SENTENCE_END_MODEL) > SENTENCE_END_MODEL.threshold
+
 /**
  * Sentences of each segment: ended by a full stop, a question or an exclamation mark; where
- * speech-to-text gave no punctuation, also by a pause of 0.8 s, or before a word that opens a clause
- * (`opensClause`) once the words so far make a sentence of at least four words.
+ * speech-to-text gave no punctuation, also by a pause of 0.8 s, or where the sentence-end model
+ * (`SentenceEndModel.ts`) reads a sentence end.
  */
 export const sentencesOf = (segments: ReadonlyArray<ReadonlyArray<Attached>>, punctuated: boolean, commas = punctuated): Array<Sentence> => {
   const groups: Array<ReadonlyArray<Attached>> = []
@@ -127,8 +150,7 @@ export const sentencesOf = (segments: ReadonlyArray<ReadonlyArray<Attached>>, pu
     let current: Array<Attached> = []
     for (const [i, w] of segment.entries()) {
       const last = current[current.length - 1]
-      const opens = () => current.length >= MIN_UNPUNCTUATED_WORDS && opensClause(words, i)
-      if (last !== undefined && !punctuated && (w.start - last.end >= UNPUNCTUATED_SENTENCE_PAUSE_S || opens())) {
+      if (last !== undefined && !punctuated && (w.start - last.end >= UNPUNCTUATED_SENTENCE_PAUSE_S || endsBefore(words, i, current.length))) {
         groups.push(current)
         current = []
       }
@@ -206,17 +228,17 @@ export const clausesOf = (s: Sentence): ReadonlyArray<Sentence> => {
 /**
  * The sentences of a written text (a transcript segment's, a script turn's): cut after ".", "?"
  * and "!"; a stretch without end punctuation (speech-to-text without it) is cut as `sentencesOf`
- * cuts words, before a word that opens a clause once four words are said.
+ * cuts words, where the sentence-end model reads an end.
  */
 export const sentencesOfText = (text: string): Array<string> =>
   text.split(/(?<=[.?!]["')]*)\s+/).filter((x) => x.trim().length > 0).flatMap((piece) => {
     const raws = piece.trim().split(/\s+/)
-    if (/[.?!]["')]*$/.test(piece.trim()) || raws.length < 2 * MIN_UNPUNCTUATED_WORDS) return [piece]
+    if (/[.?!]["')]*$/.test(piece.trim())) return [piece]
     const words = tokenize(piece).map((t) => t.word)
     const out: Array<string> = []
     let from = 0
-    for (let i = MIN_UNPUNCTUATED_WORDS; i < raws.length; i++) {
-      if (i - from >= MIN_UNPUNCTUATED_WORDS && opensClause(words, i)) {
+    for (let i = 1; i < raws.length; i++) {
+      if (endsBefore(words, i, i - from)) {
         out.push(raws.slice(from, i).join(" "))
         from = i
       }
