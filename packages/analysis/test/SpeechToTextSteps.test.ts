@@ -71,6 +71,23 @@ describe("next steps without punctuation", () => {
     ])).toEqual([["S1", "Monday", "aisle email you the quote on monday"]])
     expect(tokenize("it sits in the aisle by the door").map((t) => t.word)).toContain("aisle")
   })
+
+  it("a misheard 'have', 'by' or 'to' is read as said: a modal's 'of', 'buy' before a day, 'too' before a person", () => {
+    expect(steps([
+      ["buyer", "can we see the numbers first"],
+      ["rep", "of course I can of the comparison with you buy thursday"]
+    ])).toEqual([["S1", "Thursday", "I can of the comparison with you buy thursday"]])
+    expect(steps([
+      ["buyer", "we need the certificate"],
+      ["rep", "I'll get it back too you on the 12th"]
+    ])).toEqual([["S1", "the 12th", "I'll get it back too you on the 12th"]])
+    const words = (text: string) => tokenize(text).map((t) => t.word)
+    // where the words are what they say, they stay: a purchase, a number, a goodbye, a noun
+    expect(words("we might buy the licences in june")).toContain("buy")
+    expect(words("the two you sent are fine")).toContain("two")
+    expect(words("okay bye then")).toContain("bye")
+    expect(words("a matter of the will of the board")).toContain("of")
+  })
 })
 
 describe("numbers in digits", () => {

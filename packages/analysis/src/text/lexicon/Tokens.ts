@@ -40,14 +40,34 @@ export const toToken = (raw: string): Token => ({
 /** Words before "aisle" that keep it a noun ("the aisle", "checkout aisle"); else a recogniser's homophone of "I'll". */
 const NOUN_BEFORE = new Set(["the", "a", "an", "this", "that", "each", "every", "same", "next", "other", "one", "which", "whichever", "checkout", "centre", "center", "side", "main", "wrong", "right", "our", "your", "their", "my", "his", "her"])
 
+/** Modal verbs, alone or contracted, after which "of" can only be a misheard "have" ("could of", "I'll of it ready"). */
+const MODALS = new Set(["can", "could", "would", "should", "might", "must", "i'll", "we'll", "you'll", "they'll", "he'll", "she'll", "i'd", "we'd", "you'd", "they'd"])
+/** A weekday or a day of the month in digits after "buy" or "bye": a deadline ("buy Friday" is "by Friday"; "buy then", "bye then" stay). */
+const DEADLINE_AFTER = /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d+(?:st|nd|rd|th))$/
+/** What follows "to" and never "two" or "too": a person spoken to or of, or an article ("back too you", "speak two the officer"). */
+const TO_BEFORE = new Set(["you", "him", "her", "them", "us", "me", "the", "your", "our", "my", "their", "his"])
+/** Words before "two" that make it the number ("the two you sent", "those two the board chose"). */
+const COUNTED_AFTER = new Set(["the", "those", "these", "all", "both", "other", "last", "first", "next", "of", "just", "only"])
+
+/** The word as a homophone repair reads it, the provider's punctuation kept. */
+const as = (token: Token, word: string): Token => ({ raw: `${word}${token.raw.match(/[^\p{L}\p{N}%']+$/u)?.[0] ?? ""}`, word })
+
 /**
  * A provider word heard as its homophone where the words around it say otherwise: "aisle send the
  * invite" is "I'll send the invite" (speech-to-text hears the contraction as the noun, which keeps
- * its article: "the aisle", and a name its capital: "Aisle Guide"). The word as the provider gave it stays in the transcript and quotes.
+ * its article: "the aisle", and a name its capital: "Aisle Guide"); "of" after a modal is "have"
+ * ("I can of it with you"); "buy" or "bye" before a day is "by"; "two" or "too" before a person or
+ * an article is "to". The word as the provider gave it stays in the transcript and quotes.
  */
 const repaired = (tokens: ReadonlyArray<Token>, i: number): Token => {
   const token = tokens[i]!
   const before = tokens[i - 1]
+  const after = tokens[i + 1]?.word ?? ""
+  if (token.word === "of" && MODALS.has(before?.word ?? "") && !endsClause(before!.raw) && !endsSentence(before!.raw)) return as(token, "have")
+  if ((token.word === "buy" || token.word === "bye") && DEADLINE_AFTER.test(after)) return as(token, "by")
+  if ((token.word === "two" || token.word === "too") && TO_BEFORE.has(after) && !COUNTED_AFTER.has(before?.word ?? "") && !endsClause(token.raw) && !endsSentence(token.raw)) {
+    return as(token, "to")
+  }
   if ((token.word !== "aisle" && token.word !== "isle") || NOUN_BEFORE.has(before?.word ?? "")) return token
   // "… still high, Aisle Guide do a listing", "Aisle Guide do…": capitalised inside a sentence or before a capital, a name
   const capital = (t: Token | undefined) => t !== undefined && /^\p{Lu}/u.test(t.raw) && t.word !== "i" && !t.word.startsWith("i'")
