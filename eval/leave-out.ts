@@ -1,6 +1,6 @@
 /**
  * How every threshold and setting of the learned models was chosen since callsight-1.10: each blind
- * batch of the train part (`dev-*`, `dev2-*`, …) left out in turn, the four models trained on the
+ * batch of the train part (`dev-*`, `dev2-*`, …) left out in turn, the five models trained on the
  * rest, the whole analysis run on the batch left out, and the batches' counts pooled (precision =
  * matched / (found − duplicates), recall = matched / annotated, as `run.ts` counts them). The test
  * part is never read: each fold's split is the train part alone.

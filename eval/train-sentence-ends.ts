@@ -80,59 +80,63 @@ export const trainSentenceEndModel = (ids: ReadonlyArray<string>) => {
   return { model: trainLogistic(examples, SETTINGS), gaps: examples.length, ends: examples.filter((e) => e.y === 1).length }
 }
 
-/** Cuts read as `sentencesOf` reads them (greedy, the sentence so far counted from the last cut), against the true ends. */
-const score = (said: ReadonlyArray<Said>, model: TurnModel, thresholds: ReadonlyArray<number>) =>
-  thresholds.map((threshold) => {
-    let right = 0
-    let cut = 0
-    let ends = 0
-    for (const { words, ends: truth } of said) {
-      let since = 1
-      for (let i = 1; i < words.length; i++) {
-        const end = probabilityOf(gapFeatures(words, i, since), model) > threshold
-        if (end) cut++
-        if (truth[i - 1] === true) ends++
-        if (end && truth[i - 1] === true) right++
-        since = end ? 1 : since + 1
-      }
-    }
-    return { threshold, right, cut, ends }
-  })
+type CutsAt = (words: ReadonlyArray<string>, at: number, since: number) => boolean
 
+/** Cuts read as `sentencesOf` reads them (greedy, the sentence so far counted from the last cut), against the true ends. */
+const score = (said: ReadonlyArray<Said>, cuts: CutsAt) => {
+  let right = 0
+  let cut = 0
+  let ends = 0
+  for (const { words, ends: truth } of said) {
+    let since = 1
+    for (let i = 1; i < words.length; i++) {
+      const end = cuts(words, i, since)
+      if (end) cut++
+      if (truth[i - 1] === true) ends++
+      if (end && truth[i - 1] === true) right++
+      since = end ? 1 : since + 1
+    }
+  }
+  return { right, cut, ends }
+}
+type Score = ReturnType<typeof score>
+
+const line = (x: Score) => {
+  const p = x.right / x.cut
+  const r = x.right / x.ends
+  return `P ${p.toFixed(3)} / R ${r.toFixed(3)} (F1 ${((2 * p * r) / (p + r)).toFixed(3)})`
+}
+const sum = (xs: ReadonlyArray<Score>): Score => xs.reduce((a, x) => ({ right: a.right + x.right, cut: a.cut + x.cut, ends: a.ends + x.ends }))
+
+/**
+ * The blind batches in two halves (every other batch), each left out in turn: the model trained on
+ * the rest cuts the left-out calls (and, to show how much it learned by heart, the calls it was
+ * trained on), read as speech-to-text gives them with a seed of their own; beside it the clause rule
+ * that cut sentences before the model (callsight-1.22–1.23: `opensClause` once four words are said).
+ */
 const evaluate = () => {
   const ids = trainIds()
   const batches = [...new Set(ids.filter((id) => id.startsWith("dev")).map((id) => id.replace(/^(dev\d*-(?:[ab]-)?).*$/, "$1")))].sort()
   const halves = [batches.filter((_, k) => k % 2 === 0), batches.filter((_, k) => k % 2 === 1)]
   const thresholds = [0.15, 0.2, 0.25, 0.3, 0.4]
-  const pooled = thresholds.map((threshold) => ({ threshold, right: 0, cut: 0, ends: 0 }))
-  const inSample = thresholds.map((threshold) => ({ threshold, right: 0, cut: 0, ends: 0 }))
-  for (const out of halves) {
+  const folds = halves.map((out) => {
     const left = (id: string) => out.some((b) => id.startsWith(b))
     const { model } = trainSentenceEndModel(ids.filter((id) => !left(id)))
-    const add = (into: typeof pooled, xs: ReturnType<typeof score>) =>
-      xs.forEach((x, k) => ((into[k]!.right += x.right), (into[k]!.cut += x.cut), (into[k]!.ends += x.ends)))
-    add(pooled, score(ids.filter(left).flatMap((id) => turnsOf(id, CHECK_SEED)), model, thresholds))
-    add(inSample, score(ids.filter((id) => !left(id)).flatMap((id) => turnsOf(id, CHECK_SEED)), model, thresholds))
-  }
-  const line = (x: (typeof pooled)[number]) => {
-    const p = x.right / x.cut
-    const r = x.right / x.ends
-    return `P ${p.toFixed(3)} / R ${r.toFixed(3)} (F1 ${((2 * p * r) / (p + r)).toFixed(3)})`
-  }
-  const rule = { right: 0, cut: 0, ends: 0, threshold: 0 }
-  for (const { words, ends } of ids.filter((id) => id.startsWith("dev")).flatMap((id) => turnsOf(id, CHECK_SEED))) {
-    let since = 1
-    for (let i = 1; i < words.length; i++) {
-      const end = since >= 4 && opensClause(words as Array<string>, i)
-      if (end) rule.cut++
-      if (ends[i - 1] === true) rule.ends++
-      if (end && ends[i - 1] === true) rule.right++
-      since = end ? 1 : since + 1
-    }
-  }
-  console.log(`opensClause after four words: ${line(rule)}`)
+    const heard = (keep: (id: string) => boolean) => ids.filter(keep).flatMap((id) => turnsOf(id, CHECK_SEED))
+    const [unseen, seen] = [heard(left), heard((id) => !left(id))]
+    return thresholds.map((threshold) => {
+      const cuts: CutsAt = (words, at, since) => probabilityOf(gapFeatures(words, at, since), model) > threshold
+      return { unseen: score(unseen, cuts), seen: score(seen, cuts) }
+    })
+  })
+  const blind = ids.filter((id) => id.startsWith("dev")).flatMap((id) => turnsOf(id, CHECK_SEED))
+  console.log(`the clause rule (opensClause once four words are said): ${line(score(blind, (words, at, since) => since >= 4 && opensClause(words, at)))}`)
   console.log(`sentence ends on speech-to-text words (10 % WER, seed ${CHECK_SEED}), each half of the ${batches.length} blind batches left out in turn`)
-  pooled.forEach((x, k) => console.log(`  ${x.threshold.toFixed(2)}  left out: ${line(x)}   trained on: ${line(inSample[k]!)}`))
+  thresholds.forEach((t, k) => {
+    const unseen = sum(folds.map((f) => f[k]!.unseen))
+    const seen = sum(folds.map((f) => f[k]!.seen))
+    console.log(`  ${t.toFixed(2)}  left out: ${line(unseen)}   trained on: ${line(seen)}`)
+  })
 }
 
 if (isMain(import.meta.url)) {
