@@ -114,7 +114,7 @@ export const OVERRULED = 0.1
  * tenant's LLM, when there is one, as a second reader: it may reject it, with its reason
  * (`scoring/Assist.ts`, docs/method.md "LLM assistance"). Findings at or above it are never put to
  * the LLM, so never rejected by it. Its value is the objection model's own threshold
- * (`OBJECTION_MODEL.threshold`, 0.4 since callsight-1.22, chosen over the twenty blind batches; 0.45 before): under it
+ * (`OBJECTION_MODEL.threshold`, 0.35 since callsight-1.24, chosen over the 21 blind batches; 0.4 from callsight-1.22, 0.45 before): under it
  * the model alone would not call the buyer's words push-back, so the finding stands on a phrase
  * pattern the model does not hear — the two readers the rules have disagree, and a third is asked.
  * Measured (`eval/doubtful.ts`; 2026-12-03, callsight-1.21): the rules' findings on the eighteen
