@@ -130,28 +130,36 @@ const noisyFold = (batch: string, train: ReadonlyArray<string>) =>
     }))
   })
 
-const f1 = (p: number, r: number) => (p + r === 0 ? 0 : (2 * p * r) / (p + r))
+/** Each batch through `work`, `jobs` at a time; the results in the order the batches finish. */
+const eachBatch = async <A>(batches: ReadonlyArray<string>, jobs: number, work: (batch: string) => Promise<A>): Promise<Array<A>> => {
+  const results: Array<A> = []
+  const queue = [...batches]
+  await Promise.all(Array.from({ length: jobs }, async () => {
+    for (let b = queue.shift(); b !== undefined; b = queue.shift()) results.push(await work(b))
+  }))
+  return results
+}
+
+/** The batches' counts of one item pooled: precision (duplicates left out), recall and F1, with the counts behind them. */
+const pooled = (tallies: ReadonlyArray<Tally | undefined>) => {
+  const sum = (k: keyof Tally) => tallies.reduce((n, t) => n + (t?.[k] ?? 0), 0)
+  const found = sum("found") - sum("duplicates")
+  const p = sum("matched") / Math.max(1, found)
+  const r = sum("matched") / Math.max(1, sum("annotated"))
+  return { p, r, f1: p + r === 0 ? 0 : (2 * p * r) / (p + r), matched: sum("matched"), found, annotated: sum("annotated") }
+}
 
 /** `--asr-noise`: each batch left out, clean and noisy; F1 pooled per condition, and its change from the clean words. */
 const noisyMain = async (batches: ReadonlyArray<string>, train: ReadonlyArray<string>, jobs: number) => {
-  const results: Array<Awaited<ReturnType<typeof noisyFold>>> = []
-  const queue = [...batches]
-  await Promise.all(Array.from({ length: jobs }, async () => {
-    for (let b = queue.shift(); b !== undefined; b = queue.shift()) results.push(await noisyFold(b, train))
-  }))
+  const results = await eachBatch(batches, jobs, (b) => noisyFold(b, train))
   const items = ["objections (any kind)", "next steps", "next steps by turn"] as const
-  const pooled = (condition: string, item: string) => {
-    const sum = (k: keyof Tally) => results.reduce((n, r) => n + (r.find((c) => c.condition === condition)?.items[item]?.[k] ?? 0), 0)
-    const p = sum("matched") / Math.max(1, sum("found") - sum("duplicates"))
-    const r = sum("matched") / Math.max(1, sum("annotated"))
-    return { p, r, f1: f1(p, r) }
-  }
   const conditions = results[0]?.map((c) => c.condition) ?? []
+  const of = (condition: string, item: string) => pooled(results.map((r) => r.find((c) => c.condition === condition)?.items[item]))
   console.log(`${batches.length} batches left out in turn, each read clean and as speech-to-text gives it (seed ${ASR_SEED}), pooled: P / R / F1 (change of F1 from clean)`)
   for (const condition of conditions) {
     const cells = items.map((item) => {
-      const x = pooled(condition, item)
-      const change = x.f1 - pooled(conditions[0]!, item).f1
+      const x = of(condition, item)
+      const change = x.f1 - of(conditions[0]!, item).f1
       return `${item.replace(" (any kind)", "")} ${x.p.toFixed(3)} / ${x.r.toFixed(3)} / ${x.f1.toFixed(3)}${condition === conditions[0] ? "" : ` (${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(3)})`}`
     })
     console.log(`  ${condition.padEnd(16)} ${cells.join("   ")}`)
@@ -166,20 +174,14 @@ const main = async () => {
   const jobs = Number(option("jobs") ?? 3)
   if (KEEP !== undefined) mkdirSync(KEEP, { recursive: true })
   if (process.argv.includes("--asr-noise")) return noisyMain(batches, split.train, jobs)
-  const results: Array<Awaited<ReturnType<typeof fold>>> = []
-  const queue = [...batches]
-  await Promise.all(Array.from({ length: jobs }, async () => {
-    for (let b = queue.shift(); b !== undefined; b = queue.shift()) results.push(await fold(b, split.train, thresholds))
-  }))
+  const results = await eachBatch(batches, jobs, (b) => fold(b, split.train, thresholds))
   console.log(`${batches.length} batches left out in turn, pooled (P / R / F1, and the 95% Wilson intervals of P and R)`)
   thresholds.forEach((t, i) => {
     const cells = ITEMS.map((item) => {
-      const sum = (k: keyof Tally) => results.reduce((n, r) => n + (r[i]!.items[item]?.[k] ?? 0), 0)
-      const p = sum("matched") / Math.max(1, sum("found") - sum("duplicates"))
-      const r = sum("matched") / Math.max(1, sum("annotated"))
-      const interval = (k: number, n: number) => wilson(k, n)?.map((x) => x.toFixed(3)).join("–") ?? "–"
-      return `${item.replace(" (any kind)", "")} ${p.toFixed(3)} / ${r.toFixed(3)} / ${(p + r === 0 ? 0 : (2 * p * r) / (p + r)).toFixed(3)}` +
-        ` (95%: P ${interval(sum("matched"), sum("found") - sum("duplicates"))}, R ${interval(sum("matched"), sum("annotated"))})`
+      const x = pooled(results.map((r) => r[i]!.items[item]))
+      const interval = (k: number, n: number) => wilson(k, n)?.map((v) => v.toFixed(3)).join("–") ?? "–"
+      return `${item.replace(" (any kind)", "")} ${x.p.toFixed(3)} / ${x.r.toFixed(3)} / ${x.f1.toFixed(3)}` +
+        ` (95%: P ${interval(x.matched, x.found)}, R ${interval(x.matched, x.annotated)})`
     })
     const agree = results.reduce((n, r) => n + r[i]!.kind.agree, 0)
     const of = results.reduce((n, r) => n + r[i]!.kind.of, 0)

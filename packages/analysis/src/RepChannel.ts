@@ -6,7 +6,7 @@
  *
  * - **who asks the questions**: each channel's share of the call's questions (a sentence ending in
  *   "?", or opening with a question word or an auxiliary and a subject, `isQuestion`; without
- *   punctuation a sentence is cut where a clause opens, `sentencesOfText`), weight 0.6;
+ *   punctuation a sentence ends where the sentence-end model reads an end, `sentencesOfText`), weight 0.6;
  * - **who names the price**: each channel's share of the sentences that put a money figure on the
  *   offer ("it's 450 dollars a month", "the licence is £12 per user"), weight 0.4.
  *
