@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { actsIn } from "../src/text/Commitments.js"
-import { dueText, findDues } from "../src/text/Dates.js"
+import { dueText, findDues, sameDay } from "../src/text/Dates.js"
 import { tokenize } from "../src/text/lexicon/Tokens.js"
 import { scriptedCall, type Who } from "./utils/ScriptedCall.js"
 
@@ -268,5 +268,36 @@ describe("next steps: where a step is said (issue 35)", () => {
   it("a day offered after 'or' is one of a choice: one alternative turned down leaves the other, taken where it is picked", () => {
     const c = call([["rep", "I could do Thursday at eight, or Friday afternoon."], ["buyer", "Not Thursday. Friday afternoon works."]])
     expect(c.next_steps.map((s) => [s.owner, s.due, s.quote])).toEqual([["S1", "Friday", "Friday afternoon works."]])
+  })
+})
+
+describe("next steps: what is told, not promised (callsight-1.25)", () => {
+  it("a bare day in answer to a question about when something happens is information; asked for a step or an act, it is one", () => {
+    expect(steps([["rep", "When does the auditors' visit start?"], ["buyer", "Wednesday."], ["rep", "Right."]])).toEqual([])
+    expect(steps([["rep", "And their board, that is in March?"], ["buyer", "The ninth."], ["rep", "Good to know."]])).toEqual([])
+    expect(steps([["rep", "When can you get me the floor plans?"], ["buyer", "Wednesday."], ["rep", "Great."]])).toEqual([["S2", "Wednesday"]])
+    expect(steps([["rep", "What day suits you for the walkthrough?"], ["buyer", "Wednesday."], ["rep", "Wednesday it is."]])).toHaveLength(1)
+  })
+
+  it("a day of the month is one day however it is written: its echo is the step said before", () => {
+    expect(sameDay({ day: "Friday March 6 10:00" }, { day: "the 6th" })).toBe(true)
+    expect(sameDay({ day: "March 6" }, { day: "the 16th" })).toBe(false)
+    const c = call([["rep", "Could we take it to your finance lead on Friday the sixth of March at ten?"], ["buyer", "The sixth. Yes, that works."]])
+    expect(c.next_steps.map((s) => s.due)).toEqual(["Friday March 6 10:00"])
+  })
+
+  it("the speaker's side in the simple present on a named day tells a routine; a meeting, a sequence or a day from now stays a plan", () => {
+    expect(steps([["buyer", "I check the fridge logs on Saturday morning."], ["rep", "I see."]])).toEqual([])
+    expect(steps([["buyer", "We close the books on the thirtieth."], ["rep", "Right."]])).toEqual([])
+    expect(steps([["buyer", "I meet our treasurer on Thursday, I'll show her then."], ["rep", "Great."]])).toEqual([["S2", "Thursday"]])
+    expect(steps([["buyer", "Then I sign it on the thirtieth."], ["rep", "Great."]])).toEqual([["S2", "the 30th"]])
+    expect(steps([["buyer", "I sign it next Tuesday."], ["rep", "Great."]])).toEqual([["S2", "Tuesday"]])
+  })
+
+  it("a habit that used to be, and a verb joined to a negated one, promise nothing", () => {
+    expect(actsIn(tokenize("We used to count the stock on a Sunday night.")).every((a) => a.past && a.inert)).toBe(true)
+    expect(steps([["buyer", "I used to ring round the drivers on Friday night."], ["rep", "Painful."]])).toEqual([])
+    expect(steps([["rep", "I won't try and book anything in today, just listen."], ["buyer", "Good."]])).toEqual([])
+    expect(steps([["rep", "I'll try and send the figures over by Friday."], ["buyer", "Thanks."]])).toEqual([["S1", "Friday"]])
   })
 })

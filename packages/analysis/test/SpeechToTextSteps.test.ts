@@ -88,6 +88,27 @@ describe("next steps without punctuation", () => {
     expect(words("okay bye then")).toContain("bye")
     expect(words("a matter of the will of the board")).toContain("of")
   })
+
+  it("a word heard as two, a pronoun heard with 'have', 'these' for 'this', 'than' for 'then', 'bye' before an end: read as said (callsight-1.25)", () => {
+    const words = (text: string) => tokenize(text).map((t) => t.word).filter((w) => w.length > 0).join(" ")
+    expect(words("i'll ring the depot to morrow")).toBe("i'll ring the depot tomorrow")
+    expect(words("can we get it done to day")).toBe("can we get it done today")
+    expect(words("could we've a look on friday")).toBe("could we a look on friday")
+    expect(words("i'll ring you've in the morning")).toBe("i'll ring you in the morning")
+    expect(words("let's meet these wednesday and than we decide")).toBe("let's meet this wednesday and then we decide")
+    expect(words("the forms bye end of play")).toBe("the forms by end of play")
+    // where the words are what they say, they stay
+    expect(words("it changes from day to day")).toBe("it changes from day to day")
+    expect(words("back to day one")).toBe("back to day one")
+    expect(words("after you've signed we've a kickoff")).toBe("after you've signed we've a kickoff")
+    expect(words("could you've seen it coming")).toBe("could you've seen it coming")
+    expect(words("more than we thought")).toBe("more than we thought")
+    expect(words("we'll buy the end units")).toBe("we'll buy the end units")
+    expect(steps([
+      ["buyer", "so what do you need from us"],
+      ["rep", "aisle send you've the revised schedule to morrow"]
+    ])).toEqual([["S1", "tomorrow", "aisle send you've the revised schedule to morrow"]])
+  })
 })
 
 describe("numbers in digits", () => {

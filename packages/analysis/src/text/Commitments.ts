@@ -55,7 +55,7 @@ const BETWEEN = new Set([
 const DETERMINERS = new Set(["the", "a", "an", "our", "your", "their", "his", "her", "its", "each", "every"])
 const CONJUNCTIONS = new Set(["and", "then", "or", "but", "plus"])
 const PAST_FORMS = new Set([
-  "simple-past", "past-perfect", "past-progressive", "past-perfect-progressive", "past-conditional", "present-perfect", "present-perfect-progressive"
+  "simple-past", "auxiliary-past", "past-perfect", "past-progressive", "past-perfect-progressive", "past-conditional", "present-perfect", "present-perfect-progressive"
 ])
 /** Words that open a subordinate clause: its verb is a condition or a description, not a commitment. */
 const SUBORDINATORS = new Set(["if", "when", "unless", "once", "whether", "what", "which", "who", "that", "where", "how", "until", "because", "since", "while", "than", "as"])
@@ -109,6 +109,8 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
   }
   const verbs = nlp(text).verbs().json({ offset: true }) as ReadonlyArray<VerbJson>
   const out: Array<Act> = []
+  /** Whether each act of `out` is negated: a verb joined to a negated one shares its "not" ("I won't try and sell you anything"). */
+  const negatives: Array<boolean> = []
   for (const v of verbs) {
     const at = tokenAt(v.offset.start)
     const infinitive = v.verb.infinitive.toLowerCase()
@@ -171,13 +173,15 @@ const parseActs = (tokens: ReadonlyArray<Token>): Array<Act> => {
     // one has, not an action ("I'll have it to you by Monday" keeps its auxiliary and stays one)
     const holding = infinitive === "have" && aux === "" && !past && !conjoined && v.verb.grammar.tense !== "FutureTense"
     const offer = (actor === "self" || actor === "shared") && aux.split(/\s+/).some((a) => OFFER_AUX.has(a)) && !isQuestionAt(tokens, subject)
+    const negative = v.verb.negative || (conjoined && negatives[negatives.length - 1] === true)
+    negatives.push(negative)
     out.push({
       at,
       subject,
       actor,
       request,
       offer,
-      inert: v.verb.negative || past || subordinate || holding || (NOT_ACTIONS.has(infinitive.split(/\s+/)[0] ?? "") && !informs(tokens, at, infinitive, aux, before)) ||
+      inert: negative || past || subordinate || holding || (NOT_ACTIONS.has(infinitive.split(/\s+/)[0] ?? "") && !informs(tokens, at, infinitive, aux, before)) ||
         v.verb.grammar.copula === true,
       past,
       infinitive,

@@ -311,7 +311,12 @@ export const dueText = (due: Pick<Due, "day" | "time"> | null): string | null =>
 /** Whether two dues name the same day (a weekday or a day of the month in common), or either names none. */
 export const sameDay = (a: Pick<Due, "day">, b: Pick<Due, "day">): boolean => {
   if (a.day === null || b.day === null) return true
-  const keys = (d: string) => new Set(d.toLowerCase().match(/monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d+(?:st|nd|rd|th)|today|tomorrow|tonight|next week|next month/g) ?? [d.toLowerCase()])
+  // a day of the month is one key however it is written: "the 8th", "January 8"
+  const keys = (d: string) =>
+    new Set(
+      (d.toLowerCase().match(/monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d+(?:st|nd|rd|th)|(?:january|february|march|april|may|june|july|august|september|october|november|december) \d+\b|today|tomorrow|tonight|next week|next month/g) ?? [d.toLowerCase()])
+        .map((k) => k.replace(/^[a-z]+ (\d+)$|^(\d+)(?:st|nd|rd|th)$/, (_, m?: string, n?: string) => `day ${m ?? n}`))
+    )
   const ka = keys(a.day)
   return [...keys(b.day)].some((k) => ka.has(k))
 }

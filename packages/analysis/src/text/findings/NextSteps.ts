@@ -49,8 +49,42 @@ const promised = (act: Act): boolean => /\b(?:will|shall|can|could|going|gonna)\
 /** "I send…", "we open…": the simple present of the speaker's side, with no auxiliary. */
 const habitual = (act: Act, s: Sentence): boolean =>
   (act.actor === "self" || act.actor === "shared") && act.aux === "" && act.form === "simple-present" && HABIT.test(s.plain)
+/**
+ * "I do my site reviews Friday morning", "on Sunday evening I type it in", "we open on the first of May": the speaker's
+ * side in the simple present, said of a named day, tells a routine or the calendar, not a promise ("I'll do it Friday").
+ * Still a plan: a meeting with someone ("I see him on Thursday", "I ask her tonight"), a proposal ("let's meet Monday"),
+ * the next of a sequence ("then I talk to Judith on the eleventh"), a day counted from now ("I sign it next Monday",
+ * "tomorrow", "in two weeks"), or a subject other than "I" and "we" ("our installers come in on the third").
+ */
+const toldPresent = (act: Act, s: Sentence, due: Due): boolean =>
+  (act.actor === "self" || act.actor === "shared") && act.aux === "" && act.form === "simple-present" && due.day !== null &&
+  ["i", "we"].includes(s.tokens[act.subject]?.word ?? "") && !MEETS.has(act.infinitive.split(/\s+/)[0] ?? "") &&
+  !s.tokens.slice(Math.max(0, act.subject - 2), act.subject).some((t) => t.word === "then" || LET.has(t.word)) &&
+  !/^(?:today|tonight|tomorrow|this|next|in )/.test(due.day) &&
+  !s.tokens.slice(Math.max(0, due.from - 1), due.to).some((t) => ["this", "next", "coming"].includes(t.word))
+/** Acts with another person: arranged for a day, they are plans even in the simple present. */
+const MEETS = new Set(["see", "meet", "talk", "speak", "ask", "call", "ring", "phone", "email", "e-mail", "write", "tell", "show", "text", "visit"])
 /** What recurs: "on Sunday evenings", "Fridays", "usually", "every week". */
 const HABIT = /(?:^|\s)(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights|weekends|usually|always|often|normally|sometimes|(?:every|each) (?:other )?(?:day|week|month|year|season|morning|evening|night|time|(?:mon|tues|wednes|thurs|fri|satur|sun)day))(?=\s|$)/
+
+/**
+ * "When does the board pack close?" / "Friday.": a bare day in answer to a question that asks when
+ * something happens, not when either side will act, is information. The turn asked in proposes a
+ * step when any of its sentences names a day, is scheduling talk or names a step's action ("when
+ * shall we meet?", "what day works?", "should we have a session?"), asks when someone is free ("what
+ * day suits you?", "are you around on…"), or has either side act ("when can you send it?", "when do
+ * you see Moira?", "let's train Sam").
+ */
+const AVAILABLE = /(?:^|\s)(?:suits?|free|available|convenient|around)(?=\s|$)/
+const answersForInformation = (s: Sentence, sentences: ReadonlyArray<Sentence>, duesOf: (s: Sentence) => ReadonlyArray<Due>): boolean => {
+  const q = sentences[s.index - 1]
+  if (q === undefined || q.run !== s.run - 1 || !q.question) return false
+  const asked = sentences.filter((x) => x.run === q.run)
+  const proposes = (x: Sentence) =>
+    duesOf(x).some((d) => d.day !== null) || SCHEDULING.test(x.plain) || NEXT_STEP_CUES.test(x.plain) || AVAILABLE.test(x.plain) ||
+    actsIn(x.tokens).some((a) => !a.inert && a.actor !== "third")
+  return !asked.some(proposes)
+}
 
 /** "See you on the tenth.", "Thanks, talk next week, Marcus.": a goodbye, no subject or modal of its own and no question. */
 const isGoodbye = (s: Sentence, [from, to]: readonly [number, number]): boolean => {
@@ -257,7 +291,7 @@ export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextSte
       if (act !== undefined && s.question && act.actor === "other" && !act.request) continue
       // "I'd bring the rota", "we'd have the data by July": what would happen, if; "I do them on Sunday evenings", "we open on
       // the first of May": a habit or the calendar, told as a statement. Neither commits anyone (a question or a request still does).
-      if (act !== undefined && !act.inert && act.actor !== "third" && !s.question && (hypothetical(act) || habitual(act, s) || (terms(act, s) && !dividesWork(acts)))) continue
+      if (act !== undefined && !act.inert && act.actor !== "third" && !s.question && (hypothetical(act) || habitual(act, s) || toldPresent(act, s, due) || (terms(act, s) && !dividesWork(acts)))) continue
       if (act !== undefined && when.day === "today" && when.time === null && !promised(act)) continue
       // "our customers see a return within three months", "we issue the notices within five days": with a verb in the simple
       // present, a span of days is how long something takes, not when anything is due
@@ -384,6 +418,7 @@ export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextSte
         continue
       }
       if (c.goodbye) continue
+      if (c.bare === true && answersForInformation(s, sentences, duesOf)) continue
       // a bare day that echoes or completes a day just named ("Plot four has its walkround on Tuesday." / "Tuesday."): the step
       // is the sentence that named it, said by whoever said it
       const echoed = c.bare === true && c.day !== null && c.time === null ? echoOf(s, c) : undefined

@@ -49,6 +49,24 @@ const TO_BEFORE = new Set(["you", "him", "her", "them", "us", "me", "the", "your
 /** Words before "two" that make it the number ("the two you sent", "those two the board chose"). */
 const COUNTED_AFTER = new Set(["the", "those", "these", "all", "both", "other", "last", "first", "next", "of", "just", "only"])
 
+/** "you've", "we've"…: heard for the bare pronoun where "have" cannot stand ("shall we've say", "send you've the invite"). */
+const PRONOUN_HAVE: Readonly<Record<string, string>> = { "you've": "you", "we've": "we", "i've": "i", "they've": "they" }
+/** Auxiliaries a subject's "have" never follows without a past participle ("could i've get those…"). */
+const AUX_BEFORE = new Set(["shall", "will", "can", "could", "would", "should", "might", "may", "must"])
+/** Where only an object can stand: after a preposition ("before" and "after" also open clauses: "after you've signed") or a verb that takes a person ("to you've both", "ring you've in August"). */
+const OBJECT_BEFORE = new Set([
+  "to", "with", "for", "from", "at", "by", "about", "than", "send", "sends", "give", "gives", "tell", "show", "call", "ring",
+  "email", "get", "bring", "let", "ask", "see", "meet", "thank", "help", "pay", "offer", "book", "invite", "text", "phone", "remind", "owe", "cost", "save"
+])
+/** Past participles a "have" contraction may take after an auxiliary ("could you've seen it"). */
+const participle = (word: string) => /(?:ed|en|wn)$/.test(word) || PARTICIPLES.has(word)
+const PARTICIPLES = new Set(["got", "been", "done", "had", "seen", "made", "sent", "gone", "heard", "said", "told", "put", "read", "set", "brought", "bought", "thought", "met", "paid", "left", "lost", "kept", "found", "built", "won", "run", "come", "already", "just", "never", "not"])
+/** Singular times that "these" cannot count ("these afternoon" is "this afternoon"). */
+const THIS_TIME = /^(?:morning|afternoon|evening|week|weekend|month|year|quarter|term|season|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$/
+/** After "bye" or "buy", what makes it "by": a deadline ("bye tomorrow", "bye end of day", "buy the end of the week"). */
+const BY_END = new Set(["tomorrow", "tonight"])
+const endOf = (tokens: ReadonlyArray<Token>, i: number) => tokens[i]?.word === "end" && tokens[i + 1]?.word === "of"
+
 /** The word as a homophone repair reads it, the provider's punctuation kept. */
 const as = (token: Token, word: string): Token => ({ raw: `${word}${token.raw.match(/[^\p{L}\p{N}%']+$/u)?.[0] ?? ""}`, word })
 
@@ -64,7 +82,17 @@ const repaired = (tokens: ReadonlyArray<Token>, i: number): Token => {
   const before = tokens[i - 1]
   const after = tokens[i + 1]?.word ?? ""
   if (token.word === "of" && MODALS.has(before?.word ?? "") && !endsClause(before!.raw) && !endsSentence(before!.raw)) return as(token, "have")
-  if ((token.word === "buy" || token.word === "bye") && DEADLINE_AFTER.test(after)) return as(token, "by")
+  if ((token.word === "buy" || token.word === "bye") && (DEADLINE_AFTER.test(after) || BY_END.has(after) || endOf(tokens, after === "the" ? i + 2 : i + 1))) return as(token, "by")
+  const bare = PRONOUN_HAVE[token.word]
+  if (bare !== undefined && !participle(after) && (AUX_BEFORE.has(before?.word ?? "") || (token.word === "you've" && OBJECT_BEFORE.has(before?.word ?? "")))) return as(token, bare)
+  if (token.word === "these" && THIS_TIME.test(after)) return as(token, "this")
+  // "than" opening a clause is "then": "and than we go live"
+  if (token.word === "than" && (before === undefined || endsSentence(before.raw) || ["and", "so", "but", "okay", "ok", "right"].includes(before.word))) return as(token, "then")
+  // a word heard as two: "to day", "to morrow"; the first word carries it, the second is left empty
+  if (token.word === "to" && (after === "morrow" || (after === "day" && !/^(?:\d|one|two|three|four|five|six|seven|eight|nine|ten)/.test(tokens[i + 2]?.word ?? "") && before?.word !== "day"))) {
+    return { raw: `${token.raw.match(/^[^\p{L}\p{N}]*/u)?.[0] ?? ""}${after === "day" ? "today" : "tomorrow"}${tokens[i + 1]!.raw.match(/[^\p{L}\p{N}%']+$/u)?.[0] ?? ""}`, word: after === "day" ? "today" : "tomorrow" }
+  }
+  if ((token.word === "morrow" || token.word === "day") && before?.word === "to" && repaired(tokens, i - 1).word !== "to") return { raw: "", word: "" }
   if ((token.word === "two" || token.word === "too") && TO_BEFORE.has(after) && !COUNTED_AFTER.has(before?.word ?? "") && !endsClause(token.raw) && !endsSentence(token.raw)) {
     return as(token, "to")
   }
