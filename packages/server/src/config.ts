@@ -167,6 +167,12 @@ export const appConfig = Config.all({
   trustProxy: Config.boolean("TRUST_PROXY").pipe(Config.withDefault(false)),
   signInLimitPerEmail: positiveInt("SIGN_IN_LIMIT_PER_EMAIL").pipe(Config.withDefault(5)),
   signInLimitPerAddress: positiveInt("SIGN_IN_LIMIT_PER_ADDRESS").pipe(Config.withDefault(30)),
+  // Credits a self-serve signup starts with, granted once in its ledger (reason `trial`): the first
+  // uploads through the API work before anyone pays. 0 grants none; staff-created tenants get what staff say.
+  trialCredits: Config.integer("TRIAL_CREDITS").pipe(
+    Config.validate({ message: "must be 0 or a positive integer", validation: (n) => n >= 0 }),
+    Config.withDefault(5)
+  ),
   upgradeUrls: Config.all({
     starter: Config.option(Config.url("UPGRADE_URL_STARTER")),
     growth: Config.option(Config.url("UPGRADE_URL_GROWTH")),

@@ -9,7 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { admin, upload } from "./utils/AudioRequests.js"
 import { fixture } from "../../../test/utils/Fixtures.js"
-import { call, freshEmail, memberSession, newTenant } from "./utils/PortalRequests.js"
+import { call, freshEmail, memberSession, newTenant, signInByMail } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
 
@@ -156,6 +156,23 @@ describe("client portal", () => {
     })
 
     describe("plan usage", () => {
+      it.effect("a signup starts with its trial credits, once, in the ledger: its first upload through the API is accepted at once", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant("Trial Co")
+          const sql = yield* SqlClient.SqlClient
+          const ledger = yield* sql<{ delta: number; reason: string }>`SELECT delta, reason FROM credit_ledger WHERE client_id = ${clientId}`
+          expect(ledger).toEqual([{ delta: 5, reason: "trial" }])
+          const [signedUp] = yield* sql<{ metadata: any }>`SELECT metadata FROM audit_logs WHERE client_id = ${clientId} AND action = 'tenant.signed_up'`
+          expect(signedUp?.metadata).toMatchObject({ plan: "trial", trial_credits: 5 })
+          const key = yield* apiKeyOf(session)
+          const first = yield* upload(key, fixture("renewal-stereo.mp3"))
+          expect(first.status).toBe(202)
+          expect((yield* call("GET", "/v1/client-portal/plan-usage", { session })).body).toMatchObject({ credits_balance: 5, ingests_in_progress: 1 })
+          // signing in again grants nothing more
+          yield* signInByMail(yield* Smtp, (yield* call("GET", "/v1/client-auth/me", { session })).body.email)
+          expect((yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM credit_ledger WHERE client_id = ${clientId}`)[0]?.n).toBe(1)
+        }))
+
       it.effect("shows the plan's month, the admin bonus and the upgrade links; the bonus admits more uploads", () =>
         Effect.gen(function* () {
           const { clientId, session } = yield* newTenant()
@@ -175,7 +192,7 @@ describe("client portal", () => {
             ingests_in_progress: 0,
             remaining: 10,
             usage_pct: 0,
-            credits_balance: 0,
+            credits_balance: 5,
             upgrade_links: [
               { plan: "starter", url: UPGRADE_URLS.starter.toString() },
               { plan: "scale", url: UPGRADE_URLS.scale.toString() }
@@ -206,7 +223,7 @@ describe("client portal", () => {
           expect(refused.body.message).toMatch(/12 calls/)
 
           const after = yield* call("GET", "/v1/client-portal/plan-usage", { session })
-          expect(after.body).toMatchObject({ bonus_ingests: 2, ingests_used: 0, ingests_in_progress: 12, remaining: 12, credits_balance: 20 })
+          expect(after.body).toMatchObject({ bonus_ingests: 2, ingests_used: 0, ingests_in_progress: 12, remaining: 12, credits_balance: 25 })
           // the admin's door shows the same view
           const staff = yield* call("GET", `/v1/internal/admin/clients/${clientId}/plan-usage`, { headers: admin })
           expect(staff.body).toEqual(after.body)
@@ -217,7 +234,7 @@ describe("client portal", () => {
             client_id: other.clientId,
             bonus_ingests: 0,
             ingests_in_progress: 0,
-            credits_balance: 0
+            credits_balance: 5
           })
           expect((yield* call("PATCH", `/v1/internal/admin/clients/${clientId}/usage-bonus`, {
             headers: admin,
@@ -241,7 +258,7 @@ describe("client portal", () => {
             company_name: "Cockpit Co",
             plan: "trial",
             is_test: false,
-            credits_balance: 0,
+            credits_balance: 5,
             month: { calls_by_status: { queued: 0, processing: 0, completed: 0, failed: 0 }, ingests_included: 10, ingests_used: 0, ingests_remaining: 10 },
             average_score: null,
             closers_by_status: { pending_verification: 0, active: 0, paused: 0, removed: 0 },
@@ -249,7 +266,8 @@ describe("client portal", () => {
           })
           expect(fresh.body.score_trend).toHaveLength(4)
           expect(fresh.body.score_trend.every((w: any) => w.calls === 0 && w.average_score === null)).toBe(true)
-          expect(fresh.body.open_alerts.map((a: any) => [a.code, a.severity])).toEqual([["credits_low", "critical"], ["no_verified_closer", "warning"]])
+          // the trial's 5 credits are free: no credit alert
+          expect(fresh.body.open_alerts.map((a: any) => [a.code, a.severity])).toEqual([["no_verified_closer", "warning"]])
 
           yield* grantCredits(clientId, 5)
           const key = yield* apiKeyOf(session)
@@ -261,10 +279,10 @@ describe("client portal", () => {
                      result = '{"scorecard": {"overall": 72}}'::jsonb WHERE call_id = ${accepted.body.call_id}`
           const later = yield* call("GET", "/v1/client-portal/account-cockpit", { session })
           expect(later.body.month.calls_by_status).toEqual({ queued: 1, processing: 0, completed: 1, failed: 0 })
-          expect(later.body.credits_balance).toBe(5)
+          expect(later.body.credits_balance).toBe(10)
           expect(later.body.average_score).toBe(72)
           expect(later.body.score_trend.at(-1)).toMatchObject({ calls: 1, average_score: 72 })
-          // 5 credits, 1 held by the queued call: 4 free, no credit alert
+          // 10 credits, 1 held by the queued call: 9 free, no credit alert
           expect(later.body.open_alerts.map((a: any) => a.code)).toEqual(["no_verified_closer"])
 
           const other = yield* newTenant("Elsewhere")

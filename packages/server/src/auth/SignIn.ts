@@ -1,6 +1,6 @@
 /**
- * Passwordless sign-in (spec 4.2, docs/domain.md "Who is calling"): signup creates the tenant and its
- * owner in one transaction and e-mails a magic link; login e-mails one when the address has an
+ * Passwordless sign-in (spec 4.2, docs/domain.md "Who is calling"): signup creates the tenant, its
+ * owner and its trial credits (`TRIAL_CREDITS`) in one transaction and e-mails a magic link; login e-mails one when the address has an
  * account and answers the same, in the same time, when it has none (the e-mail goes out on its
  * own fiber, so the answer never waits for the mail server); verify takes the link once and opens
  * a session. Login and signup are rate limited per e-mail and per client address.
@@ -26,6 +26,7 @@ import { newId } from "../lib/Ids.js"
 import { Mailer } from "../mail/Mailer.js"
 import { signInMessage } from "../mail/Messages.js"
 import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
+import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import type { Caller } from "../tenancy/Caller.js"
 import { MAGIC_LINK_MINUTES, MagicLinksRepo } from "../tenancy/MagicLinksRepo.js"
 import type { Origin } from "../tenancy/RequestOrigin.js"
@@ -47,6 +48,7 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
     const config = yield* AppConfig
     const transactions = yield* Transactions
     const tenants = yield* TenantsRepo
+    const ledger = yield* LedgerRepo
     const users = yield* UsersRepo
     const links = yield* MagicLinksRepo
     const sessions = yield* SessionsRepo
@@ -91,11 +93,13 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
           }
           yield* tenants.insertTenant({ clientId, companyName: req.company_name, industry: req.industry ?? null, plan: "trial", isTest: false })
           yield* tenants.insertOwner({ userId, clientId, email: req.email, fullName: req.full_name ?? null })
+          // the trial's credits, once: the tenant is new in this transaction
+          if (config.trialCredits > 0) yield* ledger.add({ clientId, delta: config.trialCredits, reason: "trial" })
           yield* audit.record(clientId, actor, {
             action: "tenant.signed_up",
             targetType: "tenant",
             targetId: clientId,
-            metadata: { company_name: req.company_name, owner_email: req.email, plan: "trial" }
+            metadata: { company_name: req.company_name, owner_email: req.email, plan: "trial", trial_credits: config.trialCredits }
           })
           return yield* links.issue({ purpose: "sign_in", clientId, userId, email: req.email })
         })
@@ -179,6 +183,7 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
   }),
   dependencies: [
     TenantsRepo.Default,
+    LedgerRepo.Default,
     UsersRepo.Default,
     MagicLinksRepo.Default,
     SessionsRepo.Default,
