@@ -12,6 +12,7 @@ import { ExtensionsApi } from "./Extensions.js"
 import { IntegrationsApi } from "./Integrations.js"
 import { INTRODUCTION } from "./Introduction.js"
 import { MarketIntelApi } from "./MarketIntel.js"
+import { MembersApi } from "./Members.js"
 import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
 import { RecorderApi } from "./Recorder.js"
@@ -34,6 +35,7 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(AssistantApi)
   .add(AudioApi)
   .add(ExtensionsApi)
+  .add(MembersApi)
   .add(WebhooksApi)
   .pipe(withApiErrors)
   .annotate(OpenApi.Title, "Callsight")

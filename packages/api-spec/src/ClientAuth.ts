@@ -93,10 +93,11 @@ export class ClientAuthApi extends HttpApiGroup.make("clientAuth")
       .setPayload(strictBody(VerifyRequest))
       .addSuccess(VerifyResponse)
       .addError(Unauthorized)
+      .addError(Conflict)
       .annotate(
         OpenApi.Summary,
-        `Verifies the magic-link token; creates an HttpOnly session cookie \`${SESSION_COOKIE}\`. ` +
-          "401 for an unknown, used or expired token."
+        `Verifies the magic-link token (a sign-in link, or an invitation's, which makes its user); creates an HttpOnly session cookie \`${SESSION_COOKIE}\`. ` +
+          "401 for an unknown, used or expired token; 409 when an invitation's e-mail got an account since."
       )
   )
   .add(

@@ -16,6 +16,7 @@ import type { CompanionApi } from "./Companion.js"
 import type { ExtensionsApi } from "./Extensions.js"
 import type { IntegrationsApi } from "./Integrations.js"
 import type { MarketIntelApi } from "./MarketIntel.js"
+import type { MembersApi } from "./Members.js"
 import type { ProbesApi } from "./Probes.js"
 import type { RecorderApi } from "./Recorder.js"
 import type { WebhooksApi } from "./Webhooks.js"
@@ -36,6 +37,7 @@ type Group =
   | AssistantApi
   | AudioApi
   | ExtensionsApi
+  | MembersApi
   | WebhooksApi
 
 /** The names of a group's endpoints. */
@@ -63,6 +65,7 @@ export const Pending = {
   assistant: [],
   audio: [],
   extensions: [],
+  members: [],
   webhooks: []
 } as const satisfies PendingLists
 

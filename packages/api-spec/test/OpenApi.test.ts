@@ -141,7 +141,14 @@ const EXTENSIONS = [
   "POST /v1/teams/webhooks",
   "DELETE /v1/teams/webhooks/{webhook_id}",
   "GET /v1/teams/webhooks/{webhook_id}/deliveries",
-  "POST /v1/teams/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"
+  "POST /v1/teams/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
+  // a tenant's members and invitations (Members.ts, issue 36)
+  "GET /v1/client-portal/members",
+  "POST /v1/client-portal/members/invitations",
+  "POST /v1/client-portal/members/invitations/{invitation_id}/resend",
+  "DELETE /v1/client-portal/members/invitations/{invitation_id}",
+  "PATCH /v1/client-portal/members/{user_id}",
+  "DELETE /v1/client-portal/members/{user_id}"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any

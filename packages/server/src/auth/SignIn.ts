@@ -3,7 +3,8 @@
  * owner and its trial credits (`TRIAL_CREDITS`) in one transaction and e-mails a magic link; login e-mails one when the address has an
  * account and answers the same, in the same time, when it has none (the e-mail goes out on its
  * own fiber, so the answer never waits for the mail server); verify takes the link once and opens
- * a session. Login and signup are rate limited per e-mail and per client address.
+ * a session, or takes an invitation's link once and makes its user (issue 36). Login and signup are
+ * rate limited per e-mail and per client address.
  */
 import {
   ClientId,
@@ -28,6 +29,7 @@ import { signInMessage } from "../mail/Messages.js"
 import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import type { Caller } from "../tenancy/Caller.js"
+import { InvitationsRepo } from "../tenancy/InvitationsRepo.js"
 import { MAGIC_LINK_MINUTES, MagicLinksRepo } from "../tenancy/MagicLinksRepo.js"
 import type { Origin } from "../tenancy/RequestOrigin.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
@@ -51,6 +53,7 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
     const ledger = yield* LedgerRepo
     const users = yield* UsersRepo
     const links = yield* MagicLinksRepo
+    const invitations = yield* InvitationsRepo
     const sessions = yield* SessionsRepo
     const audit = yield* AuditLog
     const mailer = yield* Mailer
@@ -135,11 +138,38 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
       }
     })
 
+    /**
+     * The user an invitation's link makes (issue 36), with its audit row; none when the token is no
+     * open invitation. An e-mail that got an account since the invitation was sent is 409.
+     */
+    const join = (token: string, origin: Origin) =>
+      Effect.gen(function* () {
+        const invitation = yield* invitations.take(token)
+        if (Option.isNone(invitation)) return Option.none()
+        const { client_id, email, full_name, invitation_id, role } = invitation.value
+        if (yield* tenants.emailTaken(email)) {
+          return yield* new Conflict({ message: `the e-mail ${email} has an account already: sign in with it` })
+        }
+        const userId = UserId.make(newId("usr"))
+        yield* tenants.insertMember({ userId, clientId: client_id, email, fullName: full_name, role })
+        yield* invitations.markAccepted({ invitationId: invitation_id, userId })
+        yield* audit.record(client_id, { id: userId, type: "user", ip: origin.ip }, {
+          action: "member.joined",
+          targetType: "user",
+          targetId: userId,
+          metadata: { email, role, invitation_id }
+        })
+        return Option.some({ client_id, user_id: userId })
+      })
+
     const verify = Effect.fn("SignIn.verify")(function* (token: string, origin: Origin) {
       const opened = yield* transactions.run(
         Effect.gen(function* () {
-          const link = yield* links.take("sign_in", token)
-          if (Option.isNone(link) || link.value.user_id === null) {
+          const signIn = yield* links.take("sign_in", token)
+          const link = Option.isSome(signIn) && signIn.value.user_id !== null
+            ? Option.some({ client_id: signIn.value.client_id, user_id: signIn.value.user_id })
+            : yield* join(token, origin)
+          if (Option.isNone(link)) {
             return yield* new Unauthorized({ message: "the sign-in link is unknown, used or expired: ask for a new one" })
           }
           const { client_id, user_id } = link.value
@@ -186,6 +216,7 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
     LedgerRepo.Default,
     UsersRepo.Default,
     MagicLinksRepo.Default,
+    InvitationsRepo.Default,
     SessionsRepo.Default,
     AuditLog.Default,
     Transactions.Default

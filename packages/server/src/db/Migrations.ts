@@ -20,6 +20,7 @@ import workspace from "./migrations/0013_workspace.js"
 import conversations from "./migrations/0014_conversations.js"
 import webhooks from "./migrations/0015_webhooks.js"
 import callSetup from "./migrations/0016_call_setup.js"
+import members from "./migrations/0017_members.js"
 
 export const migrations = {
   "0001_core": core,
@@ -37,7 +38,8 @@ export const migrations = {
   "0013_workspace": workspace,
   "0014_conversations": conversations,
   "0015_webhooks": webhooks,
-  "0016_call_setup": callSetup
+  "0016_call_setup": callSetup,
+  "0017_members": members
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

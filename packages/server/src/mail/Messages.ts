@@ -41,6 +41,34 @@ export const signInMessage = (o: {
   }
 }
 
+/** An invitation to join a tenant (issue 36): its link signs the person in and creates their user, once. */
+export const invitationMessage = (o: {
+  readonly to: string
+  readonly baseUrl: string
+  readonly token: string
+  readonly companyName: string
+  readonly role: string
+  readonly invitedBy: string
+  readonly validDays: number
+}): MailMessage => {
+  const link = `${o.baseUrl}/sign-in#token=${o.token}`
+  const lines = [
+    `${o.invitedBy} invited you to join ${o.companyName} on Callsight as ${o.role === "admin" ? "an admin" : `a ${o.role}`}.`,
+    `The link signs you in and works once, for ${o.validDays} days.`
+  ]
+  const after = [
+    `From a terminal: callsight verify ${o.token}`,
+    "If you do not know why you got this e-mail, ignore it: nothing happens without the link."
+  ]
+  return {
+    to: o.to,
+    subject: `You are invited to ${o.companyName} on Callsight`,
+    text: [...lines, "", link, "", ...after].join("\n"),
+    html: layout(`Join ${o.companyName} on Callsight`, lines, { href: link, label: "Accept the invitation" }, after),
+    link
+  }
+}
+
 /** The e-mail check of a closer added by the tenant. */
 export const closerVerificationMessage = (o: {
   readonly to: string

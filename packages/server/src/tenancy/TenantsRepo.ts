@@ -1,5 +1,5 @@
 /** Tenants and their owner users. */
-import { ClientId, Plan, UserId } from "@callsight/api-spec"
+import { ClientId, Plan, Role, UserId } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
@@ -60,6 +60,14 @@ export class TenantsRepo extends Effect.Service<TenantsRepo>()("TenantsRepo", {
             VALUES (${u.userId}, ${u.clientId}, ${u.email}, ${u.fullName}, 'owner')`
     })
 
+    /** A user joining by invitation (issue 36), with the invitation's role. */
+    const insertMember = Rows.execute({
+      Request: Schema.Struct({ ...NewOwner.fields, role: Role }),
+      execute: (u) =>
+        sql`INSERT INTO users (user_id, client_id, email, full_name, role)
+            VALUES (${u.userId}, ${u.clientId}, ${u.email}, ${u.fullName}, ${u.role})`
+    })
+
     const get = Rows.single({
       Request: ClientId,
       Result: Schema.Struct({ company_name: Schema.String, is_test: Schema.Boolean }),
@@ -72,6 +80,7 @@ export class TenantsRepo extends Effect.Service<TenantsRepo>()("TenantsRepo", {
       lock,
       emailTaken: (email: string) => Effect.map(emailTaken(email), (r) => r.exists),
       insertOwner,
+      insertMember,
       /**
        * The name of a tenant known to exist (one whose caller was authenticated: deleting a tenant
        * deletes its keys, sessions and closers) and whether it is test data; a defect otherwise.
