@@ -46,7 +46,7 @@ describe("callsight --help", () => {
         "callsight mcp"
       ])
     )
-    expect(paths.length).toBe(24)
+    expect(paths.length).toBe(31)
     // the tree the help walks is the one @effect/cli parses (which answers a command without
     // subcommands with the command itself)
     for (const path of paths) {

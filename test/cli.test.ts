@@ -101,6 +101,30 @@ describe("callsight (CLI)", () => {
     expect(JSON.parse(json.stdout)).toEqual({ client_id: clientId, balance: 15 })
   })
 
+  it("admin members: list, invite, set-role, revoke; the last owner stays (exit 3, 409)", async () => {
+    const listed = await cliInProcess(["admin", "members", "list", clientId, "--json"], admin())
+    expect(listed.code).toBe(0)
+    const { members } = JSON.parse(listed.stdout)
+    expect(members.map((m: any) => [m.email, m.role])).toEqual([["o@acme.test", "owner"]])
+    const ownerId = members[0].user_id
+
+    const invited = await cliInProcess(["admin", "members", "invite", clientId, "rep@acme.test", "--role", "member", "--name", "Rita Rep"], admin())
+    expect(invited.code).toBe(0)
+    expect(invited.stdout).toMatch(/^Invited rep@acme\.test as member \(inv_\w+\)/)
+    const words = await cliInProcess(["admin", "members", "list", clientId], admin())
+    expect(words.stdout).toMatch(/inv_\w+\s+member\s+rep@acme\.test \(Rita Rep\)\s+invited, until/)
+    const invitationId = /inv_\w+/.exec(invited.stdout)![0]
+    const revoked = await cliInProcess(["admin", "members", "revoke", clientId, invitationId, "--json"], admin())
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ invitation_id: invitationId, status: "revoked" })
+
+    const demoted = await cliInProcess(["admin", "members", "set-role", clientId, ownerId, "admin"], admin())
+    expect(demoted.code).toBe(3)
+    expect(demoted.stderr).toMatch(/409/)
+    expect(demoted.stderr).toMatch(/last owner/)
+    const bad = await cliInProcess(["admin", "members", "invite", clientId, "not-an-email", "--role", "member"], admin())
+    expect(bad.code).toBe(2)
+  })
+
   it("admin grant-credits for an unknown client exits 3 (404)", async () => {
     const result = await cliInProcess(["admin", "grant-credits", "cli_doesnotexist", "7"], admin())
     expect(result.code).toBe(3)

@@ -12,7 +12,7 @@ import { ExtensionsApi } from "./Extensions.js"
 import { IntegrationsApi } from "./Integrations.js"
 import { INTRODUCTION } from "./Introduction.js"
 import { MarketIntelApi } from "./MarketIntel.js"
-import { MembersApi } from "./Members.js"
+import { MembersAdminApi, MembersApi } from "./Members.js"
 import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
 import { RecorderApi } from "./Recorder.js"
@@ -36,6 +36,7 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(AudioApi)
   .add(ExtensionsApi)
   .add(MembersApi)
+  .add(MembersAdminApi)
   .add(WebhooksApi)
   .pipe(withApiErrors)
   .annotate(OpenApi.Title, "Callsight")

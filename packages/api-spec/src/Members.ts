@@ -3,13 +3,14 @@
  * the invitations that make more of them. Owners and admins invite by e-mail with a role (a magic
  * link valid 7 days, once, that creates the user when it is used), resend and revoke invitations,
  * change roles and remove members; every user of the tenant reads the list. Only an owner makes,
- * demotes or removes an owner, and the last owner can be neither demoted nor removed (409).
+ * demotes or removes an owner, and the last owner can be neither demoted nor removed (409). Staff
+ * do the same for a named tenant with the admin key (`membersAdmin`), acting as an owner.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { EmailAddress, Role, Text, Timestamp, UserId, strictBody } from "./Common.js"
+import { ClientId, EmailAddress, Role, Text, Timestamp, UserId, strictBody } from "./Common.js"
 import { Conflict, Forbidden, NotFound } from "./Errors.js"
-import { SessionAuth } from "./Security.js"
+import { AdminAuth, ApiKeyHeaders, SessionAuth } from "./Security.js"
 
 export const InvitationId = Text.pipe(Schema.brand("InvitationId")).annotations({ description: "An invitation's id (`inv_…`)" })
 export type InvitationId = typeof InvitationId.Type
@@ -120,4 +121,71 @@ export class MembersApi extends HttpApiGroup.make("members")
   .prefix("/v1/client-portal")
   .annotate(OpenApi.Title, "Members")
   .annotate(OpenApi.Description, "Beyond the spec: the portal's users and invitations, roles, removal (issue 36).")
+{}
+
+const TenantPath = Schema.Struct({ client_id: ClientId })
+const TenantUserPath = Schema.Struct({ client_id: ClientId, user_id: UserId })
+const TenantInvitationPath = Schema.Struct({ client_id: ClientId, invitation_id: InvitationId })
+const ADMIN = "/v1/internal/admin/clients/:client_id/members"
+
+/** The same operations for staff, on the tenant the path names (404 when there is none); staff act as an owner. */
+export class MembersAdminApi extends HttpApiGroup.make("membersAdmin")
+  .add(
+    HttpApiEndpoint.get("adminListMembers", ADMIN)
+      .setPath(TenantPath)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(MemberList)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "A tenant's users with their roles and its open invitations")
+  )
+  .add(
+    HttpApiEndpoint.post("adminInviteMember", `${ADMIN}/invitations`)
+      .setPath(TenantPath)
+      .setHeaders(ApiKeyHeaders)
+      .setPayload(strictBody(InviteMemberRequest))
+      .addSuccess(Invitation, { status: 201 })
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Invite a person to a tenant by e-mail with a role (any role, owner included)")
+  )
+  .add(
+    HttpApiEndpoint.post("adminResendInvitation", `${ADMIN}/invitations/:invitation_id/resend`)
+      .setPath(TenantInvitationPath)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(Invitation)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "E-mail a new link for a tenant's invitation")
+  )
+  .add(
+    HttpApiEndpoint.del("adminRevokeInvitation", `${ADMIN}/invitations/:invitation_id`)
+      .setPath(TenantInvitationPath)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(Invitation)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Revoke a tenant's invitation")
+  )
+  .add(
+    HttpApiEndpoint.patch("adminChangeMemberRole", `${ADMIN}/:user_id`)
+      .setPath(TenantUserPath)
+      .setHeaders(ApiKeyHeaders)
+      .setPayload(strictBody(ChangeRoleRequest))
+      .addSuccess(Member)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Change a tenant member's role; 409 for the last owner")
+  )
+  .add(
+    HttpApiEndpoint.del("adminRemoveMember", `${ADMIN}/:user_id`)
+      .setPath(TenantUserPath)
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(Member)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Remove a tenant's member, ending their sessions; 409 for the last owner")
+  )
+  .middleware(AdminAuth)
+  .annotate(OpenApi.Title, "Members (staff)")
+  .annotate(OpenApi.Description, "Beyond the spec: staff manage a named tenant's members with the admin key (issue 36).")
 {}

@@ -16,7 +16,7 @@ import type { CompanionApi } from "./Companion.js"
 import type { ExtensionsApi } from "./Extensions.js"
 import type { IntegrationsApi } from "./Integrations.js"
 import type { MarketIntelApi } from "./MarketIntel.js"
-import type { MembersApi } from "./Members.js"
+import type { MembersAdminApi, MembersApi } from "./Members.js"
 import type { ProbesApi } from "./Probes.js"
 import type { RecorderApi } from "./Recorder.js"
 import type { WebhooksApi } from "./Webhooks.js"
@@ -38,6 +38,7 @@ type Group =
   | AudioApi
   | ExtensionsApi
   | MembersApi
+  | MembersAdminApi
   | WebhooksApi
 
 /** The names of a group's endpoints. */
@@ -66,6 +67,7 @@ export const Pending = {
   audio: [],
   extensions: [],
   members: [],
+  membersAdmin: [],
   webhooks: []
 } as const satisfies PendingLists
 

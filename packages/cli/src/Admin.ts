@@ -2,37 +2,18 @@
  * `callsight admin ...`: internal administration with the staff admin key.
  * - `create-tenant --name NAME [--owner-email E] [--owner-name N] [--industry I] [--credits N] [--plan P] [--test] [--json]`
  * - `grant-credits CLIENT_ID N [--reason R] [--json]`
+ * - `members list|invite|resend|revoke|set-role|remove ...` (Members.ts)
  */
 import { ClientId, CreateClientRequest, GrantCreditsRequest, Plan } from "@callsight/api-spec"
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Option, ParseResult } from "effect"
+import { Console, Effect, Option } from "effect"
 import { ExtensionsClientApi } from "./Apis.js"
 import { adminClient, adminKeyOption, jsonOption, urlOption } from "./Connection.js"
-import { fromClientError, UsageError } from "./Errors.js"
+import { body } from "./Body.js"
+import { fromClientError } from "./Errors.js"
 import { group } from "./Help.js"
+import { members } from "./Members.js"
 import { printJson } from "./Output.js"
-
-/** Builds a request body; a value the declaration rejects is a usage error (exit 2) before any request. */
-const body = <A>(make: () => A): Effect.Effect<A, UsageError> =>
-  Effect.try({
-    try: make,
-    catch: (e) =>
-      new UsageError({
-        message: ParseResult.isParseError(e)
-          ? firstIssuePerField(ParseResult.ArrayFormatter.formatErrorSync(e)).join("; ")
-          : String(e)
-      })
-  })
-
-/** One message per field (an optional field's union also reports "Expected undefined"). */
-const firstIssuePerField = (issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>): Array<string> => {
-  const byField = new Map<string, string>()
-  for (const issue of issues) {
-    const field = issue.path.join(".")
-    if (!byField.has(field)) byField.set(field, `${field === "" ? "" : `${field}: `}${issue.message}`)
-  }
-  return [...byField.values()]
-}
 
 const createTenant = Command.make(
   "create-tenant",
@@ -124,4 +105,4 @@ const grantCredits = Command.make(
     })
 ).pipe(Command.withDescription("Add prepaid analysis credits to a tenant (or withdraw them)"))
 
-export const admin = group("admin", "Internal administration (needs the admin key)", [createTenant, grantCredits])
+export const admin = group("admin", "Internal administration (needs the admin key)", [createTenant, grantCredits, members])

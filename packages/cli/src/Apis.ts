@@ -4,7 +4,7 @@
  * loads the declarations of its own operations and not the other groups' (docs/architecture.md,
  * "The CLI's builds").
  */
-import { AudioApi, ClientAuthApi, ExtensionsApi, WebhooksApi, withApiErrors } from "@callsight/api-spec"
+import { AudioApi, ClientAuthApi, ExtensionsApi, MembersAdminApi, WebhooksApi, withApiErrors } from "@callsight/api-spec"
 import { HttpApi } from "@effect/platform"
 
 /** `calls list`, `admin create-tenant`, `admin grant-credits`. */
@@ -18,3 +18,6 @@ export const SessionClientApi = withApiErrors(HttpApi.make("callsight").add(Clie
 
 /** `webhooks ...`. */
 export const WebhooksClientApi = withApiErrors(HttpApi.make("callsight").add(WebhooksApi))
+
+/** `admin members ...`. */
+export const MembersClientApi = withApiErrors(HttpApi.make("callsight").add(MembersAdminApi))

@@ -13,6 +13,7 @@
  *   callsight admin create-tenant --name NAME [--owner-email E] [--owner-name N] [--industry I]
  *                                 [--credits N] [--plan P] [--test] [--json] [--url URL] [--admin-key K]
  *   callsight admin grant-credits CLIENT_ID N [--reason R] [--json] [--url URL] [--admin-key K]
+ *   callsight admin members list|invite|resend|revoke|set-role|remove CLIENT_ID ... [--json] [--url URL] [--admin-key K]
  *   callsight login EMAIL [--url URL]
  *   callsight verify TOKEN [--json] [--url URL]
  *   callsight me [--json] [--url URL]

@@ -25,7 +25,7 @@ import { IntegrationPagesLive } from "./integrations/Pages.js"
 import { Mailer } from "./mail/Mailer.js"
 import { MarketIntelHttpLive } from "./marketIntel/Http.js"
 import { McpHttpLive } from "./mcp/Http.js"
-import { MembersHttpLive } from "./members/Http.js"
+import { MembersAdminHttpLive, MembersHttpLive } from "./members/Http.js"
 import { tracingEnabled } from "./Observability.js"
 import { PagesLive } from "./portal/Pages.js"
 import { PortalPageLive } from "./portal/PortalPage.js"
@@ -52,6 +52,7 @@ const GroupsLive = Layer.mergeAll(
   AudioHttpLive,
   ExtensionsHttpLive,
   MembersHttpLive,
+  MembersAdminHttpLive,
   WebhooksHttpLive
 )
 

@@ -7,6 +7,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
+import { admin } from "./utils/AudioRequests.js"
 import { call, freshEmail, newTenant, sessionCookie, tokenOf } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
@@ -162,6 +163,41 @@ describe("members", () => {
         expect((yield* call("DELETE", `/v1/client-portal/members/${owner.userId}`, { session: second.session! })).status).toBe(404)
         const actions = (yield* auditOf(owner.clientId)).map((a) => a.action)
         expect(actions).toEqual(["member.invited", "member.joined", "member.role_changed", "member.removed"])
+      }))
+
+    it.effect("staff do the same for a named tenant with the admin key, as an owner; an unknown tenant is 404", () =>
+      Effect.gen(function* () {
+        const owner = yield* newTenant("Staffed Co")
+        const base = `/v1/internal/admin/clients/${owner.clientId}/members`
+        const listed = yield* call("GET", base, { headers: admin })
+        expect(listed.status).toBe(200)
+        expect(listed.body.members.map((m: any) => [m.user_id, m.role])).toEqual([[owner.userId, "owner"]])
+        expect((yield* call("GET", base)).status).toBe(401)
+        expect((yield* call("GET", base, { session: owner.session })).status).toBe(401)
+        expect((yield* call("GET", "/v1/internal/admin/clients/cli_missing/members", { headers: admin })).status).toBe(404)
+
+        const smtp = yield* Smtp
+        const email = freshEmail()
+        const invited = yield* call("POST", `${base}/invitations`, { headers: admin, body: { email, role: "owner", full_name: "Second Owner" } })
+        expect(invited.status).toBe(201)
+        expect(invited.body).toMatchObject({ email, role: "owner", invited_by: "staff:admin", full_name: "Second Owner" })
+        const mail = yield* Effect.orDie(smtp.waitFor(email))
+        expect(mail.text).toContain("Callsight staff invited you to join Staffed Co on Callsight as an owner")
+        const joined = yield* accept(tokenOf(mail))
+        expect(joined.reply.body.user).toMatchObject({ email, role: "owner", full_name: "Second Owner" })
+        // with two owners staff may demote one; the last is kept
+        expect((yield* call("PATCH", `${base}/${owner.userId}`, { headers: admin, body: { role: "admin" } })).status).toBe(200)
+        expect((yield* call("DELETE", `${base}/${joined.reply.body.user.user_id}`, { headers: admin })).status).toBe(409)
+        const audit = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql<{ action: string; actor: string }>`SELECT action, actor FROM audit_logs WHERE client_id = ${owner.clientId} AND action LIKE 'member.%' ORDER BY at, log_id`)
+        expect(audit.map((a) => [a.action, a.actor])).toEqual([
+          ["member.invited", "staff:admin"],
+          ["member.joined", joined.reply.body.user.user_id],
+          ["member.role_changed", "staff:admin"]
+        ])
+        // another tenant's member through this tenant's path is 404
+        const other = yield* newTenant()
+        expect((yield* call("DELETE", `${base}/${other.userId}`, { headers: admin })).status).toBe(404)
       }))
 
     it.effect("another tenant's member is 404; bad input is 422 with its detail", () =>

@@ -53,7 +53,7 @@ export const invitationMessage = (o: {
 }): MailMessage => {
   const link = `${o.baseUrl}/sign-in#token=${o.token}`
   const lines = [
-    `${o.invitedBy} invited you to join ${o.companyName} on Callsight as ${o.role === "admin" ? "an admin" : `a ${o.role}`}.`,
+    `${o.invitedBy} invited you to join ${o.companyName} on Callsight as ${/^[aeiou]/.test(o.role) ? "an" : "a"} ${o.role}.`,
     `The link signs you in and works once, for ${o.validDays} days.`
   ]
   const after = [

@@ -87,7 +87,7 @@ export const signUpByMail = (smtp: TestSmtpServer, email: string, companyName = 
     }
   })
 
-/** A member of the tenant (no invite operation exists yet: staff add users), signed in by mail. */
+/** A member of the tenant written straight into its users (the tests of other features; Members.test.ts invites), signed in by mail. */
 export const memberSession = (smtp: TestSmtpServer, clientId: string, email: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
