@@ -292,6 +292,7 @@ describe("next steps: what is told, not promised (callsight-1.25)", () => {
     expect(steps([["buyer", "I meet our treasurer on Thursday, I'll show her then."], ["rep", "Great."]])).toEqual([["S2", "Thursday"]])
     expect(steps([["buyer", "Then I sign it on the thirtieth."], ["rep", "Great."]])).toEqual([["S2", "the 30th"]])
     expect(steps([["buyer", "I sign it next Tuesday."], ["rep", "Great."]])).toEqual([["S2", "Tuesday"]])
+    expect(steps([["rep", "I send you the contract on Friday."], ["buyer", "Good."]])).toEqual([["S1", "Friday"]])
   })
 
   it("a habit that used to be, and a verb joined to a negated one, promise nothing", () => {

@@ -52,13 +52,15 @@ const habitual = (act: Act, s: Sentence): boolean =>
 /**
  * "I do my site reviews Friday morning", "on Sunday evening I type it in", "we open on the first of May": the speaker's
  * side in the simple present, said of a named day, tells a routine or the calendar, not a promise ("I'll do it Friday").
- * Still a plan: a meeting with someone ("I see him on Thursday", "I ask her tonight"), a proposal ("let's meet Monday"),
+ * Still a plan: a meeting with someone ("I see him on Thursday", "I ask her tonight"), something done for the other side
+ * ("I send you the contract on Friday"), a proposal ("let's meet Monday"),
  * the next of a sequence ("then I talk to Judith on the eleventh"), a day counted from now ("I sign it next Monday",
  * "tomorrow", "in two weeks"), or a subject other than "I" and "we" ("our installers come in on the third").
  */
 const toldPresent = (act: Act, s: Sentence, due: Due): boolean =>
   (act.actor === "self" || act.actor === "shared") && act.aux === "" && act.form === "simple-present" && due.day !== null &&
   ["i", "we"].includes(s.tokens[act.subject]?.word ?? "") && !MEETS.has(act.infinitive.split(/\s+/)[0] ?? "") &&
+  s.tokens[act.at + 1]?.word !== "you" &&
   !s.tokens.slice(Math.max(0, act.subject - 2), act.subject).some((t) => t.word === "then" || LET.has(t.word)) &&
   !/^(?:today|tonight|tomorrow|this|next|in )/.test(due.day) &&
   !s.tokens.slice(Math.max(0, due.from - 1), due.to).some((t) => ["this", "next", "coming"].includes(t.word))
