@@ -13,6 +13,7 @@ import { IntegrationsApi } from "./Integrations.js"
 import { INTRODUCTION } from "./Introduction.js"
 import { MarketIntelApi } from "./MarketIntel.js"
 import { MembersAdminApi, MembersApi } from "./Members.js"
+import { PaymentsApi } from "./Payments.js"
 import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
 import { RecorderApi } from "./Recorder.js"
@@ -37,6 +38,7 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(ExtensionsApi)
   .add(MembersApi)
   .add(MembersAdminApi)
+  .add(PaymentsApi)
   .add(WebhooksApi)
   .pipe(withApiErrors)
   .annotate(OpenApi.Title, "Callsight")

@@ -17,6 +17,7 @@ import type { ExtensionsApi } from "./Extensions.js"
 import type { IntegrationsApi } from "./Integrations.js"
 import type { MarketIntelApi } from "./MarketIntel.js"
 import type { MembersAdminApi, MembersApi } from "./Members.js"
+import type { PaymentsApi } from "./Payments.js"
 import type { ProbesApi } from "./Probes.js"
 import type { RecorderApi } from "./Recorder.js"
 import type { WebhooksApi } from "./Webhooks.js"
@@ -39,6 +40,7 @@ type Group =
   | ExtensionsApi
   | MembersApi
   | MembersAdminApi
+  | PaymentsApi
   | WebhooksApi
 
 /** The names of a group's endpoints. */
@@ -68,6 +70,7 @@ export const Pending = {
   extensions: [],
   members: [],
   membersAdmin: [],
+  payments: [],
   webhooks: []
 } as const satisfies PendingLists
 

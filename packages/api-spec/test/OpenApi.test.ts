@@ -154,7 +154,10 @@ const EXTENSIONS = [
   "POST /v1/internal/admin/clients/{client_id}/members/invitations/{invitation_id}/resend",
   "DELETE /v1/internal/admin/clients/{client_id}/members/invitations/{invitation_id}",
   "PATCH /v1/internal/admin/clients/{client_id}/members/{user_id}",
-  "DELETE /v1/internal/admin/clients/{client_id}/members/{user_id}"
+  "DELETE /v1/internal/admin/clients/{client_id}/members/{user_id}",
+  // paying (Payments.ts, issue 36)
+  "GET /v1/client-portal/checkout/{product}",
+  "POST /v1/payments/webhook"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any

@@ -26,6 +26,7 @@ import { Mailer } from "./mail/Mailer.js"
 import { MarketIntelHttpLive } from "./marketIntel/Http.js"
 import { McpHttpLive } from "./mcp/Http.js"
 import { MembersAdminHttpLive, MembersHttpLive } from "./members/Http.js"
+import { PaymentsHttpLive } from "./payments/Http.js"
 import { tracingEnabled } from "./Observability.js"
 import { PagesLive } from "./portal/Pages.js"
 import { PortalPageLive } from "./portal/PortalPage.js"
@@ -53,6 +54,7 @@ const GroupsLive = Layer.mergeAll(
   ExtensionsHttpLive,
   MembersHttpLive,
   MembersAdminHttpLive,
+  PaymentsHttpLive,
   WebhooksHttpLive
 )
 

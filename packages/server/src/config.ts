@@ -173,6 +173,19 @@ export const appConfig = Config.all({
     Config.validate({ message: "must be 0 or a positive integer", validation: (n) => n >= 0 }),
     Config.withDefault(5)
   ),
+  // The payment platform (Stripe Checkout; issue 36): without a secret key the upgrade links are the UPGRADE_URL_* below.
+  payments: Config.all({
+    secretKey: Config.option(Config.redacted("PAYMENTS_SECRET_KEY")),
+    webhookSecret: Config.option(Config.redacted("PAYMENTS_WEBHOOK_SECRET")),
+    apiUrl: Config.url("PAYMENTS_API_URL").pipe(Config.withDefault(new URL("https://api.stripe.com"))),
+    prices: Config.all({
+      starter: Config.option(Config.string("PAYMENTS_PRICE_STARTER")),
+      growth: Config.option(Config.string("PAYMENTS_PRICE_GROWTH")),
+      scale: Config.option(Config.string("PAYMENTS_PRICE_SCALE")),
+      credit_pack: Config.option(Config.string("PAYMENTS_PRICE_CREDIT_PACK"))
+    }),
+    creditPackCredits: positiveInt("PAYMENTS_CREDIT_PACK_CREDITS").pipe(Config.withDefault(100))
+  }),
   upgradeUrls: Config.all({
     starter: Config.option(Config.url("UPGRADE_URL_STARTER")),
     growth: Config.option(Config.url("UPGRADE_URL_GROWTH")),

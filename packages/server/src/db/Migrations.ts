@@ -21,6 +21,7 @@ import conversations from "./migrations/0014_conversations.js"
 import webhooks from "./migrations/0015_webhooks.js"
 import callSetup from "./migrations/0016_call_setup.js"
 import members from "./migrations/0017_members.js"
+import payments from "./migrations/0018_payments.js"
 
 export const migrations = {
   "0001_core": core,
@@ -39,7 +40,8 @@ export const migrations = {
   "0014_conversations": conversations,
   "0015_webhooks": webhooks,
   "0016_call_setup": callSetup,
-  "0017_members": members
+  "0017_members": members,
+  "0018_payments": payments
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -4,7 +4,8 @@
  * monthly bonus. The month is the calendar month in UTC. `ingests_used` counts the month's
  * completed analyses; calls still queued or processing are shown apart, and an upload is refused
  * (402) once used and in-progress calls together reach the plan's ingests plus the bonus.
- * Upgrade links go to the plans above the tenant's, from `UPGRADE_URL_<PLAN>`.
+ * Upgrade links go to the plans above the tenant's: the portal's checkout where the plan is sold here
+ * (`PAYMENTS_SECRET_KEY` and `PAYMENTS_PRICE_<PLAN>`), else `UPGRADE_URL_<PLAN>`.
  */
 import { type ClientId, NotFound, type Plan, type PlanUsage as PlanUsageView, type UsageBonusRequest } from "@callsight/api-spec"
 import { Effect, Option } from "effect"
@@ -26,10 +27,16 @@ export class PlanUsage extends Effect.Service<PlanUsage>()("PlanUsage", {
     const ledger = yield* LedgerRepo
     const audit = yield* AuditLog
 
+    /** A plan sold here (a payments key and its price): the portal's checkout for it (payments/). */
+    const checkout = (p: Exclude<Plan, "trial">) =>
+      Option.isSome(config.payments.secretKey) && Option.isSome(config.payments.prices[p])
+        ? Option.some(`${config.publicBaseUrl}/v1/client-portal/checkout/${p}`)
+        : Option.none()
+
     const upgradeLinks = (plan: Plan) =>
       PLAN_ORDER.slice(PLAN_ORDER.indexOf(plan) + 1).flatMap((p) => {
-        const url = p === "trial" ? Option.none() : config.upgradeUrls[p]
-        return Option.isSome(url) ? [{ plan: p, url: url.value.toString() }] : []
+        const url = p === "trial" ? Option.none() : Option.orElse(checkout(p), () => Option.map(config.upgradeUrls[p], String))
+        return Option.isSome(url) ? [{ plan: p, url: url.value }] : []
       })
 
     const usage = Effect.fn("PlanUsage.usage")(function* (clientId: ClientId) {
