@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { CallAnalysis, AnalysisStatus } from "./CallAnalysis.js"
 import { CallId, ClientId, EmailAddress, KeyId, Plan, queryInt, Text, Timestamp, TimestampInput, UserId, strictBody } from "./Common.js"
 import { Conflict, Forbidden, NotFound } from "./Errors.js"
-import { AdminAuth, ApiKeyHeaders, SessionAuth, TenantAuth } from "./Security.js"
+import { AdminAuth, ApiKeyHeaders, ApiKeyOrSessionHeaders, SessionAuth, TenantAuth, TenantOrSessionAuth } from "./Security.js"
 
 export class CreateClientRequest extends Schema.Class<CreateClientRequest>("CreateClientRequest")({
   company_name: Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(200)),
@@ -68,6 +68,13 @@ export const CallListItem = Schema.Struct({
   duration_s: Schema.NullOr(Schema.Number),
   overall_score: Schema.NullOr(Schema.Number)
 }).annotations({ identifier: "CallListItem" })
+
+/** What a deletion answers: the call is gone, its charge kept in the ledger. */
+export const DeletedCall = Schema.Struct({
+  call_id: CallId,
+  deleted: Schema.Literal(true),
+  credits_charged: Schema.Number.annotations({ description: "The credits the call was charged: they stay in the ledger" })
+}).annotations({ identifier: "DeletedCall" })
 
 const ClientIdPath = Schema.Struct({ client_id: ClientId })
 
@@ -161,6 +168,21 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
       .addError(NotFound)
       .middleware(TenantAuth)
       .annotate(OpenApi.Summary, "The whole analysis of a call as JSON")
+  )
+  .add(
+    HttpApiEndpoint.del("deleteCall", "/v1/teams/calls/:call_id")
+      .setPath(Schema.Struct({ call_id: CallId }))
+      .setHeaders(ApiKeyOrSessionHeaders)
+      .addSuccess(DeletedCall)
+      .addError(Forbidden)
+      .addError(NotFound)
+      .middleware(TenantOrSessionAuth)
+      .annotate(OpenApi.Summary, "Delete a call: its audio, analysis, transcript, report, search entries and outcome record (tenant key, or an owner's or admin's session)")
+      .annotate(
+        OpenApi.Description,
+        "The credit ledger keeps the call's charge, with the call id only. Afterwards every view, search, report URL and " +
+          "webhook redelivery of the call answers as for a call that never was (404). A member's session is 403; another tenant's call 404."
+      )
   )
   .add(
     HttpApiEndpoint.get("getPortalReport", "/v1/client-portal/calls/:call_id/report")

@@ -131,6 +131,7 @@ const EXTENSIONS = [
   "DELETE /v1/client-portal/api-keys/{key_id}",
   "GET /v1/teams/calls",
   "GET /v1/teams/calls/{call_id}",
+  "DELETE /v1/teams/calls/{call_id}",
   "GET /v1/client-portal/calls/{call_id}/report",
   // the recording bot's meetings and its provider's webhook (Recorder.ts)
   "GET /v1/client-portal/recall/meetings",

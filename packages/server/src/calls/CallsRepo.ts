@@ -198,6 +198,18 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
             RETURNING created_at`
     })
 
+    /**
+     * Deletes the call, locked first (a worker completing it waits, then finds none); what hangs off
+     * it in other tables goes with it (ON DELETE CASCADE: the job, outcome record, manual audits,
+     * pins, CRM sync, market-intelligence hygiene, its callback). Answers its blob's key.
+     */
+    const remove = Rows.findOne({
+      Request: TenantCall,
+      Result: Schema.Struct({ blob_key: Schema.String, status: Schema.String }),
+      execute: ({ callId, tenantId }) =>
+        sql`DELETE FROM calls WHERE client_id = ${tenantId} AND call_id = ${callId} RETURNING blob_key, status`
+    })
+
     const exists = Rows.single({
       Request: TenantCall,
       Result: Schema.Struct({ exists: Schema.Boolean }),
@@ -359,6 +371,7 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
 
     return {
       reopen,
+      remove: (clientId: ClientId, callId: CallId) => remove({ tenantId: clientId, callId }),
       insert: (c: typeof NewCall.Type) => Effect.map(insert(c), (row) => row.created_at),
       exists: (clientId: ClientId, callId: CallId) => Effect.map(exists({ tenantId: clientId, callId }), (row) => row.exists),
       find: (clientId: ClientId, callId: CallId) => find({ tenantId: clientId, callId }),

@@ -92,6 +92,12 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("EventsRepo", {
         platform: filter.platform ?? null
       }).pipe(Effect.orDie)
 
-    return { record, list } as const
+    /** A deleted call's events. */
+    const forgetCall = Rows.execute({
+      Request: Schema.Struct({ clientId: ClientId, callId: Schema.String }),
+      execute: ({ callId, clientId }) => sql`DELETE FROM call_events WHERE client_id = ${clientId} AND call_id = ${callId}`
+    })
+
+    return { record, list, forgetCall } as const
   })
 }) {}

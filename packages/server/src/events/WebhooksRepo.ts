@@ -318,6 +318,12 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("WebhooksRepo",
             WHERE webhook_id = ${webhookId} AND status = 'active' RETURNING client_id, url`
     })
 
+    /** A deleted call's deliveries, sent or not: nothing of it is redelivered or listed again. */
+    const forgetCall = Rows.execute({
+      Request: Schema.Struct({ clientId: ClientId, callId: Schema.String }),
+      execute: ({ callId, clientId }) => sql`DELETE FROM webhook_deliveries WHERE client_id = ${clientId} AND call_id = ${callId}`
+    })
+
     const abandonPending = Rows.execute({
       Request: WebhookId,
       execute: (webhookId) =>
@@ -325,6 +331,7 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("WebhooksRepo",
     })
 
     return {
+      forgetCall,
       insertEndpoint,
       listEndpoints,
       findEndpoint: (clientId: ClientId, webhookId: WebhookId) => findEndpoint({ tenantId: clientId, webhookId }),

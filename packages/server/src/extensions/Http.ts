@@ -1,7 +1,8 @@
 /** Handlers of the `extensions` group (docs/domain.md, "Extensions"): operations beyond the spec. */
-import { CallsightApi, CurrentClient } from "@callsight/api-spec"
+import { CallsightApi, CurrentClient, Forbidden } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { CallRemoval } from "../calls/CallRemoval.js"
 import { CallViews } from "../calls/CallViews.js"
 import { Callers } from "../tenancy/Caller.js"
 import { ApiKeys } from "./ApiKeys.js"
@@ -12,7 +13,17 @@ export const ExtensionsHttpLive = HttpApiBuilder.group(CallsightApi, "extensions
     const tenants = yield* Tenants
     const calls = yield* CallViews
     const keys = yield* ApiKeys
-    const manager = (yield* Callers).manager("manage API keys")
+    const callers = yield* Callers
+    const removal = yield* CallRemoval
+    const manager = callers.manager("manage API keys")
+    /** A tenant key, or an owner's or admin's session: who may delete a call. */
+    const deleter = Effect.gen(function* () {
+      const identity = yield* CurrentClient
+      if (identity.principal._tag === "User" && identity.principal.user.role === "member") {
+        return yield* new Forbidden({ message: "members cannot delete calls: ask an owner or an admin of the account" })
+      }
+      return { clientId: identity.clientId, actor: yield* callers.actor }
+    })
     return handlers
       .handle("createClient", ({ payload }) => tenants.create(payload))
       .handle("grantCredits", ({ path, payload }) => tenants.grantCredits(path.client_id, payload))
@@ -22,6 +33,7 @@ export const ExtensionsHttpLive = HttpApiBuilder.group(CallsightApi, "extensions
       .handle("listCalls", ({ urlParams }) =>
         Effect.flatMap(CurrentClient, (c) => calls.list(c.clientId, urlParams)))
       .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.analysis(c.clientId, path.call_id)))
+      .handle("deleteCall", ({ path }) => Effect.flatMap(deleter, (d) => removal.remove(d.clientId, path.call_id, d.actor)))
       .handle("getPortalReport", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id)))
   })
-).pipe(Layer.provide([Tenants.Default, CallViews.Default, ApiKeys.Default, Callers.Default]))
+).pipe(Layer.provide([Tenants.Default, CallViews.Default, ApiKeys.Default, Callers.Default, CallRemoval.Default]))
