@@ -1,5 +1,6 @@
 /** The whole interface: the 114 operations of the spec, grouped as it groups them, and the extensions. */
 import { HttpApi, OpenApi } from "@effect/platform"
+import { AccountApi } from "./Account.js"
 import { AdminApi } from "./Admin.js"
 import { AssistantApi } from "./Assistant.js"
 import { AudioApi } from "./Audio.js"
@@ -39,6 +40,7 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(MembersApi)
   .add(MembersAdminApi)
   .add(PaymentsApi)
+  .add(AccountApi)
   .add(WebhooksApi)
   .pipe(withApiErrors)
   .annotate(OpenApi.Title, "Callsight")

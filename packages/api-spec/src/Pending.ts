@@ -6,6 +6,7 @@
  * builds an operation takes it off its list, and the compiler then asks for its handler.
  */
 import type { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import type { AccountApi } from "./Account.js"
 import type { AdminApi } from "./Admin.js"
 import type { AssistantApi } from "./Assistant.js"
 import type { AudioApi } from "./Audio.js"
@@ -41,6 +42,7 @@ type Group =
   | MembersApi
   | MembersAdminApi
   | PaymentsApi
+  | AccountApi
   | WebhooksApi
 
 /** The names of a group's endpoints. */
@@ -71,6 +73,7 @@ export const Pending = {
   members: [],
   membersAdmin: [],
   payments: [],
+  account: [],
   webhooks: []
 } as const satisfies PendingLists
 

@@ -1,3 +1,4 @@
+export * from "./Account.js"
 export * from "./Admin.js"
 export * from "./Api.js"
 export * from "./Assistant.js"

@@ -158,7 +158,10 @@ const EXTENSIONS = [
   "DELETE /v1/internal/admin/clients/{client_id}/members/{user_id}",
   // paying (Payments.ts, issue 36)
   "GET /v1/client-portal/checkout/{product}",
-  "POST /v1/payments/webhook"
+  "POST /v1/payments/webhook",
+  // the account's data (Account.ts, issue 36)
+  "GET /v1/client-portal/retention",
+  "PUT /v1/client-portal/retention"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any

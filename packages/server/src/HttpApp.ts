@@ -6,6 +6,7 @@
 import { CallsightApi } from "@callsight/api-spec"
 import { Headers, HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { AccountHttpLive } from "./account/Http.js"
 import { AdminHttpLive } from "./admin/Http.js"
 import { AssistantHttpLive } from "./assistant/Http.js"
 import { AudioHttpLive } from "./audio/Http.js"
@@ -55,6 +56,7 @@ const GroupsLive = Layer.mergeAll(
   MembersHttpLive,
   MembersAdminHttpLive,
   PaymentsHttpLive,
+  AccountHttpLive,
   WebhooksHttpLive
 )
 

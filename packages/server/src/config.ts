@@ -186,6 +186,8 @@ export const appConfig = Config.all({
     }),
     creditPackCredits: positiveInt("PAYMENTS_CREDIT_PACK_CREDITS").pipe(Config.withDefault(100))
   }),
+  // How often the retention pass removes what tenants keep no longer (issue 36), with the background work.
+  retentionIntervalSeconds: positiveInt("RETENTION_INTERVAL_SECONDS").pipe(Config.withDefault(3600)),
   upgradeUrls: Config.all({
     starter: Config.option(Config.url("UPGRADE_URL_STARTER")),
     growth: Config.option(Config.url("UPGRADE_URL_GROWTH")),

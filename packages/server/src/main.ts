@@ -22,6 +22,7 @@ import { OutcomeRecordsLive } from "./portal/OutcomeRecordsLive.js"
 import { QualificationFrameworksLive } from "./portal/QualificationFrameworksLive.js"
 import { RepChannelsLive } from "./portal/RepChannelsLive.js"
 import { RecorderSchedulerLive } from "./recorder/Scheduler.js"
+import { RetentionPassesLive } from "./account/RetentionPasses.js"
 import { WebhookSenderLive } from "./webhooks/WebhookSender.js"
 import { makeHttpLayer } from "./HttpApp.js"
 import { LoggerLive, TracingLive, withShutdownLines } from "./Observability.js"
@@ -55,10 +56,17 @@ const CompanionForAdminLive = CompanionChannelsLive.pipe(Layer.provide(RateLimit
 
 /**
  * What runs beside the HTTP service (and in `callsight worker`): the analysis workers, the
- * refresher of the closers' meeting-tool tokens, the crm-a outcome sync, the recorder's passes and
- * the webhook sender.
+ * refresher of the closers' meeting-tool tokens, the crm-a outcome sync, the recorder's passes, the
+ * webhook sender and the retention pass.
  */
-const BackgroundLive = Layer.mergeAll(AnalysisWorkersLive, MeetingTokensRefresherLive, CrmSyncLive, RecorderPassesLive, WebhookSenderLive)
+const BackgroundLive = Layer.mergeAll(
+  AnalysisWorkersLive,
+  MeetingTokensRefresherLive,
+  CrmSyncLive,
+  RecorderPassesLive,
+  WebhookSenderLive,
+  RetentionPassesLive
+)
 
 /**
  * Node's server with its timeouts: headers, and the whole request, must arrive in time, else Node

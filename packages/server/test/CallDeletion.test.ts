@@ -14,7 +14,7 @@ import { fixture } from "../../../test/utils/Fixtures.js"
 import { upload } from "./utils/AudioRequests.js"
 import { call, memberSession, newTenant } from "./utils/PortalRequests.js"
 import { type S3TestServer, startS3Server } from "./utils/S3Server.js"
-import { seedWeekCall } from "./utils/SeedCalls.js"
+import { completeUploaded } from "./utils/SeedCalls.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
 const WORD = "heliotrope"
@@ -26,13 +26,8 @@ const completedCall = Effect.gen(function* () {
   const uploaded = yield* upload(key, fixture("renewal-stereo.mp3"))
   expect(uploaded.status).toBe(202)
   const callId = uploaded.body.call_id as string
-  // the analysis as the worker stores it, taken from a seeded call with a transcript, and its charge
-  const seeded = yield* seedWeekCall(tenant.clientId, { closerEmail: null, weeksAgo: 0, overall: 70, transcript: [[0, `We talked about the ${WORD} pricing.`]] })
+  yield* completeUploaded(tenant.clientId, callId, [[0, `We talked about the ${WORD} pricing.`]])
   const sql = yield* SqlClient.SqlClient
-  yield* sql`UPDATE calls SET status = 'completed', started_at = now(), completed_at = now(),
-             result = (SELECT result FROM calls WHERE call_id = ${seeded}) WHERE call_id = ${callId}`
-  yield* sql`DELETE FROM calls WHERE call_id = ${seeded}`
-  yield* sql`INSERT INTO credit_ledger (client_id, delta, reason, call_id) VALUES (${tenant.clientId}, -1, 'analysis', ${callId})`
   yield* sql`INSERT INTO webhook_deliveries (delivery_id, client_id, url, event_type, call_id, payload)
              VALUES (${`dlv_${callId}`}, ${tenant.clientId}, 'https://hooks.example.test/x', 'analysis.completed', ${callId}, '{}')`
   const [{ blob_key }] = yield* sql<{ blob_key: string }>`SELECT blob_key FROM calls WHERE call_id = ${callId}`
@@ -53,6 +48,8 @@ describe("deleting a call", () => {
         expect((yield* call("PUT", `/v1/client-portal/calls/${t.callId}/outcome-truth`, { session: t.session, body: { outcome: "won", deal_value: 900 } })).status).toBe(200)
         expect(yield* searchHits(t.session)).toBe(1)
         expect((yield* call("GET", `/v1/teams/calls/${t.callId}`, { headers: { "x-api-key": t.key } })).status).toBe(200)
+        expect((yield* call("GET", `/analysis/${t.callId}`, { headers: { "x-api-key": t.key } })).status).toBe(200)
+        expect((yield* call("GET", `/reports/${t.callId}/html`, { headers: { "x-api-key": t.key } })).status).toBe(200)
 
         // another tenant's key, and a member of this tenant, may not
         const other = yield* newTenant()
@@ -67,7 +64,7 @@ describe("deleting a call", () => {
 
         for (const [path, options] of [
           [`/v1/teams/calls/${t.callId}`, { headers: { "x-api-key": t.key } }],
-          [`/v1/teams/audio/${t.callId}`, { headers: { "x-api-key": t.key } }],
+          [`/analysis/${t.callId}`, { headers: { "x-api-key": t.key } }],
           [`/reports/${t.callId}/html`, { headers: { "x-api-key": t.key } }],
           [`/v1/client-portal/calls/${t.callId}/report`, { session: t.session }],
           [`/v1/client-portal/calls/${t.callId}/outcome-truth`, { session: t.session }]

@@ -22,6 +22,7 @@ import webhooks from "./migrations/0015_webhooks.js"
 import callSetup from "./migrations/0016_call_setup.js"
 import members from "./migrations/0017_members.js"
 import payments from "./migrations/0018_payments.js"
+import retention from "./migrations/0019_retention.js"
 
 export const migrations = {
   "0001_core": core,
@@ -41,7 +42,8 @@ export const migrations = {
   "0015_webhooks": webhooks,
   "0016_call_setup": callSetup,
   "0017_members": members,
-  "0018_payments": payments
+  "0018_payments": payments,
+  "0019_retention": retention
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -70,3 +70,17 @@ export const seedCloser = (clientId: string, email: string, fullName: string, st
     sql`INSERT INTO closers (closer_id, client_id, email, full_name, status, email_verified_at)
         VALUES (${`clo_seed_${Date.now()}_${seq++}`}, ${clientId}, ${email}, ${fullName}, ${status}, now())
         RETURNING closer_id`).pipe(Effect.map((rows) => rows[0]!.closer_id as string), Effect.orDie)
+
+/**
+ * Makes an uploaded call completed as the worker leaves it: the stored analysis of a seeded call
+ * (with `transcript`, if given), and its credit charged.
+ */
+export const completeUploaded = (clientId: string, callId: string, transcript?: ReadonlyArray<readonly [number, string]>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const seeded = yield* seedWeekCall(clientId, { closerEmail: null, weeksAgo: 0, overall: 70, ...(transcript === undefined ? {} : { transcript }) })
+    yield* sql`UPDATE calls SET status = 'completed', started_at = now(), completed_at = now(),
+               result = (SELECT result FROM calls WHERE call_id = ${seeded}) WHERE call_id = ${callId}`
+    yield* sql`DELETE FROM calls WHERE call_id = ${seeded}`
+    yield* sql`INSERT INTO credit_ledger (client_id, delta, reason, call_id) VALUES (${clientId}, -1, 'analysis', ${callId})`
+  }).pipe(Effect.orDie)

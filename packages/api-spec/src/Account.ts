@@ -1,0 +1,52 @@
+/**
+ * The account's data (issue 36; docs/portal.md "Retention"), beyond the spec: how long the tenant's
+ * recordings and analyses are kept. Every user reads the setting; owners and admins change it.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Timestamp, strictBody } from "./Common.js"
+import { Forbidden } from "./Errors.js"
+import { SessionAuth } from "./Security.js"
+
+/** A number of days to keep something, or null: forever. */
+const Days = Schema.NullOr(Schema.Int.pipe(Schema.between(1, 36_500))).annotations({
+  description: "Days from a call's upload (1 to 36500), or null to keep it for ever"
+})
+
+export class RetentionSettings extends Schema.Class<RetentionSettings>("RetentionSettings")({
+  audio_days: Days.annotations({ description: "How long a call's recording is kept, in days from its upload; null: for ever (the default)" }),
+  analysis_days: Days.annotations({
+    description: "How long a call is kept at all (its analysis, transcript, report, outcome record), in days from its upload; null: for ever"
+  })
+}) {}
+
+export const Retention = Schema.Struct({
+  ...RetentionSettings.fields,
+  updated_at: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "Retention" })
+
+export class AccountApi extends HttpApiGroup.make("account")
+  .add(
+    HttpApiEndpoint.get("getRetention", "/retention")
+      .addSuccess(Retention)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "How long the tenant's recordings and calls are kept (null: for ever)")
+  )
+  .add(
+    HttpApiEndpoint.put("saveRetention", "/retention")
+      .setPayload(strictBody(RetentionSettings))
+      .addSuccess(Retention)
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Set how long recordings and calls are kept (owners and admins); the retention pass removes what is older")
+      .annotate(
+        OpenApi.Description,
+        "A background pass (every RETENTION_INTERVAL_SECONDS) removes the recordings of calls older than `audio_days` (the " +
+          "analysis stays; re-analysis is then 409) and deletes calls older than `analysis_days` as `DELETE /v1/teams/calls/{call_id}` " +
+          "does (the ledger keeps their charges). Calls still queued or processing are left until they end."
+      )
+  )
+  .prefix("/v1/client-portal")
+  .annotate(OpenApi.Title, "Account data")
+  .annotate(OpenApi.Description, "Beyond the spec: how long the tenant's recordings and calls are kept (issue 36).")
+{}

@@ -1,0 +1,16 @@
+/** Handlers of the `account` group (issue 36): the tenant's retention setting. */
+import { CallsightApi, CurrentClient } from "@callsight/api-spec"
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Callers } from "../tenancy/Caller.js"
+import { Retention } from "./Retention.js"
+
+export const AccountHttpLive = HttpApiBuilder.group(CallsightApi, "account", (handlers) =>
+  Effect.gen(function* () {
+    const retention = yield* Retention
+    const manager = (yield* Callers).manager("change how long the account keeps its calls")
+    return handlers
+      .handle("getRetention", () => Effect.flatMap(CurrentClient, (c) => retention.get(c.clientId)))
+      .handle("saveRetention", ({ payload }) => Effect.flatMap(manager, (c) => retention.save(c, payload)))
+  })
+).pipe(Layer.provide([Retention.Default, Callers.Default]))

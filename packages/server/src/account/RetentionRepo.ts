@@ -1,0 +1,61 @@
+/** Retention settings and what the retention pass finds past them (migration 0019). */
+import { CallId, ClientId } from "@callsight/api-spec"
+import { SqlClient } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { NullableIsoTimestamp } from "../db/Rows.js"
+import * as Rows from "../db/Rows.js"
+
+const Setting = Schema.Struct({ audio_days: Schema.NullOr(Schema.Number), analysis_days: Schema.NullOr(Schema.Number), updated_at: NullableIsoTimestamp })
+const Due = Schema.Struct({ call_id: CallId, client_id: ClientId, blob_key: Schema.String })
+/** How many calls one pass takes of each kind, at most: the next pass goes on. */
+const BATCH = 200
+
+export class RetentionRepo extends Effect.Service<RetentionRepo>()("RetentionRepo", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    const get = Rows.findOne({
+      Request: ClientId,
+      Result: Setting,
+      execute: (clientId) => sql`SELECT audio_days, analysis_days, updated_at FROM retention_settings WHERE client_id = ${clientId}`
+    })
+
+    const save = Rows.single({
+      Request: Schema.Struct({ clientId: ClientId, audioDays: Schema.NullOr(Schema.Number), analysisDays: Schema.NullOr(Schema.Number) }),
+      Result: Setting,
+      execute: ({ analysisDays, audioDays, clientId }) =>
+        sql`INSERT INTO retention_settings (client_id, audio_days, analysis_days) VALUES (${clientId}, ${audioDays}, ${analysisDays})
+            ON CONFLICT (client_id) DO UPDATE SET audio_days = EXCLUDED.audio_days, analysis_days = EXCLUDED.analysis_days, updated_at = now()
+            RETURNING audio_days, analysis_days, updated_at`
+    })
+
+    /** Ended calls whose recording is older than their tenant keeps recordings, and still there. */
+    const audioDue = Rows.findAll({
+      Request: Schema.DateFromSelf,
+      Result: Due,
+      execute: (now) =>
+        sql`SELECT c.call_id, c.client_id, c.blob_key FROM calls c JOIN retention_settings r ON r.client_id = c.client_id
+            WHERE r.audio_days IS NOT NULL AND c.audio_removed_at IS NULL AND c.status IN ('completed', 'failed')
+              AND c.created_at < ${now}::timestamptz - make_interval(days => r.audio_days)
+            ORDER BY c.created_at LIMIT ${BATCH}`
+    })
+
+    const markAudioRemoved = Rows.execute({
+      Request: CallId,
+      execute: (callId) => sql`UPDATE calls SET audio_removed_at = now() WHERE call_id = ${callId}`
+    })
+
+    /** Ended calls older than their tenant keeps calls. */
+    const callsDue = Rows.findAll({
+      Request: Schema.DateFromSelf,
+      Result: Due,
+      execute: (now) =>
+        sql`SELECT c.call_id, c.client_id, c.blob_key FROM calls c JOIN retention_settings r ON r.client_id = c.client_id
+            WHERE r.analysis_days IS NOT NULL AND c.status IN ('completed', 'failed')
+              AND c.created_at < ${now}::timestamptz - make_interval(days => r.analysis_days)
+            ORDER BY c.created_at LIMIT ${BATCH}`
+    })
+
+    return { get, save, audioDue, markAudioRemoved, callsDue } as const
+  })
+}) {}

@@ -1,0 +1,113 @@
+/**
+ * Retention (issue 36): the tenant's setting (read by every user, changed by owners and admins, 422
+ * for a bad value, audited), and the pass with a moved clock: nothing before the setting's days, then
+ * the recording removed and noted (the analysis stays), then the call deleted with its charge kept in
+ * the ledger; a call still queued waits; another tenant's calls are untouched.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer } from "effect"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fixture } from "../../../test/utils/Fixtures.js"
+import { Retention } from "../src/account/Retention.js"
+import { AppConfig, type AppConfigShape } from "../src/config.js"
+import { upload } from "./utils/AudioRequests.js"
+import { call, memberSession, newTenant } from "./utils/PortalRequests.js"
+import { completeUploaded } from "./utils/SeedCalls.js"
+import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
+
+class Blobs extends Context.Tag("test/Blobs")<Blobs, string>() {}
+
+const blobDir = Layer.scoped(Blobs, Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(join(tmpdir(), "callsight-retention-"))),
+  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+))
+
+const server = Layer.unwrapEffect(Effect.map(Blobs, (dir) => serverWithSmtp({ blobDir: dir }))).pipe(Layer.provideMerge(blobDir))
+
+/** Runs one retention pass at `now` with the service's database and blob directory. */
+const passAt = (now: Date) =>
+  Effect.flatMap(Blobs, (dir) =>
+    Effect.provide(
+      Effect.flatMap(Retention, (r) => r.pass(now)),
+      Retention.Default.pipe(Layer.provide(AppConfig.layerWith({ blobDir: dir } as Partial<AppConfigShape>)))
+    ))
+
+const DAY = 86_400_000
+const later = (days: number) => new Date(Date.now() + days * DAY)
+
+/** A tenant with a key and one uploaded call, made completed and charged as the worker leaves it. */
+const tenantWithCall = Effect.gen(function* () {
+  const tenant = yield* newTenant()
+  const key = (yield* call("POST", "/v1/client-portal/api-keys", { session: tenant.session, body: { name: "agent" } })).body.api_key as string
+  const done = (yield* upload(key, fixture("renewal-stereo.mp3"))).body.call_id as string
+  const queued = (yield* upload(key, fixture("renewal-stereo.mp3"))).body.call_id as string
+  yield* completeUploaded(tenant.clientId, done)
+  const sql = yield* SqlClient.SqlClient
+  const keys = yield* sql<{ call_id: string; blob_key: string }>`SELECT call_id, blob_key FROM calls WHERE client_id = ${tenant.clientId}`
+  const blobOf = (callId: string) => keys.find((k) => k.call_id === callId)!.blob_key
+  return { ...tenant, key, done, queued, blobOf }
+})
+
+describe("retention", () => {
+  layer(server, { excludeTestServices: true })("in the portal and in the background", (it) => {
+    it.effect("every user reads the setting; owners and admins change it; bad values are 422; each tenant has its own", () =>
+      Effect.gen(function* () {
+        const { clientId, session } = yield* newTenant()
+        expect((yield* call("GET", "/v1/client-portal/retention", { session })).body).toEqual({ audio_days: null, analysis_days: null, updated_at: null })
+        const saved = yield* call("PUT", "/v1/client-portal/retention", { session, body: { audio_days: 30, analysis_days: 365 } })
+        expect(saved.status).toBe(200)
+        expect(saved.body).toMatchObject({ audio_days: 30, analysis_days: 365, updated_at: expect.any(String) })
+        const member = yield* memberSession(yield* Smtp, clientId, `member.${Date.now()}@acme.test`)
+        expect((yield* call("GET", "/v1/client-portal/retention", { session: member })).body).toMatchObject({ audio_days: 30 })
+        expect((yield* call("PUT", "/v1/client-portal/retention", { session: member, body: { audio_days: null, analysis_days: null } })).status).toBe(403)
+        for (const body of [{ audio_days: 0, analysis_days: null }, { audio_days: -5, analysis_days: null }, { audio_days: 1.5, analysis_days: null }, { audio_days: 30 }, { audio_days: 30, analysis_days: null, extra: 1 }]) {
+          const reply = yield* call("PUT", "/v1/client-portal/retention", { session, body })
+          expect(reply.status, JSON.stringify(body)).toBe(422)
+          expect(reply.body.detail).toBeDefined()
+        }
+        const other = yield* newTenant()
+        expect((yield* call("GET", "/v1/client-portal/retention", { session: other.session })).body.audio_days).toBeNull()
+        const sql = yield* SqlClient.SqlClient
+        const audit = yield* sql<{ metadata: any }>`SELECT metadata FROM audit_logs WHERE client_id = ${clientId} AND action = 'retention.saved'`
+        expect(audit.map((a) => a.metadata)).toEqual([{ audio_days: 30, analysis_days: 365 }])
+      }))
+
+    it.effect("with a moved clock: first the recording goes, then the call; a queued call waits; the ledger keeps the charge", () =>
+      Effect.gen(function* () {
+        const dir = yield* Blobs
+        const t = yield* tenantWithCall
+        const untouched = yield* tenantWithCall
+        expect((yield* call("PUT", "/v1/client-portal/retention", { session: t.session, body: { audio_days: 30, analysis_days: 90 } })).status).toBe(200)
+        const audio = join(dir, t.blobOf(t.done))
+        expect(existsSync(audio)).toBe(true)
+
+        expect(yield* passAt(later(29))).toEqual({ audio_removed: 0, calls_deleted: 0 })
+        expect(existsSync(audio)).toBe(true)
+
+        expect(yield* passAt(later(31))).toEqual({ audio_removed: 1, calls_deleted: 0 })
+        expect(existsSync(audio)).toBe(false)
+        const sql = yield* SqlClient.SqlClient
+        const [row] = yield* sql<{ audio_removed_at: unknown }>`SELECT audio_removed_at FROM calls WHERE call_id = ${t.done}`
+        expect(row?.audio_removed_at).not.toBeNull()
+        // the analysis stays, its re-analysis is refused: the recording is gone
+        expect((yield* call("GET", `/v1/teams/calls/${t.done}`, { headers: { "x-api-key": t.key } })).status).toBe(200)
+        expect(existsSync(join(dir, t.blobOf(t.queued)))).toBe(true)
+        // a second pass finds nothing more to remove
+        expect(yield* passAt(later(31))).toEqual({ audio_removed: 0, calls_deleted: 0 })
+
+        expect(yield* passAt(later(91))).toEqual({ audio_removed: 0, calls_deleted: 1 })
+        expect((yield* call("GET", `/v1/teams/calls/${t.done}`, { headers: { "x-api-key": t.key } })).status).toBe(404)
+        expect(yield* sql`SELECT delta, reason FROM credit_ledger WHERE call_id = ${t.done}`).toEqual([{ delta: -1, reason: "analysis" }])
+        const [deleted] = yield* sql<{ actor: string; actor_type: string }>`
+          SELECT actor, actor_type FROM audit_logs WHERE client_id = ${t.clientId} AND action = 'call.deleted'`
+        expect(deleted).toEqual({ actor: "system:retention", actor_type: "system" })
+        // the queued call waits until it ends; the other tenant keeps everything
+        expect((yield* call("GET", `/analysis/${t.queued}`, { headers: { "x-api-key": t.key } })).status).toBe(200)
+        expect((yield* call("GET", `/v1/teams/calls/${untouched.done}`, { headers: { "x-api-key": untouched.key } })).status).toBe(200)
+        expect(existsSync(join(dir, untouched.blobOf(untouched.done)))).toBe(true)
+      }), 60_000)
+  })
+})
