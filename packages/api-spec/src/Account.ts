@@ -1,8 +1,9 @@
 /**
- * The account's data (issue 36; docs/portal.md "Retention"), beyond the spec: how long the tenant's
- * recordings and analyses are kept. Every user reads the setting; owners and admins change it.
+ * The account's data (issue 36; docs/portal.md "Retention", "Export"), beyond the spec: how long the
+ * tenant's recordings and analyses are kept (every user reads the setting; owners and admins change
+ * it), and the export of all the tenant's data (owners).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Timestamp, strictBody } from "./Common.js"
 import { Forbidden } from "./Errors.js"
@@ -46,7 +47,20 @@ export class AccountApi extends HttpApiGroup.make("account")
           "does (the ledger keeps their charges). Calls still queued or processing are left until they end."
       )
   )
+  .add(
+    HttpApiEndpoint.get("exportAccount", "/export")
+      .addSuccess(HttpApiSchema.Text({ contentType: "application/x-ndjson" }))
+      .addError(Forbidden)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "All the tenant's data as NDJSON, one record a line (owners): no secret, in any form")
+      .annotate(
+        OpenApi.Description,
+        "Lines `{\"type\", \"data\"}` of types `tenant`, `setting` (market and lead-context profiles, retention), `member`, " +
+          "`closer`, `call` (with its whole analysis), `outcome`, `manual_audit`, `ledger` and `audit_log`, streamed as read. " +
+          "Never exported: API keys, sessions, sign-in links, integration tokens, webhook and callback secrets."
+      )
+  )
   .prefix("/v1/client-portal")
   .annotate(OpenApi.Title, "Account data")
-  .annotate(OpenApi.Description, "Beyond the spec: how long the tenant's recordings and calls are kept (issue 36).")
+  .annotate(OpenApi.Description, "Beyond the spec: how long the tenant's recordings and calls are kept, and the export of its data (issue 36).")
 {}

@@ -161,7 +161,8 @@ const EXTENSIONS = [
   "POST /v1/payments/webhook",
   // the account's data (Account.ts, issue 36)
   "GET /v1/client-portal/retention",
-  "PUT /v1/client-portal/retention"
+  "PUT /v1/client-portal/retention",
+  "GET /v1/client-portal/export"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any

@@ -5,6 +5,8 @@
  * the ledger; a call still queued waits; another tenant's calls are untouched.
  */
 import { describe, expect, layer } from "@effect/vitest"
+import { SESSION_COOKIE } from "@callsight/api-spec"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
@@ -34,6 +36,16 @@ const passAt = (now: Date) =>
       Effect.flatMap(Retention, (r) => r.pass(now)),
       Retention.Default.pipe(Layer.provide(AppConfig.layerWith({ blobDir: dir } as Partial<AppConfigShape>)))
     ))
+
+/** The export as text (NDJSON is not one JSON document). */
+const exported = (session: string) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(
+      HttpClientRequest.get("/v1/client-portal/export").pipe(HttpClientRequest.setHeader("cookie", `${SESSION_COOKIE}=${session}`))
+    )
+    return { status: response.status, headers: response.headers, text: yield* response.text }
+  }).pipe(Effect.orDie)
 
 const DAY = 86_400_000
 const later = (days: number) => new Date(Date.now() + days * DAY)
@@ -74,6 +86,42 @@ describe("retention", () => {
         const audit = yield* sql<{ metadata: any }>`SELECT metadata FROM audit_logs WHERE client_id = ${clientId} AND action = 'retention.saved'`
         expect(audit.map((a) => a.metadata)).toEqual([{ audio_days: 30, analysis_days: 365 }])
       }))
+
+    it.effect("an owner exports the tenant's data as NDJSON: every section, the calls with their analyses, no secret; others may not", () =>
+      Effect.gen(function* () {
+        const t = yield* tenantWithCall
+        const sql = yield* SqlClient.SqlClient
+        expect((yield* call("PUT", `/v1/client-portal/calls/${t.done}/outcome-truth`, { session: t.session, body: { outcome: "won", deal_value: 4200 } })).status).toBe(200)
+        expect((yield* call("PUT", "/v1/client-portal/retention", { session: t.session, body: { audio_days: null, analysis_days: 3650 } })).status).toBe(200)
+        const member = yield* memberSession(yield* Smtp, t.clientId, `member.${Date.now()}@acme.test`)
+        const reply = yield* exported(t.session)
+        expect(reply.status).toBe(200)
+        expect(reply.headers["content-type"]).toContain("application/x-ndjson")
+        expect(reply.headers["content-disposition"]).toContain(`callsight-${t.clientId}.ndjson`)
+        const text = reply.text
+        const records = text.trim().split("\n").map((l) => JSON.parse(l) as { type: string; data: any })
+        const of = (type: string) => records.filter((r) => r.type === type).map((r) => r.data)
+        expect(of("tenant")).toEqual([expect.objectContaining({ client_id: t.clientId, plan: "trial" })])
+        expect(of("member").map((m) => m.role).sort()).toEqual(["member", "owner"])
+        expect(of("call").map((c) => c.call_id).sort()).toEqual([t.done, t.queued].sort())
+        expect(of("call").find((c) => c.call_id === t.done).analysis.scorecard.overall).toBe(70)
+        expect(of("outcome")).toEqual([expect.objectContaining({ call_id: t.done, outcome: "won", deal_value: 4200 })])
+        expect(of("setting")).toContainEqual(expect.objectContaining({ kind: "retention", audio_days: null, analysis_days: 3650 }))
+        expect(of("ledger").map((e) => e.reason)).toEqual(["trial", "analysis"])
+        expect(of("audit_log").map((a) => a.action)).toContain("account.exported")
+        // no secret in any form: the key, its hash or prefix's row, the session, a sign-in token's hash
+        const [keyRow] = yield* sql<{ key_hash: string }>`SELECT key_hash FROM api_keys WHERE client_id = ${t.clientId}`
+        const sessions = yield* sql<{ session_hash: string }>`SELECT session_hash FROM sessions WHERE client_id = ${t.clientId}`
+        const links = yield* sql<{ token_hash: string }>`SELECT token_hash FROM magic_links WHERE client_id = ${t.clientId}`
+        for (const secret of [t.key, keyRow!.key_hash, t.session, member, ...sessions.map((x) => x.session_hash), ...links.map((x) => x.token_hash)]) {
+          expect(text).not.toContain(secret)
+        }
+        expect((yield* exported(member)).status).toBe(403)
+        const other = yield* newTenant()
+        const theirs = (yield* exported(other.session)).text
+        expect(theirs).not.toContain(t.done)
+        expect(theirs).not.toContain(t.clientId)
+      }), 60_000)
 
     it.effect("with a moved clock: first the recording goes, then the call; a queued call waits; the ledger keeps the charge", () =>
       Effect.gen(function* () {
