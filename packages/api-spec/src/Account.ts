@@ -5,8 +5,8 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Timestamp, strictBody } from "./Common.js"
-import { Forbidden } from "./Errors.js"
+import { ClientId, Timestamp, strictBody } from "./Common.js"
+import { Conflict, Forbidden } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
 /** A number of days to keep something, or null: forever. */
@@ -25,6 +25,17 @@ export const Retention = Schema.Struct({
   ...RetentionSettings.fields,
   updated_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "Retention" })
+
+export class CloseAccountRequest extends Schema.Class<CloseAccountRequest>("CloseAccountRequest")({
+  company_name: Schema.String.annotations({ description: "The account's company name, as it is: the confirmation" })
+}) {}
+
+export const ClosingAccount = Schema.Struct({
+  client_id: ClientId,
+  closing_at: Timestamp,
+  deleted_after: Timestamp.annotations({ description: "When the retention pass deletes all the account's data (ACCOUNT_CLOSE_GRACE_DAYS after closing)" }),
+  api_keys_revoked: Schema.Number
+}).annotations({ identifier: "ClosingAccount" })
 
 export class AccountApi extends HttpApiGroup.make("account")
   .add(
@@ -58,6 +69,20 @@ export class AccountApi extends HttpApiGroup.make("account")
         "Lines `{\"type\", \"data\"}` of types `tenant`, `setting` (market and lead-context profiles, retention), `member`, " +
           "`closer`, `call` (with its whole analysis), `outcome`, `manual_audit`, `ledger` and `audit_log`, streamed as read. " +
           "Never exported: API keys, sessions, sign-in links, integration tokens, webhook and callback secrets."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("closeAccount", "/close")
+      .setPayload(strictBody(CloseAccountRequest))
+      .addSuccess(ClosingAccount, { status: 202 })
+      .addError(Forbidden)
+      .addError(Conflict)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Close the account (owners): its API keys stop at once; all its data is deleted after the grace period the answer states")
+      .annotate(
+        OpenApi.Description,
+        "The body names the company, to confirm (409 otherwise, or when the account is closing already). Until `deleted_after` the " +
+          "users still sign in and may export the data; then the retention pass deletes the recordings, the calls and the tenant."
       )
   )
   .prefix("/v1/client-portal")

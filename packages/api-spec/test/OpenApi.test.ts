@@ -162,7 +162,8 @@ const EXTENSIONS = [
   // the account's data (Account.ts, issue 36)
   "GET /v1/client-portal/retention",
   "PUT /v1/client-portal/retention",
-  "GET /v1/client-portal/export"
+  "GET /v1/client-portal/export",
+  "POST /v1/client-portal/close"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any

@@ -188,6 +188,8 @@ export const appConfig = Config.all({
   }),
   // How often the retention pass removes what tenants keep no longer (issue 36), with the background work.
   retentionIntervalSeconds: positiveInt("RETENTION_INTERVAL_SECONDS").pipe(Config.withDefault(3600)),
+  // How long a closed account's data is kept before the retention pass deletes it (issue 36).
+  accountCloseGraceDays: positiveInt("ACCOUNT_CLOSE_GRACE_DAYS").pipe(Config.withDefault(30)),
   upgradeUrls: Config.all({
     starter: Config.option(Config.url("UPGRADE_URL_STARTER")),
     growth: Config.option(Config.url("UPGRADE_URL_GROWTH")),

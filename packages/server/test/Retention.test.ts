@@ -123,6 +123,41 @@ describe("retention", () => {
         expect(theirs).not.toContain(t.clientId)
       }), 60_000)
 
+    it.effect("an owner closes the account, naming it: the keys stop at once, the data stays for the grace period, then all of it goes", () =>
+      Effect.gen(function* () {
+        const dir = yield* Blobs
+        const t = yield* tenantWithCall
+        const other = yield* tenantWithCall
+        const member = yield* memberSession(yield* Smtp, t.clientId, `member.${Date.now()}@acme.test`)
+        expect((yield* call("POST", "/v1/client-portal/close", { session: member, body: { company_name: "Acme" } })).status).toBe(403)
+        expect((yield* call("POST", "/v1/client-portal/close", { session: t.session, body: { company_name: "Not Acme" } })).status).toBe(409)
+        expect((yield* call("POST", "/v1/client-portal/close", { session: t.session, body: {} })).status).toBe(422)
+        const closed = yield* call("POST", "/v1/client-portal/close", { session: t.session, body: { company_name: "Acme" } })
+        expect(closed.status).toBe(202)
+        expect(closed.body).toMatchObject({ client_id: t.clientId, api_keys_revoked: 1 })
+        expect(Date.parse(closed.body.deleted_after) - Date.parse(closed.body.closing_at)).toBe(30 * DAY)
+        expect((yield* call("POST", "/v1/client-portal/close", { session: t.session, body: { company_name: "Acme" } })).status).toBe(409)
+        // the key stops at once; the owner still signs in and may export
+        expect((yield* call("GET", `/v1/teams/calls/${t.done}`, { headers: { "x-api-key": t.key } })).status).toBe(401)
+        expect((yield* call("GET", "/v1/client-auth/me", { session: t.session })).status).toBe(200)
+        expect((yield* exported(t.session)).text).toContain(t.done)
+
+        const sql = yield* SqlClient.SqlClient
+        const tenantRows = sql<{ n: number }>`SELECT count(*)::int AS n FROM tenants WHERE client_id = ${t.clientId}`.pipe(Effect.map((r) => r[0]!.n))
+        expect((yield* passAt(later(29))).accounts_deleted).toBe(0)
+        expect(yield* tenantRows).toBe(1)
+        expect((yield* passAt(later(31))).accounts_deleted).toBe(1)
+        expect(yield* tenantRows).toBe(0)
+        expect(yield* sql`SELECT 1 FROM calls WHERE client_id = ${t.clientId}`).toHaveLength(0)
+        expect(yield* sql`SELECT 1 FROM users WHERE client_id = ${t.clientId}`).toHaveLength(0)
+        expect(existsSync(join(dir, t.blobOf(t.done)))).toBe(false)
+        expect(existsSync(join(dir, t.blobOf(t.queued)))).toBe(false)
+        expect((yield* call("GET", "/v1/client-auth/me", { session: t.session })).status).toBe(401)
+        // another account keeps all of its own
+        expect((yield* call("GET", `/v1/teams/calls/${other.done}`, { headers: { "x-api-key": other.key } })).status).toBe(200)
+        expect(existsSync(join(dir, other.blobOf(other.done)))).toBe(true)
+      }), 60_000)
+
     it.effect("with a moved clock: first the recording goes, then the call; a queued call waits; the ledger keeps the charge", () =>
       Effect.gen(function* () {
         const dir = yield* Blobs
@@ -132,10 +167,10 @@ describe("retention", () => {
         const audio = join(dir, t.blobOf(t.done))
         expect(existsSync(audio)).toBe(true)
 
-        expect(yield* passAt(later(29))).toEqual({ audio_removed: 0, calls_deleted: 0 })
+        expect(yield* passAt(later(29))).toEqual({ audio_removed: 0, calls_deleted: 0, accounts_deleted: 0 })
         expect(existsSync(audio)).toBe(true)
 
-        expect(yield* passAt(later(31))).toEqual({ audio_removed: 1, calls_deleted: 0 })
+        expect(yield* passAt(later(31))).toEqual({ audio_removed: 1, calls_deleted: 0, accounts_deleted: 0 })
         expect(existsSync(audio)).toBe(false)
         const sql = yield* SqlClient.SqlClient
         const [row] = yield* sql<{ audio_removed_at: unknown }>`SELECT audio_removed_at FROM calls WHERE call_id = ${t.done}`
@@ -144,9 +179,9 @@ describe("retention", () => {
         expect((yield* call("GET", `/v1/teams/calls/${t.done}`, { headers: { "x-api-key": t.key } })).status).toBe(200)
         expect(existsSync(join(dir, t.blobOf(t.queued)))).toBe(true)
         // a second pass finds nothing more to remove
-        expect(yield* passAt(later(31))).toEqual({ audio_removed: 0, calls_deleted: 0 })
+        expect(yield* passAt(later(31))).toEqual({ audio_removed: 0, calls_deleted: 0, accounts_deleted: 0 })
 
-        expect(yield* passAt(later(91))).toEqual({ audio_removed: 0, calls_deleted: 1 })
+        expect(yield* passAt(later(91))).toEqual({ audio_removed: 0, calls_deleted: 1, accounts_deleted: 0 })
         expect((yield* call("GET", `/v1/teams/calls/${t.done}`, { headers: { "x-api-key": t.key } })).status).toBe(404)
         expect(yield* sql`SELECT delta, reason FROM credit_ledger WHERE call_id = ${t.done}`).toEqual([{ delta: -1, reason: "analysis" }])
         const [deleted] = yield* sql<{ actor: string; actor_type: string }>`

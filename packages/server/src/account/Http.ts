@@ -16,5 +16,6 @@ export const AccountHttpLive = HttpApiBuilder.group(CallsightApi, "account", (ha
       .handle("getRetention", () => Effect.flatMap(CurrentClient, (c) => retention.get(c.clientId)))
       .handle("saveRetention", ({ payload }) => Effect.flatMap(manager, (c) => retention.save(c, payload)))
       .handle("exportAccount", () => Effect.flatMap(callers.user, exports.exportAll))
+      .handle("closeAccount", ({ payload }) => Effect.flatMap(callers.user, (c) => retention.close(c, payload)))
   })
 ).pipe(Layer.provide([Retention.Default, Export.Default, Callers.Default]))

@@ -56,6 +56,44 @@ export class RetentionRepo extends Effect.Service<RetentionRepo>()("RetentionRep
             ORDER BY c.created_at LIMIT ${BATCH}`
     })
 
-    return { get, save, audioDue, markAudioRemoved, callsDue } as const
+    /** Marks the tenant closing, once; none when it is closing already. */
+    const close = Rows.findOne({
+      Request: ClientId,
+      Result: Schema.Struct({ closing_at: Schema.DateFromSelf }),
+      execute: (clientId) =>
+        sql`UPDATE tenants SET closing_at = now() WHERE client_id = ${clientId} AND closing_at IS NULL RETURNING closing_at`
+    })
+
+    const revokeKeys = Rows.single({
+      Request: ClientId,
+      Result: Schema.Struct({ n: Schema.Number }),
+      execute: (clientId) =>
+        sql`WITH revoked AS (UPDATE api_keys SET revoked_at = now() WHERE client_id = ${clientId} AND revoked_at IS NULL RETURNING 1)
+            SELECT count(*)::int AS n FROM revoked`
+    })
+
+    /** Tenants closed longer ago than the grace period. */
+    const closedDue = Rows.findAll({
+      Request: Schema.Struct({ now: Schema.DateFromSelf, graceDays: Schema.Number }),
+      Result: Schema.Struct({ client_id: ClientId }),
+      execute: ({ graceDays, now }) =>
+        sql`SELECT client_id FROM tenants WHERE closing_at IS NOT NULL AND closing_at < ${now}::timestamptz - make_interval(days => ${graceDays})
+            ORDER BY closing_at LIMIT 20`
+    })
+
+    /** A page of a tenant's calls (their ids), to delete one by one with their recordings. */
+    const callsOf = Rows.findAll({
+      Request: ClientId,
+      Result: Schema.Struct({ call_id: CallId }),
+      execute: (clientId) => sql`SELECT call_id FROM calls WHERE client_id = ${clientId} ORDER BY call_id LIMIT ${BATCH}`
+    })
+
+    /** Deletes the tenant; everything of it cascades (users, sessions, keys, ledger, audit rows, settings). */
+    const deleteTenant = Rows.execute({
+      Request: ClientId,
+      execute: (clientId) => sql`DELETE FROM tenants WHERE client_id = ${clientId}`
+    })
+
+    return { get, save, audioDue, markAudioRemoved, callsDue, close, revokeKeys, closedDue, callsOf, deleteTenant } as const
   })
 }) {}

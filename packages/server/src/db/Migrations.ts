@@ -23,6 +23,7 @@ import callSetup from "./migrations/0016_call_setup.js"
 import members from "./migrations/0017_members.js"
 import payments from "./migrations/0018_payments.js"
 import retention from "./migrations/0019_retention.js"
+import closing from "./migrations/0020_closing.js"
 
 export const migrations = {
   "0001_core": core,
@@ -43,7 +44,8 @@ export const migrations = {
   "0016_call_setup": callSetup,
   "0017_members": members,
   "0018_payments": payments,
-  "0019_retention": retention
+  "0019_retention": retention,
+  "0020_closing": closing
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(
