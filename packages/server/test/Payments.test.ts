@@ -181,6 +181,13 @@ describe("payments", () => {
         expect((yield* signed(stripeEvent("invoice.paid", { id: "in_1", object: "invoice" }))).body).toMatchObject({ effect: "ignored" })
         // a checkout of no known tenant changes nothing
         expect((yield* signed(completed("cli_unknown", "credit_pack"))).body.effect).toBe("ignored")
+        // a refunded plan returns to the plan before it, taking back its credits
+        const plan = yield* newTenant()
+        expect((yield* signed(completed(plan.clientId, "growth", { payment_intent: "pi_plan_1" }))).body.effect).toBe("plan_changed")
+        expect(yield* planOf(plan.clientId)).toBe("growth")
+        expect((yield* signed(stripeEvent("charge.refunded", { id: "ch_2", object: "charge", payment_intent: "pi_plan_1" }))).body.effect).toBe("refunded")
+        expect(yield* planOf(plan.clientId)).toBe("trial")
+        expect((yield* ledgerOf(plan.clientId)).map((e) => [e.delta, e.reason])).toEqual([[5, "trial"], [500, "plan_payment"], [-500, "refund"]])
       }), 60_000)
   })
 })

@@ -134,16 +134,18 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
         const payment = yield* repo.byPaymentIntent(intent)
         if (Option.isNone(payment) || payment.value.refunded_at !== null) return { clientId: null, effect: "ignored" }
         const p = payment.value
-        yield* tenants.lock(p.client_id)
+        const tenant = yield* tenants.lock(p.client_id)
         const taken = Math.min(p.credits, yield* ledger.balance(p.client_id))
         if (taken > 0) yield* ledger.add({ clientId: p.client_id, delta: -taken, reason: "refund" })
-        if (isPlan(p.product)) yield* repo.setPlan({ clientId: p.client_id, plan: p.previous_plan })
+        // a refunded plan returns to the one before it, unless the tenant has moved on to another since
+        const revert = isPlan(p.product) && Option.isSome(tenant) && tenant.value.plan === p.product
+        if (revert) yield* repo.setPlan({ clientId: p.client_id, plan: p.previous_plan })
         yield* repo.markRefunded(p.session_id)
         yield* audit.record(p.client_id, PLATFORM, {
           action: "payment.refunded",
           targetType: "tenant",
           targetId: p.client_id,
-          metadata: { event_id: event.id, session_id: p.session_id, product: p.product, credits_taken: taken, plan_to: isPlan(p.product) ? p.previous_plan : null }
+          metadata: { event_id: event.id, session_id: p.session_id, product: p.product, credits_taken: taken, plan_to: revert ? p.previous_plan : null }
         })
         return { clientId: p.client_id, effect: "refunded" }
       })
