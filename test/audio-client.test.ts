@@ -213,6 +213,17 @@ describe("audio analysis through the Promise facade", () => {
     expect(balance.balance).toBe(CREDITS - completedCallIds.size + 1)
   })
 
+  it("deleteCall removes a call for good: 404 afterwards, its credit kept", async () => {
+    const accepted = await client.uploadAudio(FIXTURE_FILES.wav, { externalCallId: "to-delete" })
+    const deleted = await client.deleteCall(accepted.call_id)
+    expect(deleted).toEqual({ call_id: accepted.call_id, deleted: true, credits_charged: 0 })
+    const gone = await failure(client.getCall(accepted.call_id))
+    expect(gone.tag).toBe("NotFound")
+    expect((await failure(client.deleteCall(accepted.call_id))).status).toBe(404)
+    const listed = await client.listCalls({ limit: 200 })
+    expect(listed.calls.map((c) => c.call_id)).not.toContain(accepted.call_id)
+  })
+
   it("typed failures: unknown call, wrong key, not audio, no such file, no credit, timeout", async () => {
     const missing = await failure(client.getAnalysis("call_doesnotexist"))
     expect(missing.tag).toBe("NotFound")

@@ -16,8 +16,9 @@
  *
  * Audio analysis has helpers on top of the derived operations (Audio.ts): `uploadAudio(source,
  * options)` (a path streamed from disk, a `Blob` or bytes), `getAnalysis(callId)`,
- * `waitForCompletion(callId, options)`, `getReportHtml(callId)`, `getCall(callId)` and
- * `listCalls({ limit, cursor, status, closer_email, created_from, created_to, min_score, max_score })`.
+ * `waitForCompletion(callId, options)`, `getReportHtml(callId)`, `getCall(callId)`,
+ * `listCalls({ limit, cursor, status, closer_email, created_from, created_to, min_score, max_score })` and
+ * `deleteCall(callId)`.
  */
 import {
   type AnalysisStatusResponse,
@@ -28,6 +29,7 @@ import {
   type CreatedClient,
   type CreditBalance,
   type DbHealthResponse,
+  type DeletedCall,
   type GrantCreditsRequest,
   type HealthResponse,
   type MetricsResponse,
@@ -194,6 +196,8 @@ export const createCallsightClient = (options: CreateCallsightClientOptions) => 
     getCall: (callId: string): Promise<CallAnalysis> => call((c) => c.getCall(callId)),
     /** `GET /v1/teams/calls`: a page of the tenant's calls, newest first; pass `next_cursor` on. */
     listCalls: (options?: ListCallsOptions): Promise<CallsPage> => call((c) => c.listCalls(options)),
+    /** `DELETE /v1/teams/calls/{call_id}`: the call, its audio and all of it gone; its charge stays in the ledger. */
+    deleteCall: (callId: string): Promise<Answer<typeof DeletedCall>> => call((c) => c.deleteCall(callId)),
     /** Internal administration: needs the admin key (`ADMIN_API_KEY`) as `apiKey`. */
     admin: {
       /** `POST /v1/internal/admin/clients`: a tenant, its owner and its first API key (shown once). */

@@ -13,6 +13,7 @@ import type {
   CallAnalysis,
   CallListItem,
   CallsightApi,
+  DeletedCall,
   UploadAccepted
 } from "@callsight/api-spec"
 import { CallId } from "@callsight/api-spec"
@@ -227,6 +228,7 @@ export type GetAnalysisError = ErrorOf<CallsightApiClient["audio"]["getAnalysis"
 export type GetReportHtmlError = ErrorOf<CallsightApiClient["audio"]["getReportHtml"]>
 export type GetCallError = ErrorOf<CallsightApiClient["extensions"]["getCall"]>
 export type ListCallsError = ErrorOf<CallsightApiClient["extensions"]["listCalls"]>
+export type DeleteCallError = ErrorOf<CallsightApiClient["extensions"]["deleteCall"]>
 
 /**
  * A page of `listCalls` and its filters, combined with AND (`ListCallsQuery` in the declaration).
@@ -288,6 +290,8 @@ export interface CallsMethods {
   readonly getCall: (callId: string) => Effect.Effect<CallAnalysis, GetCallError>
   /** `GET /v1/teams/calls`: the tenant's calls, newest first, a page at a time. */
   readonly listCalls: (options?: ListCallsOptions) => Effect.Effect<CallsPage, ListCallsError>
+  /** `DELETE /v1/teams/calls/{call_id}`: the call, its audio and all of it gone; its charge stays in the ledger. */
+  readonly deleteCall: (callId: string) => Effect.Effect<typeof DeletedCall.Type, DeleteCallError>
 }
 
 /** The audio-analysis helpers, with the client's key (a tenant key). */
@@ -495,6 +499,7 @@ const audioMethods = (
 
 const callsMethods = (client: Pick<CallsightApiClient, "extensions">): CallsMethods => ({
   getCall: (callId) => client.extensions.getCall({ path: { call_id: asCallId(callId) } }),
+  deleteCall: (callId) => client.extensions.deleteCall({ path: { call_id: asCallId(callId) } }),
   listCalls: (options = {}) =>
     client.extensions.listCalls({
       urlParams: {

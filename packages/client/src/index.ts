@@ -7,7 +7,7 @@
  *   declaration's groups (`withApiErrors(HttpApi.make("callsight").add(AudioApi))`), which loads
  *   their declarations alone; the `callsight` CLI derives each command's client so (Derive.ts).
  * - Audio analysis on both: `uploadAudio`, `getAnalysis`, `waitForCompletion`, `getReportHtml`,
- *   `getCall`, `listCalls`.
+ *   `getCall`, `listCalls`, `deleteCall`.
  * - Webhooks: `verifyWebhook(payload, headers, secret)` checks a Standard Webhooks signature (Webhooks.ts).
  * - Retries with back-off and jitter, per-attempt time limits (`maxRetries`, `timeoutMs`,
  *   `uploadTimeoutMs` on both constructors): Retry.ts.
