@@ -14,9 +14,11 @@
 import {
   AdminAuth,
   API_KEY_HEADER_NAME,
+  CallsightApi,
   AssistantAuth,
   type ClientIdentity,
   Forbidden,
+  type Role,
   SESSION_COOKIE,
   SessionAuth,
   SIGN_IN_PATH,
@@ -24,8 +26,9 @@ import {
   TenantOrSessionAuth,
   Unauthorized
 } from "@callsight/api-spec"
-import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { allows } from "../tenancy/Policy.js"
 import { SessionCookie } from "../tenancy/SessionCookie.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
 import { StaffKeys } from "../tenancy/StaffKeys.js"
@@ -152,7 +155,34 @@ export const TenantAuthLive = Layer.effect(
   })
 )
 
-/** A presented (non-empty) session token: its user's tenant, the cookie slid when the session was; else 401. */
+/** Each operation of the declaration by its route (`GET /v1/client-portal/members`): the policy's key, `group.endpoint`. */
+const OPERATIONS: ReadonlyMap<string, string> = (() => {
+  const byRoute = new Map<string, string>()
+  HttpApi.reflect(CallsightApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint, group }) => void byRoute.set(`${endpoint.method} ${endpoint.path}`, `${group.identifier}.${endpoint.name}`)
+  })
+  return byRoute
+})()
+
+/**
+ * The policy (tenancy/Policy.ts) at the session's door: the operation of the route being answered,
+ * and 403 when the table does not let the user's role call it.
+ */
+const permitted = (role: typeof Role.Type) =>
+  Effect.gen(function* () {
+    const context = yield* Effect.serviceOption(HttpRouter.RouteContext)
+    if (Option.isNone(context)) return
+    const operation = OPERATIONS.get(`${context.value.route.method} ${context.value.route.path}`)
+    if (operation === undefined || allows(operation, role)) return
+    return yield* new Forbidden({
+      message: role === "member"
+        ? "members cannot do this: ask an owner or an admin of the account"
+        : "only an owner of the account can do this"
+    })
+  })
+
+/** A presented (non-empty) session token: its user's tenant, the cookie slid when the session was; else 401; 403 where the policy says. */
 const sessionDoor = Effect.gen(function* () {
   const sessions = yield* SessionsRepo
   const cookie = yield* SessionCookie
@@ -162,6 +192,7 @@ const sessionDoor = Effect.gen(function* () {
       if (Option.isNone(found)) return yield* staleSession
       const { user, extended } = found.value
       if (extended) yield* cookie.set(token)
+      yield* permitted(user.role)
       return { clientId: user.clientId, principal: { _tag: "User", user } } as ClientIdentity
     })
 })
