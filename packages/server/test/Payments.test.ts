@@ -20,6 +20,9 @@ const WEBHOOK_SECRET = "whsec_test_callsight_local"
 
 class Platform extends Context.Tag("Platform")<Platform, PaymentPlatform>() {}
 
+/** Every log line of the server with the payment platform. */
+const logs: Array<string> = []
+
 const withPlatform = Layer.unwrapScoped(Effect.gen(function* () {
   const platform = yield* startPaymentPlatform
   return Layer.merge(
@@ -36,7 +39,7 @@ const withPlatform = Layer.unwrapScoped(Effect.gen(function* () {
         },
         creditPackCredits: 50
       }
-    }),
+    }, { logs }),
     Layer.succeed(Platform, platform)
   )
 }))
@@ -125,6 +128,9 @@ describe("payments", () => {
         platform.failing = false
         expect(failed.status).toBe(503)
         expect(JSON.stringify(failed.body)).not.toContain(UPSTREAM_SECRET)
+        // nor in a log line, and the secret key in none either
+        expect(logs.some((l) => l.includes("the checkout session could not be created"))).toBe(true)
+        expect(logs.filter((l) => l.includes(UPSTREAM_SECRET) || l.includes(SECRET_KEY))).toEqual([])
       }), 60_000)
 
     it.effect("a paid checkout changes the plan once, even delivered twice at once; a wrong or old signature changes nothing", () =>

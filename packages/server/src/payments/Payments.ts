@@ -85,7 +85,13 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
           cancel_url: `${config.publicBaseUrl}/portal?checkout=cancelled`
         })
       ).pipe(
-        Effect.tapError((error) => Effect.logWarning("payments: the checkout session could not be created", error.cause instanceof Error ? error.cause.message : "")),
+        // the platform's own words are not logged (they may quote what was sent): its error's type and status are
+        Effect.tapError((error) => {
+          const cause = error.cause as { type?: unknown; statusCode?: unknown } | undefined
+          return Effect.logWarning("payments: the checkout session could not be created").pipe(
+            Effect.annotateLogs({ error_type: String(cause?.type ?? "unknown"), status: String(cause?.statusCode ?? "none") })
+          )
+        }),
         Effect.mapError(() => new ServiceUnavailable({ message: "the payment platform did not open a checkout; try again in a minute" }))
       )
       if (session.url === null) {
