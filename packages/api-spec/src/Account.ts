@@ -37,6 +37,11 @@ export const ClosingAccount = Schema.Struct({
   api_keys_revoked: Schema.Number
 }).annotations({ identifier: "ClosingAccount" })
 
+export const ReopenedAccount = Schema.Struct({
+  client_id: ClientId,
+  closing: Schema.Literal(false)
+}).annotations({ identifier: "ReopenedAccount" })
+
 export class AccountApi extends HttpApiGroup.make("account")
   .add(
     HttpApiEndpoint.get("getRetention", "/retention")
@@ -84,6 +89,15 @@ export class AccountApi extends HttpApiGroup.make("account")
         "The body names the company, to confirm (409 otherwise, or when the account is closing already). Until `deleted_after` the " +
           "users still sign in and may export the data; then the retention pass deletes the recordings, the calls and the tenant."
       )
+  )
+  .add(
+    HttpApiEndpoint.del("cancelClosing", "/close")
+      .addSuccess(ReopenedAccount)
+      .addError(Forbidden)
+      .addError(Conflict)
+      .middleware(SessionAuth)
+      .annotate(OpenApi.Summary, "Keep the account after all (owners), while its grace period runs: nothing is deleted; API keys stay revoked")
+      .annotate(OpenApi.Description, "409 when the account is not closing. The keys revoked at closing stay revoked: create new ones.")
   )
   .prefix("/v1/client-portal")
   .annotate(OpenApi.Title, "Account data")

@@ -163,7 +163,8 @@ const EXTENSIONS = [
   "GET /v1/client-portal/retention",
   "PUT /v1/client-portal/retention",
   "GET /v1/client-portal/export",
-  "POST /v1/client-portal/close"
+  "POST /v1/client-portal/close",
+  "DELETE /v1/client-portal/close"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any

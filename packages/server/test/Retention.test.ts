@@ -158,6 +158,24 @@ describe("retention", () => {
         expect(existsSync(join(dir, other.blobOf(other.done)))).toBe(true)
       }), 60_000)
 
+    it.effect("an owner may keep a closing account within its grace: nothing is deleted, the keys stay revoked; not closing is 409", () =>
+      Effect.gen(function* () {
+        const t = yield* tenantWithCall
+        expect((yield* call("DELETE", "/v1/client-portal/close", { session: t.session })).status).toBe(409)
+        expect((yield* call("POST", "/v1/client-portal/close", { session: t.session, body: { company_name: "Acme" } })).status).toBe(202)
+        const member = yield* memberSession(yield* Smtp, t.clientId, `member.${Date.now()}@acme.test`)
+        expect((yield* call("DELETE", "/v1/client-portal/close", { session: member })).status).toBe(403)
+        const kept = yield* call("DELETE", "/v1/client-portal/close", { session: t.session })
+        expect(kept.status).toBe(200)
+        expect(kept.body).toEqual({ client_id: t.clientId, closing: false })
+        expect((yield* passAt(later(31))).accounts_deleted).toBe(0)
+        expect((yield* call("GET", `/v1/teams/calls/${t.done}`, { headers: { "x-api-key": t.key } })).status).toBe(401)
+        expect((yield* call("GET", "/v1/client-auth/me", { session: t.session })).status).toBe(200)
+        const sql = yield* SqlClient.SqlClient
+        const actions = yield* sql<{ action: string }>`SELECT action FROM audit_logs WHERE client_id = ${t.clientId} AND action LIKE 'account.%' ORDER BY at, log_id`
+        expect(actions.map((a) => a.action)).toEqual(["account.closing", "account.reopened"])
+      }), 60_000)
+
     it.effect("with a moved clock: first the recording goes, then the call; a queued call waits; the ledger keeps the charge", () =>
       Effect.gen(function* () {
         const dir = yield* Blobs

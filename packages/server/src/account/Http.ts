@@ -17,5 +17,6 @@ export const AccountHttpLive = HttpApiBuilder.group(CallsightApi, "account", (ha
       .handle("saveRetention", ({ payload }) => Effect.flatMap(manager, (c) => retention.save(c, payload)))
       .handle("exportAccount", () => Effect.flatMap(callers.user, exports.exportAll))
       .handle("closeAccount", ({ payload }) => Effect.flatMap(callers.user, (c) => retention.close(c, payload)))
+      .handle("cancelClosing", () => Effect.flatMap(callers.user, retention.reopen))
   })
 ).pipe(Layer.provide([Retention.Default, Export.Default, Callers.Default]))

@@ -90,6 +90,22 @@ export class Retention extends Effect.Service<Retention>()("Retention", {
       }
     })
 
+    /** Keeps a closing account after all (its owner), while the grace period runs: the pass then deletes nothing of it. */
+    const reopen = Effect.fn("Retention.reopen")(function* (caller: Caller) {
+      if (caller.user.role !== "owner") return yield* new Forbidden({ message: "only an owner can keep the account open" })
+      const reopened = yield* transactions.run(
+        Effect.gen(function* () {
+          const row = yield* repo.reopen(caller.clientId)
+          if (Option.isSome(row)) {
+            yield* audit.record(caller.clientId, caller.actor, { action: "account.reopened", targetType: "tenant", targetId: caller.clientId })
+          }
+          return Option.isSome(row)
+        })
+      ).pipe(Effect.orDie)
+      if (!reopened) return yield* new Conflict({ message: "the account is not closing" })
+      return { client_id: caller.clientId, closing: false as const }
+    })
+
     /** Deletes a closed account: its calls one by one (their recordings with them), then the tenant. */
     const deleteAccount = (clientId: ClientId) =>
       Effect.gen(function* () {
@@ -132,7 +148,7 @@ export class Retention extends Effect.Service<Retention>()("Retention", {
       return { audio_removed: audioRemoved, calls_deleted: callsDeleted, accounts_deleted: accountsDeleted }
     }, Effect.orDie)
 
-    return { get, save, close, pass } as const
+    return { get, save, close, reopen, pass } as const
   }),
   dependencies: [
     RetentionRepo.Default,

@@ -64,6 +64,14 @@ export class RetentionRepo extends Effect.Service<RetentionRepo>()("RetentionRep
         sql`UPDATE tenants SET closing_at = now() WHERE client_id = ${clientId} AND closing_at IS NULL RETURNING closing_at`
     })
 
+    /** Ends the tenant's closing; none when it is not closing. */
+    const reopen = Rows.findOne({
+      Request: ClientId,
+      Result: Schema.Struct({ client_id: ClientId }),
+      execute: (clientId) =>
+        sql`UPDATE tenants SET closing_at = NULL WHERE client_id = ${clientId} AND closing_at IS NOT NULL RETURNING client_id`
+    })
+
     const revokeKeys = Rows.single({
       Request: ClientId,
       Result: Schema.Struct({ n: Schema.Number }),
@@ -94,6 +102,6 @@ export class RetentionRepo extends Effect.Service<RetentionRepo>()("RetentionRep
       execute: (clientId) => sql`DELETE FROM tenants WHERE client_id = ${clientId}`
     })
 
-    return { get, save, audioDue, markAudioRemoved, callsDue, close, revokeKeys, closedDue, callsOf, deleteTenant } as const
+    return { get, save, audioDue, markAudioRemoved, callsDue, close, reopen, revokeKeys, closedDue, callsOf, deleteTenant } as const
   })
 }) {}

@@ -107,7 +107,8 @@ export const POLICY = {
   "account.getRetention": everyone,
   "account.saveRetention": managers,
   "account.exportAccount": owners,
-  "account.closeAccount": owners
+  "account.closeAccount": owners,
+  "account.cancelClosing": owners
 } as const satisfies Readonly<Record<string, RoleAccess>>
 
 export type PolicyOperation = keyof typeof POLICY
