@@ -58,9 +58,24 @@ describe("deleting a call", () => {
         const member = yield* memberSession(yield* Smtp, t.clientId, `member.${Date.now()}@acme.test`)
         expect((yield* call("DELETE", `/v1/teams/calls/${t.callId}`, { session: member })).status).toBe(403)
 
+        // a chat answer that quoted the call, and one that did not
+        const sql0 = yield* SqlClient.SqlClient
+        const conversation = `conv_${t.callId}`
+        yield* sql0`INSERT INTO conversations (conversation_id, client_id, user_id, door) VALUES (${conversation}, ${t.clientId}, ${t.userId}, 'workspace')`
+        yield* sql0`INSERT INTO conversation_messages (conversation_id, seq, role, text, sources) VALUES
+          (${conversation}, 1, 'user', 'what did they say about price?', '[]'::jsonb),
+          (${conversation}, 2, 'assistant', ${`They said the ${WORD} pricing was fine.`}, ${JSON.stringify([{ kind: "call", id: t.callId, label: "the call" }])}::jsonb),
+          (${conversation}, 3, 'assistant', 'Your plan has 5 credits.', ${JSON.stringify([{ kind: "plan_usage", id: null, label: "plan" }])}::jsonb)`
+
         const deleted = yield* call("DELETE", `/v1/teams/calls/${t.callId}`, { headers: { "x-api-key": t.key } })
         expect(deleted.status).toBe(200)
         expect(deleted.body).toEqual({ call_id: t.callId, deleted: true, credits_charged: 1 })
+        const messages = yield* sql0<{ seq: number; text: string; sources: unknown }>`
+          SELECT seq, text, sources FROM conversation_messages WHERE conversation_id = ${conversation} ORDER BY seq`
+        expect(messages.map((m) => m.text)).toEqual([
+          "what did they say about price?", "(This answer quoted a call that has since been deleted.)", "Your plan has 5 credits."
+        ])
+        expect(messages[1]!.sources).toEqual([])
 
         for (const [path, options] of [
           [`/v1/teams/calls/${t.callId}`, { headers: { "x-api-key": t.key } }],

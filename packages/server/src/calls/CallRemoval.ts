@@ -2,12 +2,14 @@
  * Deleting a call (issue 36, `DELETE /v1/teams/calls/{call_id}`): in one transaction the call row
  * and all that hangs off it (its analysis, transcript and search documents live on the row; the
  * job, outcome record, manual audits, pins, CRM sync and callback cascade), its webhook deliveries
- * and events, and the audit row `call.deleted`; then, once that committed, its audio in the blob
+ * and events, the chat answers that quoted it (their words replaced: `ConversationRepo.forgetCall`),
+ * and the audit row `call.deleted`; then, once that committed, its audio in the blob
  * store (local directory or S3). The credit ledger keeps the call's charge with the call id only.
  * A call being analysed is deleted all the same: the worker finds no row to complete.
  */
 import { type CallId, type ClientId, NotFound } from "@callsight/api-spec"
 import { Effect, Option } from "effect"
+import { ConversationRepo } from "../conversation/ConversationRepo.js"
 import { Transactions } from "../db/Transactions.js"
 import { EventsRepo } from "../events/EventsRepo.js"
 import { WebhooksRepo } from "../events/WebhooksRepo.js"
@@ -22,6 +24,7 @@ export class CallRemoval extends Effect.Service<CallRemoval>()("CallRemoval", {
     const calls = yield* CallsRepo
     const webhooks = yield* WebhooksRepo
     const events = yield* EventsRepo
+    const conversations = yield* ConversationRepo
     const ledger = yield* LedgerRepo
     const audit = yield* AuditLog
     const blobs = yield* BlobStore
@@ -33,6 +36,7 @@ export class CallRemoval extends Effect.Service<CallRemoval>()("CallRemoval", {
           if (Option.isNone(row)) return Option.none()
           yield* webhooks.forgetCall({ clientId, callId })
           yield* events.forgetCall({ clientId, callId })
+          yield* conversations.forgetCall({ clientId, callId })
           const charged = yield* ledger.chargedFor(callId)
           yield* audit.record(clientId, actor, {
             action: "call.deleted",
@@ -53,5 +57,5 @@ export class CallRemoval extends Effect.Service<CallRemoval>()("CallRemoval", {
 
     return { remove } as const
   }),
-  dependencies: [CallsRepo.Default, WebhooksRepo.Default, EventsRepo.Default, LedgerRepo.Default, AuditLog.Default, Transactions.Default, BlobStore.Default]
+  dependencies: [CallsRepo.Default, WebhooksRepo.Default, EventsRepo.Default, ConversationRepo.Default, LedgerRepo.Default, AuditLog.Default, Transactions.Default, BlobStore.Default]
 }) {}

@@ -54,6 +54,9 @@ export type WinRateRow = typeof WinRateRow.Type
 /** The messages a conversation's context is read from: its last few. */
 export const CONTEXT_MESSAGES = 12
 
+/** What an answer that quoted a deleted call says instead. */
+export const FORGOTTEN = "(This answer quoted a call that has since been deleted.)"
+
 export class ConversationRepo extends Effect.Service<ConversationRepo>()("ConversationRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -174,7 +177,21 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
             GROUP BY 1 ORDER BY 1`
     })
 
+    /**
+     * A deleted call's words leave the tenant's conversations: an answer that quoted it (its sources
+     * name the call) keeps its place in the history with a sentence saying so, and no sources.
+     */
+    const forgetCall = Rows.execute({
+      Request: Schema.Struct({ clientId: ClientId, callId: Schema.String }),
+      execute: ({ callId, clientId }) =>
+        sql`UPDATE conversation_messages m SET text = ${FORGOTTEN}, sources = '[]'::jsonb
+            FROM conversations c
+            WHERE c.conversation_id = m.conversation_id AND c.client_id = ${clientId}
+              AND m.sources @> ${JSON.stringify([{ kind: "call", id: callId }])}::jsonb`
+    })
+
     return {
+      forgetCall,
       owns: (clientId: ClientId, userId: UserId, conversationId: string, door: Door) =>
         owns({ clientId, userId, conversationId, door }).pipe(Effect.map((r) => r.exists), Effect.orDie),
       create: (clientId: ClientId, userId: UserId, conversationId: string, door: Door) =>
