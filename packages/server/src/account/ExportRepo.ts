@@ -8,7 +8,7 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
 
-const Record = Schema.Struct({ data: Schema.Unknown })
+const Line = Schema.Struct({ data: Schema.Unknown })
 /** Calls a page of the export reads at once. */
 export const EXPORT_PAGE = 200
 
@@ -16,7 +16,7 @@ export class ExportRepo extends Effect.Service<ExportRepo>()("ExportRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const section = (query: (clientId: string) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>) =>
-      Rows.findAll({ Request: ClientId, Result: Record, execute: query })
+      Rows.findAll({ Request: ClientId, Result: Line, execute: query })
 
     const sections = {
       tenant: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT client_id, company_name, industry, plan, is_test, created_at FROM tenants WHERE client_id = ${c}) x`),

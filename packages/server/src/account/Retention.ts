@@ -17,6 +17,7 @@ import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
 import type { Caller } from "../tenancy/Caller.js"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
+import { ApiKeysRepo } from "../tenancy/ApiKeysRepo.js"
 import { TenantKeys } from "../tenancy/TenantKeys.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
 import { RetentionRepo } from "./RetentionRepo.js"
@@ -33,6 +34,7 @@ export class Retention extends Effect.Service<Retention>()("Retention", {
     const transactions = yield* Transactions
     const tenants = yield* TenantsRepo
     const tenantKeys = yield* TenantKeys
+    const keys = yield* ApiKeysRepo
     const config = yield* AppConfig
 
     const get = Effect.fn("Retention.get")(function* (clientId: ClientId) {
@@ -61,7 +63,7 @@ export class Retention extends Effect.Service<Retention>()("Retention", {
      */
     const close = Effect.fn("Retention.close")(function* (caller: Caller, req: CloseAccountRequest) {
       if (caller.user.role !== "owner") return yield* new Forbidden({ message: "only an owner can close the account" })
-      const tenant = yield* Effect.orDie(tenants.get(caller.clientId))
+      const tenant = yield* tenants.get(caller.clientId)
       if (req.company_name !== tenant.company_name) {
         return yield* new Conflict({ message: "to close the account, give its company name exactly as it is" })
       }
@@ -69,7 +71,7 @@ export class Retention extends Effect.Service<Retention>()("Retention", {
         Effect.gen(function* () {
           const closing = yield* repo.close(caller.clientId)
           if (Option.isNone(closing)) return Option.none()
-          const { n } = yield* repo.revokeKeys(caller.clientId)
+          const n = yield* keys.revokeAll(caller.clientId)
           const deletedAfter = new Date(closing.value.closing_at.getTime() + config.accountCloseGraceDays * DAY)
           yield* audit.record(caller.clientId, caller.actor, {
             action: "account.closing",
@@ -157,6 +159,7 @@ export class Retention extends Effect.Service<Retention>()("Retention", {
     AuditLog.Default,
     Transactions.Default,
     TenantsRepo.Default,
-    TenantKeys.Default
+    TenantKeys.Default,
+    ApiKeysRepo.Default
   ]
 }) {}

@@ -72,14 +72,6 @@ export class RetentionRepo extends Effect.Service<RetentionRepo>()("RetentionRep
         sql`UPDATE tenants SET closing_at = NULL WHERE client_id = ${clientId} AND closing_at IS NOT NULL RETURNING client_id`
     })
 
-    const revokeKeys = Rows.single({
-      Request: ClientId,
-      Result: Schema.Struct({ n: Schema.Number }),
-      execute: (clientId) =>
-        sql`WITH revoked AS (UPDATE api_keys SET revoked_at = now() WHERE client_id = ${clientId} AND revoked_at IS NULL RETURNING 1)
-            SELECT count(*)::int AS n FROM revoked`
-    })
-
     /** Tenants closed longer ago than the grace period. */
     const closedDue = Rows.findAll({
       Request: Schema.Struct({ now: Schema.DateFromSelf, graceDays: Schema.Number }),
@@ -102,6 +94,6 @@ export class RetentionRepo extends Effect.Service<RetentionRepo>()("RetentionRep
       execute: (clientId) => sql`DELETE FROM tenants WHERE client_id = ${clientId}`
     })
 
-    return { get, save, audioDue, markAudioRemoved, callsDue, close, reopen, revokeKeys, closedDue, callsOf, deleteTenant } as const
+    return { get, save, audioDue, markAudioRemoved, callsDue, close, reopen, closedDue, callsOf, deleteTenant } as const
   })
 }) {}

@@ -16,19 +16,18 @@
  *
  * The platform's answers are never echoed: a failure to open a checkout is 503 with our words.
  */
-import { type ClientId, Conflict, type Plan, type Product, ServiceUnavailable, Unauthorized } from "@callsight/api-spec"
-import { Effect, Option, Redacted } from "effect"
+import { type ClientId, Conflict, Product, ServiceUnavailable, Unauthorized } from "@callsight/api-spec"
+import { Effect, Option, Redacted, Schema } from "effect"
 import Stripe from "stripe"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
 import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
 import type { Caller } from "../tenancy/Caller.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
-import { MONTHLY_INGESTS } from "../tenancy/Plans.js"
+import { isAbove, MONTHLY_INGESTS } from "../tenancy/Plans.js"
 import { TenantsRepo } from "../tenancy/TenantsRepo.js"
 import { PaymentsRepo } from "./PaymentsRepo.js"
 
-const PLAN_ORDER: ReadonlyArray<Plan> = ["trial", "starter", "growth", "scale"]
 const isPlan = (p: Product): p is Exclude<Product, "credit_pack"> => p !== "credit_pack"
 /** How far apart the signature's time and ours may be. */
 const TOLERANCE_S = 300
@@ -55,8 +54,6 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     const audit = yield* AuditLog
     const { apiUrl, creditPackCredits, prices, secretKey, webhookSecret } = config.payments
     const stripe = Option.map(secretKey, (key) => stripeOf(Redacted.value(key), apiUrl))
-    // verifying a signature needs the webhook secret only: the SDK's verifier without an API key
-    const verifier = stripeOf(Option.match(secretKey, { onNone: () => "sk_unset", onSome: Redacted.value }), apiUrl)
 
     /** Whether the product can be bought here: a secret key and its price. */
     const priceOf = (product: Product) => Option.flatMap(stripe, () => prices[product])
@@ -67,10 +64,8 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
         return yield* new Conflict({ message: `${product} cannot be bought here: payments are not configured for it` })
       }
       if (isPlan(product)) {
-        const current = (yield* Effect.orDie(tenants.lock(caller.clientId))).pipe(Option.map((t) => t.plan), Option.getOrElse(() => "trial" as Plan))
-        if (PLAN_ORDER.indexOf(product) <= PLAN_ORDER.indexOf(current)) {
-          return yield* new Conflict({ message: `the plan ${product} is not above the account's plan (${current})` })
-        }
+        const { plan } = yield* tenants.get(caller.clientId)
+        if (!isAbove(product, plan)) return yield* new Conflict({ message: `the plan ${product} is not above the account's plan (${plan})` })
       }
       const metadata = { client_id: caller.clientId, product }
       const session = yield* Effect.tryPromise(() =>
@@ -104,10 +99,8 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
     const paid = (event: Stripe.Event, session: Stripe.Checkout.Session) =>
       Effect.gen(function* () {
         const clientId = session.metadata?.client_id as ClientId | undefined
-        const product = session.metadata?.product as Product | undefined
-        if (clientId === undefined || product === undefined || !["starter", "growth", "scale", "credit_pack"].includes(product)) {
-          return { clientId: null, effect: "ignored" }
-        }
+        const product = session.metadata?.product
+        if (clientId === undefined || !Schema.is(Product)(product)) return { clientId: null, effect: "ignored" }
         if (session.payment_status === "unpaid") return { clientId, effect: "ignored" }
         const tenant = yield* tenants.lock(clientId)
         if (Option.isNone(tenant)) return { clientId: null, effect: "ignored" }
@@ -200,7 +193,8 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
         return yield* new Unauthorized({ message: "payment webhooks are not accepted: PAYMENTS_WEBHOOK_SECRET is not set" })
       }
       const event = yield* Effect.try({
-        try: () => verifier.webhooks.constructEvent(body, signature ?? "", Redacted.value(webhookSecret.value), TOLERANCE_S),
+        // verifying needs the webhook secret only: the SDK's own verifier, no API client
+        try: () => Stripe.webhooks.constructEvent(body, signature ?? "", Redacted.value(webhookSecret.value), TOLERANCE_S),
         catch: () => new Unauthorized({ message: "the payment webhook's signature is missing, stale or wrong" })
       })
       return yield* transactions.run(

@@ -76,6 +76,24 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeysRepo", {
       execute: (keyId) => sql`UPDATE api_keys SET revoked_at = now() WHERE key_id = ${keyId} RETURNING ${columns}`
     })
 
-    return { findActiveByHash, touch, insert, list, find, lock, revoke } as const
+    /** Revokes every live key of the tenant (its account closing); answers how many. */
+    const revokeAll = Rows.single({
+      Request: ClientId,
+      Result: Schema.Struct({ n: Schema.Number }),
+      execute: (clientId) =>
+        sql`WITH revoked AS (UPDATE api_keys SET revoked_at = now() WHERE client_id = ${clientId} AND revoked_at IS NULL RETURNING 1)
+            SELECT count(*)::int AS n FROM revoked`
+    })
+
+    return {
+      findActiveByHash,
+      touch,
+      insert,
+      list,
+      find,
+      lock,
+      revoke,
+      revokeAll: (clientId: ClientId) => Effect.map(revokeAll(clientId), (r) => r.n)
+    } as const
   })
 }) {}

@@ -14,10 +14,9 @@ import { Transactions } from "../db/Transactions.js"
 import { newId } from "../lib/Ids.js"
 import { type Actor, AuditLog } from "./AuditLog.js"
 import { LedgerRepo } from "./LedgerRepo.js"
-import { MONTHLY_INGESTS } from "./Plans.js"
+import { MONTHLY_INGESTS, PLAN_ORDER } from "./Plans.js"
 import { TenantsRepo } from "./TenantsRepo.js"
 
-const PLAN_ORDER: ReadonlyArray<Plan> = ["trial", "starter", "growth", "scale"]
 
 export class PlanUsage extends Effect.Service<PlanUsage>()("PlanUsage", {
   effect: Effect.gen(function* () {

@@ -1,5 +1,11 @@
 /** What each plan includes per calendar month (docs/domain.md, "Tenants, users, keys, credits"). */
-import type { Plan } from "@callsight/api-spec"
+import { Plan } from "@callsight/api-spec"
+
+/** The plans from the least to the most: an upgrade goes up this list. */
+export const PLAN_ORDER: ReadonlyArray<Plan> = Plan.literals
+
+/** Whether `plan` is above `current`. */
+export const isAbove = (plan: Plan, current: Plan): boolean => PLAN_ORDER.indexOf(plan) > PLAN_ORDER.indexOf(current)
 
 export const MONTHLY_INGESTS: Readonly<Record<Plan, number>> = {
   trial: 10,

@@ -70,8 +70,8 @@ export class TenantsRepo extends Effect.Service<TenantsRepo>()("TenantsRepo", {
 
     const get = Rows.single({
       Request: ClientId,
-      Result: Schema.Struct({ company_name: Schema.String, is_test: Schema.Boolean }),
-      execute: (clientId) => sql`SELECT company_name, is_test FROM tenants WHERE client_id = ${clientId}`
+      Result: Schema.Struct({ company_name: Schema.String, is_test: Schema.Boolean, plan: Plan }),
+      execute: (clientId) => sql`SELECT company_name, is_test, plan FROM tenants WHERE client_id = ${clientId}`
     })
 
     return {

@@ -78,10 +78,15 @@ const HABIT = /(?:^|\s)(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|a
  * you see Moira?", "let's train Sam").
  */
 const AVAILABLE = /(?:^|\s)(?:suits?|free|available|convenient|around)(?=\s|$)/
-const answersForInformation = (s: Sentence, sentences: ReadonlyArray<Sentence>, duesOf: (s: Sentence) => ReadonlyArray<Due>): boolean => {
+const answersForInformation = (
+  s: Sentence,
+  sentences: ReadonlyArray<Sentence>,
+  runs: ReadonlyArray<ReadonlyArray<Sentence>>,
+  duesOf: (s: Sentence) => ReadonlyArray<Due>
+): boolean => {
   const q = sentences[s.index - 1]
   if (q === undefined || q.run !== s.run - 1 || !q.question) return false
-  const asked = sentences.filter((x) => x.run === q.run)
+  const asked = runs[q.run] ?? []
   const proposes = (x: Sentence) =>
     duesOf(x).some((d) => d.day !== null) || SCHEDULING.test(x.plain) || NEXT_STEP_CUES.test(x.plain) || AVAILABLE.test(x.plain) ||
     actsIn(x.tokens).some((a) => !a.inert && a.actor !== "third")
@@ -420,7 +425,7 @@ export const findNextSteps = (sentences: ReadonlyArray<Sentence>): Array<NextSte
         continue
       }
       if (c.goodbye) continue
-      if (c.bare === true && answersForInformation(s, sentences, duesOf)) continue
+      if (c.bare === true && answersForInformation(s, sentences, runs, duesOf)) continue
       // a bare day that echoes or completes a day just named ("Plot four has its walkround on Tuesday." / "Tuesday."): the step
       // is the sentence that named it, said by whoever said it
       const echoed = c.bare === true && c.day !== null && c.time === null ? echoOf(s, c) : undefined
