@@ -77,10 +77,19 @@ export interface UserIdentity {
   readonly role: typeof Role.Type
 }
 
+/**
+ * Whose calls the request sees (the server's policy table, `docs/policy.md`): the whole team's, or
+ * one closer's only (a rep: a member whose e-mail is a verified closer of the tenant; `email` is
+ * null for a member who is no closer, who then sees no call). Keys and staff see the team.
+ */
+export type Sees =
+  | { readonly _tag: "Team" }
+  | { readonly _tag: "Closer"; readonly email: string | null }
+
 /** Who acts for the tenant: one of its API keys, one of its signed-in users, or staff through the assistant. */
 export type ClientPrincipal =
   | { readonly _tag: "ApiKey"; readonly keyId: KeyId }
-  | { readonly _tag: "User"; readonly user: UserIdentity }
+  | { readonly _tag: "User"; readonly user: UserIdentity; readonly sees: Sees }
   | { readonly _tag: "Staff"; readonly kind: StaffKind }
 
 export interface ClientIdentity {

@@ -23,7 +23,7 @@ const request = HttpServerRequest.fromWeb(new Request("http://localhost/x", { he
 
 const owner = (clientId: ClientId): ClientIdentity => ({
   clientId,
-  principal: { _tag: "User", user: { userId: UserId.make("usr_1"), clientId, email: "o@acme.test", role: "owner" } }
+  principal: { _tag: "User", user: { userId: UserId.make("usr_1"), clientId, email: "o@acme.test", role: "owner" }, sees: { _tag: "Team" } }
 })
 
 layer(TestLayer)("Callers", (it) => {
@@ -56,7 +56,7 @@ layer(TestLayer)("Callers", (it) => {
       const callers = yield* Callers
       const member: ClientIdentity = {
         clientId: acme,
-        principal: { _tag: "User", user: { userId: UserId.make("usr_2"), clientId: acme, email: "m@acme.test", role: "member" } }
+        principal: { _tag: "User", user: { userId: UserId.make("usr_2"), clientId: acme, email: "m@acme.test", role: "member" }, sees: { _tag: "Team" } }
       }
       const error = yield* Effect.flip(callers.manager("manage closers").pipe(
         Effect.provideService(CurrentClient, member),

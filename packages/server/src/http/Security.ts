@@ -19,6 +19,7 @@ import {
   type ClientIdentity,
   Forbidden,
   type Role,
+  type Sees,
   SESSION_COOKIE,
   SessionAuth,
   SIGN_IN_PATH,
@@ -28,7 +29,8 @@ import {
 } from "@callsight/api-spec"
 import { HttpApi, HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { allows } from "../tenancy/Policy.js"
+import { accessOf } from "../tenancy/Policy.js"
+import { TEAM } from "../tenancy/Sees.js"
 import { SessionCookie } from "../tenancy/SessionCookie.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
 import { StaffKeys } from "../tenancy/StaffKeys.js"
@@ -166,15 +168,19 @@ const OPERATIONS: ReadonlyMap<string, string> = (() => {
 })()
 
 /**
- * The policy (tenancy/Policy.ts) at the session's door: the operation of the route being answered,
- * and 403 when the table does not let the user's role call it.
+ * The policy (tenancy/Policy.ts) at the session's door: the operation of the route being answered;
+ * 403 when the table does not let the user's role call it; for "self", the calls of the verified
+ * closer the user is (`closerEmail`, none: no call), else the team's.
  */
-const permitted = (role: typeof Role.Type) =>
+const permitted = (role: typeof Role.Type, closerEmail: string | null) =>
   Effect.gen(function* () {
     const context = yield* Effect.serviceOption(HttpRouter.RouteContext)
-    if (Option.isNone(context)) return
+    if (Option.isNone(context)) return TEAM
     const operation = OPERATIONS.get(`${context.value.route.method} ${context.value.route.path}`)
-    if (operation === undefined || allows(operation, role)) return
+    if (operation === undefined) return TEAM
+    const access = accessOf(operation, role)
+    if (access === "allowed") return TEAM
+    if (access === "self") return { _tag: "Closer", email: closerEmail } satisfies Sees
     return yield* new Forbidden({
       message: role === "member"
         ? "members cannot do this: ask an owner or an admin of the account"
@@ -190,10 +196,10 @@ const sessionDoor = Effect.gen(function* () {
     Effect.gen(function* () {
       const found = yield* Effect.orDie(sessions.use(token))
       if (Option.isNone(found)) return yield* staleSession
-      const { user, extended } = found.value
+      const { user, closerEmail, extended } = found.value
       if (extended) yield* cookie.set(token)
-      yield* permitted(user.role)
-      return { clientId: user.clientId, principal: { _tag: "User", user } } as ClientIdentity
+      const sees = yield* permitted(user.role, closerEmail)
+      return { clientId: user.clientId, principal: { _tag: "User", user, sees } } as ClientIdentity
     })
 })
 

@@ -1,26 +1,32 @@
 /**
- * Who of the portal's users may call what (issue 36): one table, operation × role → allowed or
- * forbidden (403), for every operation a session can call. It is enforced in one place, the
- * session's door (`http/Security.ts`): the operation is found from the route being answered, and a
- * role the table forbids is 403 before the handler runs and before the body is read. The services'
- * own role checks stay behind it as a second line. A test walks the whole table with a session of
- * each role (`Policy.test.ts`), and `docs/policy.md` is this table written out (a test keeps the two
- * equal: `npm run status` writes it).
+ * Who of the portal's users may call what (issue 36): one table, operation × role → allowed,
+ * scoped to self, or forbidden (403), for every operation a session can call. It is enforced in one
+ * place, the session's door (`http/Security.ts`): the operation is found from the route being
+ * answered; a role the table forbids is 403 before the handler runs and before the body is read;
+ * "self" puts `Sees.Closer` on the request's identity, and every read behind the operation filters
+ * its calls with it (`Sees.ts`). The services' own role checks stay behind it as a second line. A
+ * test walks the whole table with a session of each role (`Policy.test.ts`), and `docs/policy.md`
+ * is this table written out (`npm run policy` writes it; a test keeps the two equal).
  *
  * The roles: owners and admins manage (API keys, closers, integrations, the recorder, members,
- * payment, retention, deleting calls); members read, save profiles, record outcomes, coach and use
- * the workspace; only owners export or close the account. An API key, where an operation takes one
- * too (the report, deleting a call), acts for the whole tenant and is not a role.
- *
- * Not yet here (issue 36, item 2, left): a member who is a verified closer sees only their own calls
- * ("self"); today every allowed role sees the whole tenant.
+ * payment, retention, deleting calls) and see the whole team; only owners export or close the
+ * account. A member is a rep: where an operation reads calls, a member sees only the calls of the
+ * verified closer whose e-mail is theirs ("self": their calls, reports, scorecards, coaching
+ * dashboard, manual audits about them, search hits, chat answers, meetings, outcomes); a member
+ * who is no closer sees no call there. What only sums up the team or the account (value and ROI
+ * views, team health, health KPIs, events, the audit log) is for managers. Members still read and
+ * save the team's profiles, the roster of closers and members, the plan, and their own coaching
+ * and wiki progress. An API key, where an operation takes one too (the report, deleting a call),
+ * acts for the whole tenant and is not a role.
  */
 import type { Role } from "@callsight/api-spec"
 
-export type Access = "allowed" | "forbidden"
+export type Access = "allowed" | "self" | "forbidden"
 export type RoleAccess = Readonly<Record<typeof Role.Type, Access>>
 
 const everyone: RoleAccess = { owner: "allowed", admin: "allowed", member: "allowed" }
+/** Managers see the team; a member only their own calls. */
+const ownCalls: RoleAccess = { owner: "allowed", admin: "allowed", member: "self" }
 const managers: RoleAccess = { owner: "allowed", admin: "allowed", member: "forbidden" }
 const owners: RoleAccess = { owner: "allowed", admin: "forbidden", member: "forbidden" }
 
@@ -32,30 +38,30 @@ export const POLICY = {
   "clientPortal.saveMarketProfile": everyone,
   "clientPortal.getLeadContextProfile": everyone,
   "clientPortal.saveLeadContextProfile": everyone,
-  "clientPortal.getAccountCockpit": everyone,
+  "clientPortal.getAccountCockpit": ownCalls,
   "clientPortal.getPlanUsage": everyone,
   "clientPortal.getOnboardingActivation": everyone,
   "clientPortal.getOperationalTrust": everyone,
-  "clientPortal.getCustomerValue": everyone,
-  "clientPortal.getCustomerRoiDigest": everyone,
-  "clientPortal.getCustomerRoiReviewPack": everyone,
-  "clientPortal.getDailyBrief": everyone,
-  "clientPortal.chatWithConcierge": everyone,
-  "clientPortal.getOutcomeTruth": everyone,
-  "clientPortal.recordOutcomeTruth": everyone,
-  "clientPortal.listOutcomeTruthBacklog": everyone,
+  "clientPortal.getCustomerValue": managers,
+  "clientPortal.getCustomerRoiDigest": managers,
+  "clientPortal.getCustomerRoiReviewPack": managers,
+  "clientPortal.getDailyBrief": ownCalls,
+  "clientPortal.chatWithConcierge": ownCalls,
+  "clientPortal.getOutcomeTruth": ownCalls,
+  "clientPortal.recordOutcomeTruth": ownCalls,
+  "clientPortal.listOutcomeTruthBacklog": ownCalls,
   "clientPortal.listClosers": everyone,
   "clientPortal.addCloser": managers,
   "clientPortal.updateCloserStatus": managers,
   "clientPortal.sendCloserVerification": managers,
-  "clientPortal.listRecentEvents": everyone,
-  "clientPortal.listEvents": everyone,
-  "clientPortal.getHealthKpis": everyone,
-  "clientPortal.listAuditLogs": everyone,
+  "clientPortal.listRecentEvents": managers,
+  "clientPortal.listEvents": managers,
+  "clientPortal.getHealthKpis": managers,
+  "clientPortal.listAuditLogs": managers,
   "recorder.getRecallStatus": everyone,
   "recorder.activateRecall": managers,
   "recorder.deactivateRecall": managers,
-  "recorder.listRecallMeetings": everyone,
+  "recorder.listRecallMeetings": ownCalls,
   "recorder.recordMeeting": managers,
   "integrations.startCalendarConnection": managers,
   "integrations.disconnectCalendar": managers,
@@ -74,29 +80,29 @@ export const POLICY = {
   "coaching.getCoachingStatus": everyone,
   "coaching.completeWelcome": everyone,
   "coaching.completeOath": everyone,
-  "coaching.getCoachingDashboard": everyone,
-  "coaching.listManualAudits": everyone,
-  "coaching.createManualAudit": everyone,
-  "coaching.getManualAudit": everyone,
+  "coaching.getCoachingDashboard": ownCalls,
+  "coaching.listManualAudits": ownCalls,
+  "coaching.createManualAudit": ownCalls,
+  "coaching.getManualAudit": ownCalls,
   "coaching.listWikiSections": everyone,
   "coaching.getWikiArticle": everyone,
   "coaching.recordArticleProgress": everyone,
   "workspace.createSession": everyone,
-  "workspace.getState": everyone,
-  "workspace.search": everyone,
-  "workspace.chat": everyone,
-  "workspace.runAction": everyone,
-  "workspace.sendToChannel": everyone,
-  "workspace.getMeetingPrepBrief": everyone,
-  "workspace.getDealIntelligence": everyone,
-  "workspace.getTeamHealth": everyone,
-  "workspace.getCall": everyone,
-  "audio.getReportHtml": everyone,
+  "workspace.getState": ownCalls,
+  "workspace.search": ownCalls,
+  "workspace.chat": ownCalls,
+  "workspace.runAction": ownCalls,
+  "workspace.sendToChannel": ownCalls,
+  "workspace.getMeetingPrepBrief": ownCalls,
+  "workspace.getDealIntelligence": ownCalls,
+  "workspace.getTeamHealth": managers,
+  "workspace.getCall": ownCalls,
+  "audio.getReportHtml": ownCalls,
   "extensions.listApiKeys": managers,
   "extensions.createApiKey": managers,
   "extensions.revokeApiKey": managers,
   "extensions.deleteCall": managers,
-  "extensions.getPortalReport": everyone,
+  "extensions.getPortalReport": ownCalls,
   "members.listMembers": everyone,
   "members.inviteMember": managers,
   "members.resendInvitation": managers,
@@ -113,13 +119,13 @@ export const POLICY = {
 
 export type PolicyOperation = keyof typeof POLICY
 
-/** Whether `role` may call `operation`; an operation the table does not name is allowed to no one. */
-export const allows = (operation: string, role: typeof Role.Type): boolean =>
-  (POLICY as Readonly<Record<string, RoleAccess | undefined>>)[operation]?.[role] === "allowed"
+/** What `role` may do with `operation`; an operation the table does not name is forbidden to everyone. */
+export const accessOf = (operation: string, role: typeof Role.Type): Access =>
+  (POLICY as Readonly<Record<string, RoleAccess | undefined>>)[operation]?.[role] ?? "forbidden"
 
 /** The table as `docs/policy.md` shows it, one row an operation, grouped as the declaration groups them. */
 export const policyMarkdown = (): string => {
-  const word = (a: Access) => (a === "allowed" ? "yes" : "403")
+  const word = (a: Access) => (a === "allowed" ? "yes" : a === "self" ? "own calls" : "403")
   const rows = Object.entries(POLICY).map(([op, r]) => `| \`${op}\` | ${word(r.owner)} | ${word(r.admin)} | ${word(r.member)} |`)
   return ["| operation | owner | admin | member |", "|---|---|---|---|", ...rows].join("\n")
 }

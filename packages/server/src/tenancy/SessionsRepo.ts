@@ -16,6 +16,7 @@ const SessionUse = Schema.Struct({
   client_id: ClientId,
   email: Schema.String,
   role: Role,
+  closer_email: Schema.NullOr(Schema.String),
   extended: Schema.Boolean
 })
 
@@ -49,7 +50,8 @@ export class SessionsRepo extends Effect.Service<SessionsRepo>()("SessionsRepo",
     /**
      * The live session of this token with its user, its expiry pushed back to 14 days from now
      * when it was last used over a minute ago (`extended`: the cookie should be sent again); one
-     * statement, as it runs on every portal request.
+     * statement, as it runs on every portal request. `closer_email`: the verified closer (not
+     * removed) whose e-mail is the user's, if any: the calls a rep sees as their own.
      */
     const useQuery = Rows.findOne({
       Request: Schema.String,
@@ -60,7 +62,10 @@ export class SessionsRepo extends Effect.Service<SessionsRepo>()("SessionsRepo",
             UPDATE sessions SET last_seen_at = now(), expires_at = now() + make_interval(days => ${SESSION_DAYS})
             WHERE session_hash = ${hash} AND expires_at > now() AND last_seen_at < now() - interval '1 minute'
             RETURNING expires_at)
-          SELECT u.user_id, u.client_id, u.email, u.role, EXISTS (SELECT 1 FROM extended) AS extended
+          SELECT u.user_id, u.client_id, u.email, u.role, EXISTS (SELECT 1 FROM extended) AS extended,
+                 (SELECT lower(k.email) FROM closers k
+                  WHERE k.client_id = u.client_id AND lower(k.email) = lower(u.email)
+                    AND k.email_verified_at IS NOT NULL AND k.status <> 'removed') AS closer_email
           FROM sessions s JOIN users u ON u.user_id = s.user_id
           WHERE s.session_hash = ${hash} AND s.expires_at > now()`
     })
@@ -68,6 +73,7 @@ export class SessionsRepo extends Effect.Service<SessionsRepo>()("SessionsRepo",
     const use = (token: string) =>
       Effect.map(useQuery(sha256Hex(token)), Option.map((row) => ({
         user: { userId: row.user_id, clientId: row.client_id, email: row.email, role: row.role },
+        closerEmail: row.closer_email,
         extended: row.extended
       })))
 
