@@ -2,7 +2,9 @@
  * The policy table (tenancy/Policy.ts, issue 36) names every operation a session can call, and the
  * service answers as it says: each operation called with a session of each role (owner, admin,
  * member) of one tenant is 403 where the table forbids the role, before its body is read, and
- * never 403 (nor 401, nor 5xx) where it allows it. `docs/policy.md` is the table written out.
+ * never 403 (nor 401, nor 5xx) where it allows it; and where it says "self", a rep's answers hold
+ * their own calls and never another rep's (nor a member's who is no closer: none), and another
+ * rep's call is 404 as another tenant's is. `docs/policy.md` is the table written out.
  */
 import { CallsightApi, SESSION_COOKIE } from "@callsight/api-spec"
 import { HttpApi, HttpClient, HttpClientRequest } from "@effect/platform"
@@ -10,7 +12,8 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { readFileSync } from "node:fs"
 import { POLICY, policyMarkdown } from "../src/tenancy/Policy.js"
-import { call, freshEmail, newTenant, sessionCookie, tokenOf } from "./utils/PortalRequests.js"
+import { call, freshEmail, memberSession, newTenant, repSession, sessionCookie, tokenOf } from "./utils/PortalRequests.js"
+import { seedWeekCall } from "./utils/SeedCalls.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
 /** Every operation of the declaration a portal session can call. */
@@ -82,6 +85,114 @@ describe("the policy table", () => {
         // the door answers the same under /reporting
         expect((yield* attempt("GET", "/reporting/v1/client-portal/api-keys", sessions.member)).status).toBe(403)
         expect((yield* attempt("GET", "/reporting/v1/client-portal/api-keys", sessions.admin)).status).toBe(200)
+      }), 120_000)
+
+    it.effect("'self': a rep's answers hold only their own calls; another rep's call is 404; a member who is no closer sees none", () =>
+      Effect.gen(function* () {
+        const smtp = yield* Smtp
+        const owner = yield* newTenant()
+        const stranger = yield* newTenant("Other Co")
+        const emailA = freshEmail("rep-a")
+        const emailB = freshEmail("rep-b")
+        const repA = yield* repSession(smtp, owner.clientId, emailA, "Alma Rep")
+        yield* repSession(smtp, owner.clientId, emailB, "Bruno Rep")
+        const nobody = yield* memberSession(smtp, owner.clientId, freshEmail("ops"))
+        const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) + "T12:00:00.000Z"
+        const seed = (closerEmail: string, overall: number, at: string) =>
+          seedWeekCall(owner.clientId, {
+            closerEmail,
+            weeksAgo: 0,
+            overall,
+            dims: { discovery: overall },
+            at,
+            transcript: [[0, "Thanks for joining, shall we talk about the zebrafish pilot?"], [5, "Yes, the zebrafish pilot budget is tight."]]
+          })
+        const anHourAgo = new Date(Date.now() - 3_600_000).toISOString()
+        const callsA = [yield* seed(emailA, 61, yesterday), yield* seed(emailA, 72, anHourAgo)]
+        const callsB = [yield* seed(emailB, 44, yesterday), yield* seed(emailB, 88, anHourAgo)]
+        const [ownCall, othersCall] = [callsA[1]!, callsB[1]!]
+        // the owner's audit of B's call, for the audit read
+        const audit = yield* call("POST", "/v1/coaching/manual-audits", { session: owner.session, body: { call_id: othersCall, scores: { discovery: 50 }, notes: "zebrafish" } })
+        expect(audit.status).toBe(200)
+        const auditOfB = (audit.body as { audit_id: string }).audit_id
+
+        /** What each "self" operation is called with: a query or a body, about `callId` where it takes one. */
+        const requests: Record<string, (callId: string) => { readonly query?: string; readonly body?: unknown }> = {
+          "clientPortal.getAccountCockpit": () => ({}),
+          "clientPortal.getDailyBrief": () => ({}),
+          "clientPortal.chatWithConcierge": () => ({ body: { message: "find zebrafish" } }),
+          "clientPortal.getOutcomeTruth": () => ({}),
+          "clientPortal.recordOutcomeTruth": () => ({ body: { outcome: "open" } }),
+          "clientPortal.listOutcomeTruthBacklog": () => ({ query: "?limit=200" }),
+          "recorder.listRecallMeetings": () => ({}),
+          "coaching.getCoachingDashboard": () => ({}),
+          "coaching.listManualAudits": () => ({}),
+          "coaching.createManualAudit": (callId) => ({ body: { call_id: callId, scores: { discovery: 70 }, notes: "self review" } }),
+          "coaching.getManualAudit": () => ({}),
+          "workspace.getState": () => ({}),
+          "workspace.search": () => ({ query: "?q=zebrafish" }),
+          "workspace.chat": () => ({ body: { message: "lowest scored calls this week" } }),
+          "workspace.runAction": (callId) => ({ body: { action: "pin_call", params: { call_id: callId } } }),
+          "workspace.getMeetingPrepBrief": () => ({}),
+          "workspace.getDealIntelligence": () => ({}),
+          "workspace.getCall": () => ({}),
+          "audio.getReportHtml": () => ({}),
+          "extensions.getPortalReport": () => ({})
+        }
+        const selfOperations = sessionOperations.filter((o) => (POLICY as Record<string, Record<string, string>>)[o.key]!.member === "self")
+        expect(selfOperations.map((o) => o.key).sort()).toEqual(Object.keys(requests).sort())
+
+        const send = (op: (typeof selfOperations)[number], session: string, callId: string) =>
+          Effect.gen(function* () {
+            const { body, query } = requests[op.key]!(callId)
+            const path = op.path.replace(":call_id", callId).replace(":audit_id", auditOfB) + (query ?? "")
+            const reply = yield* call(op.method as "GET", path, { session, ...(body === undefined ? {} : { body }) })
+            return { status: reply.status, text: typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body) }
+          })
+        const mentions = (text: string, ids: ReadonlyArray<string>) => ids.filter((id) => text.includes(id))
+
+        const seenBy = { owner: new Set<string>(), repA: new Set<string>() }
+        /** The operations about one call: by their path, or by their body. */
+        const callInBody = ["coaching.createManualAudit", "workspace.runAction"]
+        for (const op of selfOperations) {
+          const aboutCall = op.path.includes(":call_id") || callInBody.includes(op.key)
+          // rep A: never a word of B's calls; another rep's call is 404
+          const asRep = yield* send(op, repA, ownCall)
+          expect(asRep.status, `${op.key} as rep A`).toBeLessThan(op.key === "coaching.getManualAudit" ? 500 : 300)
+          expect(mentions(asRep.text, [...callsB, emailB]), `${op.key} as rep A`).toEqual([])
+          mentions(asRep.text, callsA).forEach((id) => seenBy.repA.add(id))
+          if (aboutCall) {
+            expect((yield* send(op, repA, othersCall)).status, `${op.key}: rep A on B's call`).toBe(404)
+            expect((yield* send(op, stranger.session, ownCall)).status, `${op.key}: another tenant on A's call`).toBe(404)
+          }
+          if (op.key === "coaching.getManualAudit") expect(asRep.status, "rep A reads the audit of B's call").toBe(404)
+          // a member who is no closer: no call at all
+          const asNobody = yield* send(op, nobody, ownCall)
+          if (aboutCall) expect(asNobody.status, `${op.key}: a member who is no closer on A's call`).toBe(404)
+          // (a 404 names the call asked for: that is the caller's own words)
+          else expect(mentions(asNobody.text, [...callsA, ...callsB, emailA, emailB]), `${op.key} as a member who is no closer`).toEqual([])
+          // the owner sees the team
+          const asOwner = yield* send(op, owner.session, othersCall)
+          expect(asOwner.status, `${op.key} as the owner`).toBeLessThan(300)
+          mentions(asOwner.text, [...callsA, ...callsB]).forEach((id) => seenBy.owner.add(id))
+        }
+        // the walk reached the calls: the owner's answers named every call, rep A's every one of A's
+        expect([...seenBy.owner].sort()).toEqual([...callsA, ...callsB].sort())
+        expect([...seenBy.repA].sort()).toEqual([...callsA].sort())
+
+        // the cockpit's figures are the rep's own calls (the four weeks of the score trend)
+        const cockpit = (session: string) =>
+          Effect.map(call("GET", "/v1/client-portal/account-cockpit", { session }), (r) => r.body as { score_trend: ReadonlyArray<{ calls: number }>; average_score: number | null })
+        const total = (c: { score_trend: ReadonlyArray<{ calls: number }> }) => c.score_trend.reduce((n, w) => n + w.calls, 0)
+        const [ofOwner, ofA, ofNobody] = [yield* cockpit(owner.session), yield* cockpit(repA), yield* cockpit(nobody)]
+        expect([total(ofOwner), total(ofA), total(ofNobody)]).toEqual([4, 2, 0])
+        expect([ofOwner.average_score, ofA.average_score, ofNobody.average_score]).toEqual([66.3, 66.5, null])
+
+        // the actions: re-analysing another rep's call is 404; the team's brief on a messaging channel is a manager's to send
+        const action = (session: string, body: unknown) => call("POST", "/v1/workspace/actions/run", { session, body })
+        expect((yield* action(repA, { action: "reanalyze_call", params: { call_id: othersCall } })).status).toBe(404)
+        const brief = yield* action(repA, { action: "send_brief", params: { channel: "messenger-a" } })
+        expect([brief.status, brief.body.message]).toEqual([409, expect.stringContaining("the team's")])
       }), 120_000)
   })
 })

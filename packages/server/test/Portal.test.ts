@@ -9,7 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { admin, upload } from "./utils/AudioRequests.js"
 import { fixture } from "../../../test/utils/Fixtures.js"
-import { call, freshEmail, memberSession, newTenant, signInByMail } from "./utils/PortalRequests.js"
+import { call, freshEmail, newTenant, repSession, signInByMail } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
 
@@ -569,11 +569,12 @@ describe("client portal", () => {
           expect((yield* call("GET", "/v1/client-portal/api-keys", { session: other.session })).body.keys).toEqual([])
         }))
 
-      it.effect("a member reads the portal and records outcomes, but cannot manage API keys or closers (403)", () =>
+      it.effect("a member reads the portal and records outcomes of their own calls, but cannot manage API keys or closers (403)", () =>
         Effect.gen(function* () {
           const smtp = yield* Smtp
           const { clientId, session: owner } = yield* newTenant()
-          const member = yield* memberSession(smtp, clientId, freshEmail("member"))
+          const memberEmail = freshEmail("member")
+          const member = yield* repSession(smtp, clientId, memberEmail)
           expect((yield* call("GET", "/v1/client-auth/me", { session: member })).body.role).toBe("member")
           for (const [method, path, body] of [
             ["GET", "/v1/client-portal/api-keys", undefined],
@@ -589,9 +590,13 @@ describe("client portal", () => {
           }
           expect((yield* call("GET", "/v1/client-portal/closers", { session: member })).status).toBe(200)
           expect((yield* call("PUT", "/v1/client-portal/market-profile", { session: member, body: { industry: "Retail" } })).status).toBe(200)
-          yield* grantCredits(clientId, 1)
-          const callId = (yield* upload(yield* apiKeyOf(owner), fixture("renewal-stereo.mp3"))).body.call_id
-          expect((yield* call("PUT", `/v1/client-portal/calls/${callId}/outcome-truth`, { session: member, body: { outcome: "open" } })).status).toBe(200)
+          yield* grantCredits(clientId, 2)
+          const key = yield* apiKeyOf(owner)
+          const own = (yield* upload(key, fixture("renewal-stereo.mp3"), { closerEmail: memberEmail })).body.call_id
+          const others = (yield* upload(key, fixture("renewal-stereo.mp3"), { closerEmail: "someone.else@acme.test" })).body.call_id
+          expect((yield* call("PUT", `/v1/client-portal/calls/${own}/outcome-truth`, { session: member, body: { outcome: "open" } })).status).toBe(200)
+          // another closer's call is not theirs (the policy's "own calls"): 404, as another tenant's
+          expect((yield* call("PUT", `/v1/client-portal/calls/${others}/outcome-truth`, { session: member, body: { outcome: "open" } })).status).toBe(404)
         }))
     })
 

@@ -16,8 +16,8 @@ import { Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { setFlags } from "./utils/AudioRequests.js"
 import { connectCalendar as connectTo, type GoogleEvent, type MeetingProviders, startMeetingProviders } from "./utils/MeetingProviders.js"
-import { call, freshEmail, newTenant } from "./utils/PortalRequests.js"
-import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
+import { call, freshEmail, memberSession, newTenant } from "./utils/PortalRequests.js"
+import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
 class Env extends Context.Tag("test/MeetingPrepEnv")<Env, { readonly providers: MeetingProviders }>() {}
 
@@ -231,6 +231,14 @@ describe("workspace meeting-prep brief", () => {
         providers.failing.delete(failingToken)
         const back = yield* call("GET", BRIEF, { session: acme.session })
         expect(back.body.meetings[0]).toMatchObject({ title: "Never seen", closer_email: failingCloser.email, previous_call_id: globexCall })
+
+        // Bo signed in as a rep (a member who is the verified closer): their own calendar, and a last call only when it is theirs
+        yield* sql`UPDATE closers SET email_verified_at = now(), status = 'active' WHERE closer_id = ${bo.closerId}`.pipe(Effect.orDie)
+        const boSession = yield* memberSession(yield* Smtp, acme.clientId, bo.email)
+        const asBo = () => Effect.map(call("GET", BRIEF, { session: boSession }), (r) => r.body.meetings.map((m: any) => [m.title, m.closer_email, m.previous_call_id]))
+        expect(yield* asBo()).toEqual([["Hooli check-in", bo.email, null]])
+        yield* sql`UPDATE calls SET closer_email = ${bo.email.toUpperCase()} WHERE call_id = ${hooliCall}`.pipe(Effect.orDie)
+        expect(yield* asBo()).toEqual([["Hooli check-in", bo.email, hooliCall]])
       }))
 
     it.effect("null (200) when assistant.enabled is false; 401 without a session; no calendar, no meetings", () =>

@@ -37,6 +37,7 @@ import { Effect } from "effect"
 import { CallViews } from "../calls/CallViews.js"
 import { byStatus } from "../lib/Counts.js"
 import { Callers } from "../tenancy/Caller.js"
+import { TEAM } from "../tenancy/Sees.js"
 import { AccountViews } from "../views/AccountViews.js"
 import { TeamHealthView } from "../views/TeamHealthView.js"
 import { ValueViews } from "../views/ValueViews.js"
@@ -72,11 +73,11 @@ export class Assistant extends Effect.Service<Assistant>()("Assistant", {
     })
 
     return {
-      accountOverview: (clientId: ClientId) => forTenant(clientId, account.cockpit),
+      accountOverview: (clientId: ClientId) => forTenant(clientId, (id) => account.cockpit(id, TEAM)),
       onboardingStatus: (clientId: ClientId) => forTenant(clientId, account.onboarding),
       operationalTrust: (clientId: ClientId) => forTenant(clientId, account.operationalTrust),
       callQueue: (clientId: ClientId, limit: number) => forTenant(clientId, (id) => callQueue(id, limit)),
-      call: (clientId: ClientId, callId: CallId) => forTenant(clientId, (id) => calls.analysis(id, callId)),
+      call: (clientId: ClientId, callId: CallId) => forTenant(clientId, (id) => calls.analysis(id, callId, TEAM)),
       reviewPack: (clientId: ClientId) => forTenant(clientId, value.reviewPack),
       roiDigest: (clientId: ClientId) => forTenant(clientId, value.digest),
       teamHealth: (clientId: ClientId) => forTenant(clientId, teamHealthView.compute)

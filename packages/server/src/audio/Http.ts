@@ -4,6 +4,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { CallViews } from "../calls/CallViews.js"
 import { partsEndingWithBody } from "../http/RequestGuard.js"
+import { seesOf } from "../tenancy/Sees.js"
 import { Uploads } from "./Uploads.js"
 
 export const AudioHttpLive = HttpApiBuilder.group(CallsightApi, "audio", (handlers) =>
@@ -15,6 +16,6 @@ export const AudioHttpLive = HttpApiBuilder.group(CallsightApi, "audio", (handle
         Effect.flatMap(CurrentClient, (c) =>
           uploads.upload(c.clientId, payload.pipe(partsEndingWithBody(request)), headers["idempotency-key"])))
       .handle("getAnalysis", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.status(c.clientId, path.call_id)))
-      .handle("getReportHtml", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id)))
+      .handle("getReportHtml", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id, seesOf(c))))
   })
 ).pipe(Layer.provide([Uploads.Default, CallViews.Default]))

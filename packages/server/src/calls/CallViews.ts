@@ -12,6 +12,7 @@ import {
   Conflict,
   type ListCallsQuery,
   NotFound,
+  type Sees,
   ValidationFailed
 } from "@callsight/api-spec"
 import { Effect, Option, Schema } from "effect"
@@ -19,6 +20,7 @@ import { FULL_BASIS_MIN, overallBasis } from "@callsight/analysis/light"
 import { analysisEngine } from "../lib/AnalysisEngine.js"
 import { howToConfigure } from "../lib/SpeechToTextSetup.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
+import { sees } from "../tenancy/Sees.js"
 import { SpeechToText } from "../views/SpeechToText.js"
 import { type CallFilter, type CallListRow, type CallRecord, CallsRepo, type PageAfter } from "./CallsRepo.js"
 
@@ -116,12 +118,17 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
     const findCall = (clientId: ClientId, callId: CallId) =>
       Effect.flatMap(Effect.orDie(repo.find(clientId, callId)), (row) => found(callId, row))
 
-    const analysis = Effect.fn("CallViews.analysis")(function* (clientId: ClientId, callId: CallId) {
-      return toAnalysis(yield* findCall(clientId, callId))
+    /** The whole analysis; another closer's call is 404 to a rep (`seen`), as another tenant's is. */
+    const analysis = Effect.fn("CallViews.analysis")(function* (clientId: ClientId, callId: CallId, seen: Sees) {
+      const call = yield* findCall(clientId, callId)
+      if (!sees(seen, call.closer_email)) return yield* notFound(callId)
+      return toAnalysis(call)
     })
 
-    const reportHtml = Effect.fn("CallViews.reportHtml")(function* (clientId: ClientId, callId: CallId) {
+    /** The evidence report; another closer's call is 404 to a rep (`seen`: whose calls the caller sees), as another tenant's is. */
+    const reportHtml = Effect.fn("CallViews.reportHtml")(function* (clientId: ClientId, callId: CallId, seen: Sees) {
       const call = yield* findCall(clientId, callId)
+      if (!sees(seen, call.closer_email)) return yield* notFound(callId)
       if (call.status !== "completed" || call.result === null) {
         return yield* new Conflict({ message: `the analysis is ${call.status}; the report exists once it is completed` })
       }
@@ -141,9 +148,16 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
       })
     })
 
-    const list = Effect.fn("CallViews.list")(function* (clientId: ClientId, query: typeof ListCallsQuery.Type) {
+    /** A page of the calls; a rep's (`seen` a closer) are their own only: the closer filter is theirs, whatever was asked. */
+    const list = Effect.fn("CallViews.list")(function* (clientId: ClientId, query: typeof ListCallsQuery.Type, seen: Sees) {
       const after = yield* decodeCursor(query.cursor)
-      const rows = yield* Effect.orDie(repo.page(clientId, query.limit + 1, after, callFilter(query)))
+      let filter = callFilter(query)
+      if (seen._tag === "Closer") {
+        const own = seen.email
+        if (own === null || (filter.closerEmail !== null && filter.closerEmail.toLowerCase() !== own)) return { calls: [], next_cursor: null }
+        filter = { ...filter, closerEmail: own }
+      }
+      const rows = yield* Effect.orDie(repo.page(clientId, query.limit + 1, after, filter))
       const page = rows.slice(0, query.limit)
       const last = page.at(-1)
       return {

@@ -3,9 +3,12 @@
  * keeps the machine's scores of that moment beside the manager's. Per dimension the gap is manual
  * minus automated (null where the machine did not assess the dimension); `manual_overall` is the
  * mean of the manual scores, `automated_overall` the call's overall score as its report shows it,
- * `mean_absolute_gap` the mean of the gaps' sizes. Owners and admins make them (the handler
- * checks); everyone of the tenant reads them. Another tenant's call or audit is 404; a call not
- * completed is 409 (it has no scores to compare yet).
+ * `mean_absolute_gap` the mean of the gaps' sizes. Owners and admins audit any call of the team;
+ * a member (a rep, issue 36) only their own calls. Every operation takes whose calls the caller
+ * sees (`Sees`, passed explicitly; `TEAM` for the whole tenant): a rep reads only the audits of
+ * their own calls, and another rep's audit or call is 404, the same answer as another tenant's (or
+ * a missing one), so nothing tells them it exists. A call not completed is 409 (it has no scores
+ * to compare yet).
  */
 import {
   type CallId,
@@ -14,7 +17,8 @@ import {
   type ManualAudit,
   type ManualAuditRequest,
   NotFound,
-  ScorecardDimensionName
+  ScorecardDimensionName,
+  type Sees
 } from "@callsight/api-spec"
 import { Effect, Option } from "effect"
 import { Transactions } from "../db/Transactions.js"
@@ -63,27 +67,32 @@ export class ManualAudits extends Effect.Service<ManualAudits>()("ManualAudits",
 
     const notFound = (auditId: string) => new NotFound({ message: `no manual audit ${auditId}` })
 
-    const get = Effect.fn("ManualAudits.get")(function* (clientId: ClientId, auditId: string) {
-      const row = yield* repo.find(clientId, auditId)
+    const get = Effect.fn("ManualAudits.get")(function* (clientId: ClientId, sees: Sees, auditId: string) {
+      const row = yield* repo.find(clientId, sees, auditId)
       if (Option.isNone(row)) return yield* notFound(auditId)
       return auditView(row.value)
     }, Effect.catchTag("SqlError", Effect.die))
 
     const list = Effect.fn("ManualAudits.list")(function* (
       clientId: ClientId,
+      sees: Sees,
       params: { readonly limit: number; readonly offset: number; readonly call_id?: string | undefined }
     ) {
       const callId = params.call_id ?? null
-      const [rows, total] = yield* Effect.all([repo.page(clientId, params.limit, params.offset, callId), repo.count(clientId, callId)])
+      const [rows, total] = yield* Effect.all([
+        repo.page(clientId, sees, params.limit, params.offset, callId),
+        repo.count(clientId, sees, callId)
+      ])
       return { audits: rows.map(auditView), total, limit: params.limit, offset: params.offset }
     }, Effect.catchTag("SqlError", Effect.die))
 
+    /** An audit by `caller` of a call they see (`caller.sees`: a rep's own calls only; another's is 404). */
     const create = Effect.fn("ManualAudits.create")(function* (caller: Caller, req: ManualAuditRequest) {
-      const clientId = caller.clientId
+      const { clientId, sees } = caller
       const auditId = newId("mau")
       yield* transactions.run(
         Effect.gen(function* () {
-          const found = yield* repo.call(clientId, req.call_id)
+          const found = yield* repo.call(clientId, sees, req.call_id)
           if (Option.isNone(found)) return yield* new NotFound({ message: `no call ${req.call_id}` })
           const call = found.value
           if (call.status !== "completed" || call.scorecard === null) {
@@ -115,7 +124,7 @@ export class ManualAudits extends Effect.Service<ManualAudits>()("ManualAudits",
           })
         })
       )
-      return yield* get(clientId, auditId)
+      return yield* get(clientId, sees, auditId)
     }, Effect.catchTag("SqlError", Effect.die))
 
     return { get, list, create } as const

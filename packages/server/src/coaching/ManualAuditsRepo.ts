@@ -1,13 +1,18 @@
 /**
  * Manual audits (`manual_audits`): a manager's scores of a call by dimension, stored with the
  * machine's scores of the dimensions it assessed at that moment (`automated`) and its overall.
- * Reads take the tenant first; the audited call's closer is found by e-mail (any case).
+ * Reads take the tenant first, then whose calls the reader sees (`Sees.ts`): a rep reads only the
+ * audits of their own calls (`a.closer_email`, the audited call's closer copied when audited; a
+ * call's closer never changes) and finds only their own calls to audit (`c.closer_email`); what
+ * they do not see is absent, as another tenant's is. The audited call's closer is found by e-mail
+ * (any case).
  */
-import { CallId, ClientId, CloserId } from "@callsight/api-spec"
+import { CallId, ClientId, CloserId, type Sees } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { seenBy, SeesSchema } from "../tenancy/Sees.js"
 
 const Scores = Schema.Record({ key: Schema.String, value: Schema.Number })
 
@@ -62,6 +67,7 @@ export const NewAudit = Schema.Struct({
 
 const PageRequest = Schema.Struct({
   tenantId: ClientId,
+  sees: SeesSchema,
   limit: Schema.Number,
   offset: Schema.Number,
   callId: Schema.NullOr(Schema.String)
@@ -78,13 +84,13 @@ export class ManualAuditsRepo extends Effect.Service<ManualAuditsRepo>()("Manual
                        LEFT JOIN closers cl ON cl.client_id = a.client_id AND lower(cl.email) = lower(a.closer_email)
                        LEFT JOIN users u ON u.user_id = a.auditor_user_id AND u.client_id = a.client_id`
 
-    /** The tenant's call, locked while its audit is written (the analysis cannot change under it). */
+    /** The tenant's call, if the caller sees it, locked while its audit is written (the analysis cannot change under it). */
     const call = Rows.findOne({
-      Request: Schema.Struct({ tenantId: ClientId, callId: Schema.String }),
+      Request: Schema.Struct({ tenantId: ClientId, sees: SeesSchema, callId: Schema.String }),
       Result: AuditedCall,
-      execute: ({ callId, tenantId }) =>
+      execute: ({ callId, sees, tenantId }) =>
         sql`SELECT status, closer_email, result -> 'scorecard' AS scorecard FROM calls
-            WHERE client_id = ${tenantId} AND call_id = ${callId} FOR SHARE`
+            WHERE client_id = ${tenantId} AND call_id = ${callId} AND ${seenBy(sql, sees, "closer_email")} FOR SHARE`
     })
 
     const insert = Rows.execute({
@@ -97,13 +103,16 @@ export class ManualAuditsRepo extends Effect.Service<ManualAuditsRepo>()("Manual
     })
 
     const find = Rows.findOne({
-      Request: Schema.Struct({ tenantId: ClientId, auditId: Schema.String }),
+      Request: Schema.Struct({ tenantId: ClientId, sees: SeesSchema, auditId: Schema.String }),
       Result: AuditRow,
-      execute: ({ auditId, tenantId }) => sql`${select} WHERE a.client_id = ${tenantId} AND a.audit_id = ${auditId}`
+      execute: ({ auditId, sees, tenantId }) =>
+        sql`${select} WHERE a.client_id = ${tenantId} AND a.audit_id = ${auditId} AND ${seenBy(sql, sees, "a.closer_email")}`
     })
 
-    const filter = (p: typeof PageRequest.Encoded) =>
-      p.callId === null ? sql`a.client_id = ${p.tenantId}` : sql`a.client_id = ${p.tenantId} AND a.call_id = ${p.callId}`
+    const filter = (p: typeof PageRequest.Encoded) => {
+      const seen = sql`a.client_id = ${p.tenantId} AND ${seenBy(sql, p.sees, "a.closer_email")}`
+      return p.callId === null ? seen : sql`${seen} AND a.call_id = ${p.callId}`
+    }
 
     const page = Rows.findAll({
       Request: PageRequest,
@@ -119,12 +128,13 @@ export class ManualAuditsRepo extends Effect.Service<ManualAuditsRepo>()("Manual
     })
 
     return {
-      call: (clientId: ClientId, callId: string) => call({ tenantId: clientId, callId }),
+      call: (clientId: ClientId, sees: Sees, callId: string) => call({ tenantId: clientId, sees, callId }),
       insert,
-      find: (clientId: ClientId, auditId: string) => find({ tenantId: clientId, auditId }),
-      page: (clientId: ClientId, limit: number, offset: number, callId: string | null) =>
-        page({ tenantId: clientId, limit, offset, callId }),
-      count: (clientId: ClientId, callId: string | null) => Effect.map(count({ tenantId: clientId, limit: 0, offset: 0, callId }), (r) => r.total)
+      find: (clientId: ClientId, sees: Sees, auditId: string) => find({ tenantId: clientId, sees, auditId }),
+      page: (clientId: ClientId, sees: Sees, limit: number, offset: number, callId: string | null) =>
+        page({ tenantId: clientId, sees, limit, offset, callId }),
+      count: (clientId: ClientId, sees: Sees, callId: string | null) =>
+        Effect.map(count({ tenantId: clientId, sees, limit: 0, offset: 0, callId }), (r) => r.total)
     } as const
   })
 }) {}

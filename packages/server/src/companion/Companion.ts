@@ -53,6 +53,7 @@ import { EventsRepo } from "../events/EventsRepo.js"
 import { newId, sha256Hex } from "../lib/Ids.js"
 import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
+import { TEAM } from "../tenancy/Sees.js"
 import { ValueViews } from "../views/ValueViews.js"
 import { CompanionRepo, type LinkRow } from "./CompanionRepo.js"
 import { MessengerA } from "./MessengerA.js"
@@ -289,7 +290,7 @@ export class Companion extends Effect.Service<Companion>()("Companion", {
         if (o.reply._tag === "Text") return { purpose: o.reply.purpose, body: o.reply.text }
         const link = o.link!
         if (o.reply._tag === "Brief") {
-          const brief = yield* values.dailyBrief(link.client_id)
+          const brief = yield* values.dailyBrief(link.client_id, TEAM)
           return { purpose: "brief", body: Replies.briefText(link.company_name, brief, reportUrl) }
         }
         const latest = yield* Effect.orDie(calls.page(link.client_id, LATEST_CALLS, Option.none()))
@@ -465,7 +466,7 @@ export class Companion extends Effect.Service<Companion>()("Companion", {
           ? null
           : request.kind === "text"
           ? request.text!
-          : Replies.briefText(tenantLinks[0]!.company_name, yield* values.dailyBrief(tenant), reportUrl)
+          : Replies.briefText(tenantLinks[0]!.company_name, yield* values.dailyBrief(tenant, TEAM), reportUrl)
         const results = yield* Effect.forEach(tenantLinks, (link) => deliver(link, message), { concurrency: PUSH_CONCURRENCY })
         deliveries.push(...results)
         const count = (status: string) => results.filter((d) => d.status === status).length

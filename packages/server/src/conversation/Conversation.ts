@@ -22,7 +22,7 @@
  *   404; otherwise the rules answer with that call's analysis, and the model is told which call the
  *   question is about.
  */
-import type { AnswerSource, ClientId, ConciergeRequest, SuggestedAction, UserId, WorkspaceChatRequest } from "@callsight/api-spec"
+import type { AnswerSource, ClientId, ConciergeRequest, Sees, SuggestedAction, UserId, WorkspaceChatRequest } from "@callsight/api-spec"
 import { CallId, NotFound } from "@callsight/api-spec"
 import { Duration, Effect, Option, Schema } from "effect"
 import { CallViews } from "../calls/CallViews.js"
@@ -34,10 +34,11 @@ import { type Intent, recognise } from "./Intents.js"
 import { llmAnswer } from "./LlmChat.js"
 import { ConversationTools, type ToolAnswer } from "./Tools.js"
 
-/** Who asks: the signed-in user of a tenant. */
+/** Who asks: the signed-in user of a tenant, and whose calls they see (a rep: their own; `Sees.ts`). */
 export interface Caller {
   readonly clientId: ClientId
   readonly userId: UserId
+  readonly sees: Sees
 }
 
 export interface ChatRequest {
@@ -105,9 +106,9 @@ export class Conversation extends Effect.Service<Conversation>()("Conversation",
     /** The model's answer, or none when the tenant has no model or it failed (recorded). */
     const byModel = (args: Omit<Parameters<typeof llmAnswer>[0], "model" | "tools">) =>
       Effect.scoped(Effect.gen(function* () {
-        const chosen = yield* Effect.either(models.forTenant(args.clientId))
+        const chosen = yield* Effect.either(models.forTenant(args.viewer.clientId))
         if (chosen._tag === "Left") {
-          yield* models.recordUse(args.clientId, chosen.left.provider, `the chat could not use the model: ${chosen.left.message}`)
+          yield* models.recordUse(args.viewer.clientId, chosen.left.provider, `the chat could not use the model: ${chosen.left.message}`)
           return Option.none()
         }
         if (Option.isNone(chosen.right)) return Option.none()
@@ -124,10 +125,10 @@ export class Conversation extends Effect.Service<Conversation>()("Conversation",
           yield* Effect.logWarning("chat: the tenant's model failed; the intent rules answer").pipe(
             Effect.annotateLogs({ provider: model.provider, model: model.model, reason: failure.detail })
           )
-          yield* models.recordUse(args.clientId, model.provider, `chat: ${failure.stored}`)
+          yield* models.recordUse(args.viewer.clientId, model.provider, `chat: ${failure.stored}`)
           return Option.none()
         }
-        yield* models.recordUse(args.clientId, model.provider, null)
+        yield* models.recordUse(args.viewer.clientId, model.provider, null)
         return Option.some({ ...answered.right, provider: model.provider, model: model.model })
       }))
 
@@ -137,13 +138,14 @@ export class Conversation extends Effect.Service<Conversation>()("Conversation",
       request: ChatRequest
     ) {
       const { clientId, userId } = caller
+      const viewer = { clientId, sees: caller.sees }
       const now = new Date()
       const conversation = yield* conversationOf(clientId, userId, door, request.conversation_id)
       const closers = yield* tools.closers(clientId)
       const message = request.call_id === undefined ? request.message : `${request.message}\n(The question is about call ${request.call_id}.)`
 
       const zone = yield* tools.zoneOf(clientId)
-      const modelled = yield* byModel({ clientId, door, now, zone, closers, history: conversation.history, message })
+      const modelled = yield* byModel({ viewer, door, now, zone, closers, history: conversation.history, message })
       let answer: { reply: string; intent: unknown; intentName: string | null; sources: ReadonlyArray<typeof AnswerSource.Type>; actions: ReadonlyArray<typeof SuggestedAction.Type> }
       if (Option.isSome(modelled)) {
         const m = modelled.value
@@ -161,7 +163,7 @@ export class Conversation extends Effect.Service<Conversation>()("Conversation",
         const intent: Intent | undefined = request.call_id !== undefined
           ? { tool: "get_call", call_id: request.call_id }
           : recognise(request.message, closers, previousIntent(conversation.history))
-        const found: ToolAnswer | undefined = intent === undefined ? undefined : yield* tools.run(clientId, intent, now)
+        const found: ToolAnswer | undefined = intent === undefined ? undefined : yield* tools.run(viewer, intent, now)
         answer = {
           reply: found?.text ?? HELP,
           intent: intent ?? null,
@@ -190,7 +192,7 @@ export class Conversation extends Effect.Service<Conversation>()("Conversation",
           const callId = request.call_id
           if (callId !== undefined) {
             if (!Schema.is(CallId)(callId)) return yield* new NotFound({ message: `no call ${callId}` })
-            yield* calls.analysis(caller.clientId, callId)
+            yield* calls.analysis(caller.clientId, callId, caller.sees)
           }
           return yield* answer(caller, "workspace", { ...request, call_id: callId as CallId | undefined })
         })

@@ -9,6 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { SeesSchema, seenBy, type Viewer } from "../tenancy/Sees.js"
 
 export type Door = "workspace" | "concierge"
 
@@ -134,14 +135,14 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
 
     /** Scored completed calls made in the range, lowest or highest overall first. */
     const rankedCalls = Rows.findAll({
-      Request: Schema.Struct({ ...Range.fields, closerEmail: Schema.NullOr(Schema.String), best: Schema.Boolean, limit: Schema.Number }),
+      Request: Schema.Struct({ ...Range.fields, sees: SeesSchema, closerEmail: Schema.NullOr(Schema.String), best: Schema.Boolean, limit: Schema.Number }),
       Result: RankedCallRow,
       execute: (r) =>
         sql`SELECT call_id, external_call_id, closer_email, (result -> 'scorecard' ->> 'overall')::float8 AS overall,
                    created_at, completed_at
-            FROM calls
+            FROM calls c
             WHERE client_id = ${r.clientId} AND status = 'completed' AND created_at >= ${r.from} AND created_at < ${r.to}
-              AND (result -> 'scorecard' ->> 'overall') IS NOT NULL
+              AND (result -> 'scorecard' ->> 'overall') IS NOT NULL AND ${seenBy(sql, r.sees, "c.closer_email")}
               AND (${r.closerEmail}::text IS NULL OR lower(closer_email) = lower(${r.closerEmail}))
             ORDER BY CASE WHEN ${r.best} THEN -(result -> 'scorecard' ->> 'overall')::float8
                           ELSE (result -> 'scorecard' ->> 'overall')::float8 END, created_at DESC, call_id
@@ -157,6 +158,7 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
     const winRates = Rows.findAll({
       Request: Schema.Struct({
         clientId: ClientId,
+        sees: SeesSchema,
         by: Schema.Literal("overall", "lead_source", "closer"),
         from: Schema.NullOr(Schema.DateFromSelf),
         to: Schema.NullOr(Schema.DateFromSelf)
@@ -171,7 +173,7 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
                    count(*) FILTER (WHERE f.outcome = 'no_decision')::int AS no_decision,
                    count(*) FILTER (WHERE f.outcome = 'open')::int AS open
             FROM market_intel_call_facts f
-            WHERE f.client_id = ${r.clientId} AND f.outcome IS NOT NULL AND NOT f.test_outcome
+            WHERE f.client_id = ${r.clientId} AND f.outcome IS NOT NULL AND NOT f.test_outcome AND ${seenBy(sql, r.sees, "f.closer_email")}
               AND (${r.from}::timestamptz IS NULL OR f.created_at >= ${r.from})
               AND (${r.to}::timestamptz IS NULL OR f.created_at < ${r.to})
             GROUP BY 1 ORDER BY 1`
@@ -216,10 +218,12 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
           closerFigures({ clientId, closerEmail, from, to }),
           closerDimensions({ clientId, closerEmail, from, to })
         ])),
-      rankedCalls: (clientId: ClientId, r: { readonly from: Date; readonly to: Date; readonly best: boolean; readonly limit: number; readonly closerEmail: string | null }) =>
-        Effect.orDie(rankedCalls({ clientId, ...r })),
-      winRates: (clientId: ClientId, by: "overall" | "lead_source" | "closer", range: { readonly from: Date; readonly to: Date } | null) =>
-        Effect.orDie(winRates({ clientId, by, from: range?.from ?? null, to: range?.to ?? null }))
+      /** Ranked calls of those `viewer` sees (a rep: their own). */
+      rankedCalls: (viewer: Viewer, r: { readonly from: Date; readonly to: Date; readonly best: boolean; readonly limit: number; readonly closerEmail: string | null }) =>
+        Effect.orDie(rankedCalls({ ...viewer, ...r })),
+      /** Win rates over the outcomes of the calls `viewer` sees (a rep: their own). */
+      winRates: (viewer: Viewer, by: "overall" | "lead_source" | "closer", range: { readonly from: Date; readonly to: Date } | null) =>
+        Effect.orDie(winRates({ ...viewer, by, from: range?.from ?? null, to: range?.to ?? null }))
     } as const
   })
 }) {}

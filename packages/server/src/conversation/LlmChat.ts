@@ -100,7 +100,7 @@ const systemPrompt = (door: "workspace" | "concierge", now: Date, zone: string, 
 export const llmAnswer = (options: {
   readonly model: LanguageModel.Service
   readonly tools: ConversationTools
-  readonly clientId: Parameters<ConversationTools["run"]>[0]
+  readonly viewer: Parameters<ConversationTools["run"]>[0]
   readonly door: "workspace" | "concierge"
   readonly now: Date
   /** The team's time zone, in which the tools count days. */
@@ -110,7 +110,7 @@ export const llmAnswer = (options: {
   readonly message: string
 }) =>
   Effect.gen(function* () {
-    const { clientId, now, tools } = options
+    const { now, tools, viewer } = options
     const used = yield* Ref.make<ReadonlyArray<UsedTool>>([])
     const record = (tool: string, answer: Effect.Effect<ToolAnswer>) =>
       answer.pipe(
@@ -118,13 +118,13 @@ export const llmAnswer = (options: {
         Effect.map((a) => ({ answer: a.text, data: a.data }))
       )
     const handlers = yield* ChatToolkit.toContext(ChatToolkit.of({
-      search_calls: ({ query }) => record("search_calls", tools.searchCalls(clientId, query)),
-      get_call: ({ call_id }) => record("get_call", tools.getCall(clientId, call_id)),
-      closer_stats: ({ closer, period }) => record("closer_stats", tools.closerStats(clientId, closer, period, now)),
+      search_calls: ({ query }) => record("search_calls", tools.searchCalls(viewer, query)),
+      get_call: ({ call_id }) => record("get_call", tools.getCall(viewer, call_id)),
+      closer_stats: ({ closer, period }) => record("closer_stats", tools.closerStats(viewer, closer, period, now)),
       rank_calls: ({ limit, order, period }) =>
-        record("rank_calls", tools.rankCalls(clientId, order, period, Math.min(Math.max(Math.round(limit) || 1, 1), 10), now)),
-      win_rate: ({ by, period }) => record("win_rate", tools.winRate(clientId, by, period, now)),
-      daily_brief: () => record("daily_brief", tools.dailyBrief(clientId))
+        record("rank_calls", tools.rankCalls(viewer, order, period, Math.min(Math.max(Math.round(limit) || 1, 1), 10), now)),
+      win_rate: ({ by, period }) => record("win_rate", tools.winRate(viewer, by, period, now)),
+      daily_brief: () => record("daily_brief", tools.dailyBrief(viewer))
     }))
 
     let prompt = Prompt.make([

@@ -1,8 +1,9 @@
 /**
  * The chat's tools: the only way either chat (workspace or concierge, rules or LLM) reads data.
- * Every tool is bound to the caller's tenant by the engine; its arguments never carry a tenant,
- * so no message, whatever it says, can reach another tenant's rows (a call id of another tenant
- * is answered like an unknown one).
+ * Every tool is bound to the caller's tenant and to whose calls the caller sees (`Viewer`: a rep,
+ * their own) by the engine; its arguments never carry either, so no message, whatever it says,
+ * can reach another tenant's rows or, for a rep, another rep's calls (a call id of another tenant
+ * or rep is answered like an unknown one; another closer's figures are refused).
  *
  * Each tool answers a `ToolAnswer`: sentences for a person (the rule-based reply), the same
  * figures as data (what the LLM reads), the sources the answer rests on (call ids, closers, view
@@ -17,6 +18,7 @@ import { Effect, Schema } from "effect"
 import { DIMENSION_LABELS } from "@callsight/analysis/light"
 import { CallViews } from "../calls/CallViews.js"
 import { ClosersRepo } from "../tenancy/ClosersRepo.js"
+import { sees, type Viewer } from "../tenancy/Sees.js"
 import { Search } from "../views/Search.js"
 import { ValueQueries } from "../views/ValueQueries.js"
 import { ValueViews } from "../views/ValueViews.js"
@@ -64,8 +66,8 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
       Effect.map(Effect.orDie(closersRepo.list(clientId)), (rows) =>
         rows.filter((r) => r.status !== "removed").map((r) => ({ email: r.email, fullName: r.full_name, closerId: r.closer_id })))
 
-    const searchCalls = (clientId: ClientId, query: string) =>
-      Effect.map(search.search(clientId, { q: query, limit: SEARCH_HITS }), (found): ToolAnswer => {
+    const searchCalls = (viewer: Viewer, query: string) =>
+      Effect.map(search.search(viewer.clientId, viewer.sees, { q: query, limit: SEARCH_HITS }), (found): ToolAnswer => {
         if (found.results.length === 0) return nothing(`No call, closer or note matches “${found.q}”.`, { query: found.q, total: 0, hits: [] })
         const hits = found.results.map((r) => ({
           kind: r.kind,
@@ -88,9 +90,9 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         }
       })
 
-    const getCall = (clientId: ClientId, callId: string) =>
+    const getCall = (viewer: Viewer, callId: string) =>
       Schema.decodeUnknown(CallId)(callId).pipe(
-        Effect.flatMap((id) => calls.analysis(clientId, id)),
+        Effect.flatMap((id) => calls.analysis(viewer.clientId, id, viewer.sees)),
         Effect.map((a): ToolAnswer => {
           const overall = a.scorecard?.overall ?? null
           const dims = (a.scorecard?.dimensions ?? []).filter((d) => d.score !== null)
@@ -128,8 +130,9 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         Effect.catchAll(() => Effect.succeed(nothing(`There is no call ${callId} in your account.`, { call_id: callId, found: false })))
       )
 
-    const closerStats = (clientId: ClientId, who: string, period: Period, now: Date) =>
+    const closerStats = (viewer: Viewer, who: string, period: Period, now: Date) =>
       Effect.gen(function* () {
+        const clientId = viewer.clientId
         const all = yield* closers(clientId)
         const needle = who.trim().toLowerCase()
         const closer = all.find((c) => c.email.toLowerCase() === needle || c.fullName.toLowerCase() === needle)
@@ -140,13 +143,17 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         if (closer === undefined) {
           return nothing(`No closer in your team is called “${who}”. Your closers: ${all.map((c) => c.fullName).join(", ") || "none yet"}.`, { closer: who, found: false })
         }
+        // a rep sees their own figures only (the policy's "self")
+        if (!sees(viewer.sees, closer.email)) {
+          return nothing(`You see your own calls only: ask an owner or an admin of the account about ${closer.fullName}'s.`, { closer: closer.fullName, found: true, visible: false })
+        }
         const zone = yield* zoneOf(clientId)
         const range = periodRange(period, now, zone)
         const prior = priorRange(period, now, zone)
         const [[figures, dimensions], [before], ranked] = yield* Effect.all([
           repo.closerFigures(clientId, closer.email, range.from, range.to),
           repo.closerFigures(clientId, closer.email, prior.from, prior.to),
-          repo.rankedCalls(clientId, { ...range, best: false, limit: 50, closerEmail: closer.email })
+          repo.rankedCalls(viewer, { ...range, best: false, limit: 50, closerEmail: closer.email })
         ])
         const label = PERIOD_LABEL[period]
         const source = { kind: "closer", id: closer.closerId, label: closer.fullName }
@@ -200,9 +207,9 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         } satisfies ToolAnswer
       })
 
-    const rankCalls = (clientId: ClientId, order: "worst" | "best", period: Period, limit: number, now: Date) =>
-      zoneOf(clientId).pipe(
-        Effect.flatMap((zone) => repo.rankedCalls(clientId, { ...periodRange(period, now, zone), best: order === "best", limit, closerEmail: null })),
+    const rankCalls = (viewer: Viewer, order: "worst" | "best", period: Period, limit: number, now: Date) =>
+      zoneOf(viewer.clientId).pipe(
+        Effect.flatMap((zone) => repo.rankedCalls(viewer, { ...periodRange(period, now, zone), best: order === "best", limit, closerEmail: null })),
         Effect.map((rows): ToolAnswer => {
         const label = PERIOD_LABEL[period]
         if (rows.length === 0) return nothing(`No scored call ${label}.`, { order, period, calls: [] })
@@ -217,9 +224,9 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         }
       }))
 
-    const winRate = (clientId: ClientId, by: WinRateBy, period: Period | null, now: Date) =>
-      zoneOf(clientId).pipe(
-        Effect.flatMap((zone) => repo.winRates(clientId, by, period === null ? null : periodRange(period, now, zone))),
+    const winRate = (viewer: Viewer, by: WinRateBy, period: Period | null, now: Date) =>
+      zoneOf(viewer.clientId).pipe(
+        Effect.flatMap((zone) => repo.winRates(viewer, by, period === null ? null : periodRange(period, now, zone))),
         Effect.map((rows): ToolAnswer => {
         const when = period === null ? "" : ` ${PERIOD_LABEL[period]}`
         const segments = rows.map((r) => ({ ...r, decided: r.won + r.lost, win_rate: r.won + r.lost === 0 ? null : r.won / (r.won + r.lost) }))
@@ -235,8 +242,8 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         return { text, data: { by, period, segments }, sources: [source], suggested_actions: [] }
       }))
 
-    const dailyBrief = (clientId: ClientId) =>
-      Effect.map(value.dailyBrief(clientId), (brief): ToolAnswer => {
+    const dailyBrief = (viewer: Viewer) =>
+      Effect.map(value.dailyBrief(viewer.clientId, viewer.sees), (brief): ToolAnswer => {
         const actions = brief.suggested_actions
         const risks = brief.deals_at_risk.filter((d) => d.risk !== "low")
         const text = [
@@ -256,20 +263,20 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
       })
 
     /** Runs a recognised intent: the rule-based chat's one step. */
-    const run = (clientId: ClientId, intent: Intent, now: Date): Effect.Effect<ToolAnswer> => {
+    const run = (viewer: Viewer, intent: Intent, now: Date): Effect.Effect<ToolAnswer> => {
       switch (intent.tool) {
         case "get_call":
-          return getCall(clientId, intent.call_id)
+          return getCall(viewer, intent.call_id)
         case "rank_calls":
-          return rankCalls(clientId, intent.order, intent.period, intent.limit, now)
+          return rankCalls(viewer, intent.order, intent.period, intent.limit, now)
         case "win_rate":
-          return winRate(clientId, intent.by, intent.period, now)
+          return winRate(viewer, intent.by, intent.period, now)
         case "daily_brief":
-          return dailyBrief(clientId)
+          return dailyBrief(viewer)
         case "closer_stats":
-          return closerStats(clientId, intent.closer, intent.period, now)
+          return closerStats(viewer, intent.closer, intent.period, now)
         case "search_calls":
-          return searchCalls(clientId, intent.query)
+          return searchCalls(viewer, intent.query)
       }
     }
 

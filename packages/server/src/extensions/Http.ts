@@ -5,6 +5,7 @@ import { Effect, Layer } from "effect"
 import { CallRemoval } from "../calls/CallRemoval.js"
 import { CallViews } from "../calls/CallViews.js"
 import { Callers } from "../tenancy/Caller.js"
+import { seesOf, TEAM } from "../tenancy/Sees.js"
 import { ApiKeys } from "./ApiKeys.js"
 import { Tenants } from "./Tenants.js"
 
@@ -31,9 +32,9 @@ export const ExtensionsHttpLive = HttpApiBuilder.group(CallsightApi, "extensions
       .handle("createApiKey", ({ payload }) => Effect.flatMap(manager, (c) => keys.create(c, payload)))
       .handle("revokeApiKey", ({ path }) => Effect.flatMap(manager, (c) => keys.revoke(c, path.key_id)))
       .handle("listCalls", ({ urlParams }) =>
-        Effect.flatMap(CurrentClient, (c) => calls.list(c.clientId, urlParams)))
-      .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.analysis(c.clientId, path.call_id)))
+        Effect.flatMap(CurrentClient, (c) => calls.list(c.clientId, urlParams, TEAM)))
+      .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.analysis(c.clientId, path.call_id, TEAM)))
       .handle("deleteCall", ({ path }) => Effect.flatMap(deleter, (d) => removal.remove(d.clientId, path.call_id, d.actor)))
-      .handle("getPortalReport", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id)))
+      .handle("getPortalReport", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id, seesOf(c))))
   })
 ).pipe(Layer.provide([Tenants.Default, CallViews.Default, ApiKeys.Default, Callers.Default, CallRemoval.Default]))

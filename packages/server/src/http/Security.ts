@@ -19,7 +19,6 @@ import {
   type ClientIdentity,
   Forbidden,
   type Role,
-  type Sees,
   SESSION_COOKIE,
   SessionAuth,
   SIGN_IN_PATH,
@@ -30,7 +29,7 @@ import {
 import { HttpApi, HttpApp, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { accessOf } from "../tenancy/Policy.js"
-import { TEAM } from "../tenancy/Sees.js"
+import { seesWhere, TEAM } from "../tenancy/Sees.js"
 import { SessionCookie } from "../tenancy/SessionCookie.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
 import { StaffKeys } from "../tenancy/StaffKeys.js"
@@ -179,8 +178,7 @@ const permitted = (role: typeof Role.Type, closerEmail: string | null) =>
     const operation = OPERATIONS.get(`${context.value.route.method} ${context.value.route.path}`)
     if (operation === undefined) return TEAM
     const access = accessOf(operation, role)
-    if (access === "allowed") return TEAM
-    if (access === "self") return { _tag: "Closer", email: closerEmail } satisfies Sees
+    if (access !== "forbidden") return seesWhere(access, closerEmail)
     return yield* new Forbidden({
       message: role === "member"
         ? "members cannot do this: ask an owner or an admin of the account"

@@ -42,6 +42,7 @@ import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
 import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import { PlanUsage } from "../tenancy/PlanUsage.js"
 import { MONTHLY_INGESTS } from "../tenancy/Plans.js"
+import { TEAM } from "../tenancy/Sees.js"
 import { AccountQueries } from "../views/AccountQueries.js"
 import { AccountViews, LOW_CREDITS, REPEATED_FAILURES } from "../views/AccountViews.js"
 import {
@@ -683,7 +684,7 @@ export class MarketIntel extends Effect.Service<MarketIntel>()("MarketIntel", {
       const months = yield* Effect.orDie(queries.radarMonths(clientId, 6))
       const facts = yield* Effect.orDie(queries.radarFacts(clientId))
       const activation = yield* accounts.onboarding(clientId)
-      const weeks = yield* Effect.orDie(accountQueries.scoreTrend(clientId))
+      const weeks = yield* Effect.orDie(accountQueries.scoreTrend(clientId, TEAM))
       const free = usage.credits_balance - (yield* Effect.orDie(ledger.reserved(clientId)))
       const last = months[months.length - 2]?.used ?? 0
       const before = months[months.length - 3]?.used ?? 0

@@ -31,6 +31,7 @@ import { Effect, Layer, Redacted, Stream } from "effect"
 import { AppConfig } from "../config.js"
 import { Outbound } from "../lib/Outbound.js"
 import { Callers } from "../tenancy/Caller.js"
+import { TEAM } from "../tenancy/Sees.js"
 import { OutcomeRecords } from "../ports/OutcomeRecords.js"
 import { VERSION } from "../version.js"
 import { Search } from "../views/Search.js"
@@ -111,13 +112,14 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
           client,
           reportBaseUrl: config.publicBaseUrl,
           audio: { _tag: "remote", limits },
-          searchCalls: (params) => search.search(identity.clientId, params),
+          searchCalls: (params) => search.search(identity.clientId, TEAM, params),
           recordOutcome: (callId, request) =>
             outcomes.record(
               {
                 clientId: identity.clientId,
                 // a key acts for the tenant, not as a person: the key is the writer (see above)
                 user: { userId: writer, clientId: identity.clientId, email: "", role: "member" },
+                sees: TEAM,
                 actor
               },
               callId,

@@ -8,7 +8,7 @@
  * which the concierge's reply does not carry). The recording bot's `recall/*`
  * operations are the `recorder` group's (recorder/Http.ts).
  */
-import { CallsightApi, type ClientId, CurrentClient, Pending } from "@callsight/api-spec"
+import { CallsightApi, type ClientId, CurrentClient, Pending, type Sees } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Conversation } from "../conversation/Conversation.js"
@@ -18,6 +18,7 @@ import { AuditLog } from "../tenancy/AuditLog.js"
 import { Callers } from "../tenancy/Caller.js"
 import { PlanUsage } from "../tenancy/PlanUsage.js"
 import { RequestOrigin } from "../tenancy/RequestOrigin.js"
+import { seesOf } from "../tenancy/Sees.js"
 import { ValueViews } from "../views/ValueViews.js"
 import { AccountViews } from "../views/AccountViews.js"
 import { Closers } from "./Closers.js"
@@ -27,6 +28,10 @@ import { Profiles } from "./Profiles.js"
 /** Runs `f` with the tenant of the request. */
 const tenant = <A, E, R>(f: (clientId: ClientId) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(CurrentClient, (client) => f(client.clientId))
+
+/** Runs `f` with the tenant of the request and whose calls the caller sees (the policy's "self": a rep's own). */
+const seen = <A, E, R>(f: (clientId: ClientId, sees: Sees) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(CurrentClient, (client) => f(client.clientId, seesOf(client)))
 
 export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal", (handlers) =>
   Effect.gen(function* () {
@@ -48,7 +53,7 @@ export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal",
       .handle("saveMarketProfile", ({ payload }) => Effect.flatMap(user, (c) => profiles.saveMarket(c, payload)))
       .handle("getLeadContextProfile", () => tenant(profiles.lead))
       .handle("saveLeadContextProfile", ({ payload }) => Effect.flatMap(user, (c) => profiles.saveLead(c, payload)))
-      .handle("getAccountCockpit", () => tenant(views.cockpit))
+      .handle("getAccountCockpit", () => seen(views.cockpit))
       // the session's tenant exists (deleting a tenant deletes its sessions)
       .handle("getPlanUsage", () => tenant((clientId) => Effect.orDie(usage.usage(clientId))))
       .handle("getOnboardingActivation", () => tenant(views.onboarding))
@@ -56,14 +61,14 @@ export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal",
       .handle("getCustomerValue", () => tenant(value.value))
       .handle("getCustomerRoiDigest", () => tenant(value.digest))
       .handle("getCustomerRoiReviewPack", () => tenant(value.reviewPack))
-      .handle("getDailyBrief", () => tenant(value.dailyBrief))
+      .handle("getDailyBrief", () => seen(value.dailyBrief))
       .handle("chatWithConcierge", ({ payload }) =>
-        Effect.flatMap(user, (c) => conversation.concierge({ clientId: c.clientId, userId: c.user.userId }, payload)).pipe(
+        Effect.flatMap(user, (c) => conversation.concierge({ clientId: c.clientId, userId: c.user.userId, sees: c.sees }, payload)).pipe(
           Effect.map(({ suggested_actions: _, ...reply }) => reply)
         ))
-      .handle("getOutcomeTruth", ({ path }) => tenant((clientId) => outcomes.get(clientId, path.call_id)))
+      .handle("getOutcomeTruth", ({ path }) => Effect.flatMap(user, (c) => outcomes.get(c.clientId, c.sees, path.call_id)))
       .handle("recordOutcomeTruth", ({ path, payload }) => Effect.flatMap(user, (c) => outcomes.record(c, path.call_id, payload)))
-      .handle("listOutcomeTruthBacklog", ({ urlParams }) => tenant((clientId) => outcomes.backlog(clientId, urlParams)))
+      .handle("listOutcomeTruthBacklog", ({ urlParams }) => Effect.flatMap(user, (c) => outcomes.backlog(c.clientId, c.sees, urlParams)))
       .handle("listClosers", () => tenant(closers.list))
       .handle("addCloser", ({ payload }) => Effect.flatMap(closerManager, (c) => closers.add(c, payload)))
       .handle("updateCloserStatus", ({ path, payload }) =>

@@ -1,12 +1,15 @@
 /**
  * Outcome-truth records (`outcome_truth`), one per call, and the backlog: the tenant's completed
- * calls without one.
+ * calls without one. What reads calls takes whose calls the caller sees (`Sees.ts`): a rep's
+ * backlog and the call a rep may record an outcome for are their own (`seenBy` on the call's
+ * `closer_email`); a record is read only after its call was found seen (`callSeen`).
  */
-import { CallId, ClientId, OutcomeTruth, OutcomeTruthBacklogItem, UserId } from "@callsight/api-spec"
+import { CallId, ClientId, OutcomeTruth, OutcomeTruthBacklogItem, type Sees, UserId } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { SeesSchema, seenBy } from "../tenancy/Sees.js"
 
 const OutcomeRow = Schema.Struct({
   ...OutcomeTruth.fields,
@@ -35,7 +38,7 @@ export const NewOutcome = Schema.Struct({
   recordedBy: UserId
 })
 
-const Backlog = Schema.Struct({ tenantId: ClientId, limit: Schema.Number, includeTestData: Schema.Boolean })
+const Backlog = Schema.Struct({ tenantId: ClientId, sees: SeesSchema, limit: Schema.Number, includeTestData: Schema.Boolean })
 
 export class OutcomeTruthRepo extends Effect.Service<OutcomeTruthRepo>()("OutcomeTruthRepo", {
   effect: Effect.gen(function* () {
@@ -48,6 +51,15 @@ export class OutcomeTruthRepo extends Effect.Service<OutcomeTruthRepo>()("Outcom
       Result: OutcomeRow,
       execute: ({ callId, tenantId }) =>
         sql`SELECT ${columns} FROM outcome_truth WHERE client_id = ${tenantId} AND call_id = ${callId}`
+    })
+
+    /** Whether the tenant has this call and the viewer sees it (another rep's call is as absent as another tenant's). */
+    const callSeen = Rows.single({
+      Request: Schema.Struct({ tenantId: ClientId, sees: SeesSchema, callId: CallId }),
+      Result: Schema.Struct({ seen: Schema.Boolean }),
+      execute: ({ callId, sees, tenantId }) =>
+        sql`SELECT EXISTS (SELECT 1 FROM calls c WHERE c.client_id = ${tenantId} AND c.call_id = ${callId}
+                                                 AND ${seenBy(sql, sees, "c.closer_email")}) AS seen`
     })
 
     /** Records the call's outcome, or replaces the one recorded. */
@@ -67,13 +79,14 @@ export class OutcomeTruthRepo extends Effect.Service<OutcomeTruthRepo>()("Outcom
             RETURNING ${columns}`
     })
 
-    /** The tenant's completed calls without a record; those of a test tenant only when asked for. */
-    const pending = (tenantId: string, includeTestData: boolean) =>
+    /** The tenant's completed calls without a record that the viewer sees; those of a test tenant only when asked for. */
+    const pending = (tenantId: string, sees: Sees, includeTestData: boolean) =>
       sql`FROM calls c
           JOIN tenants t ON t.client_id = c.client_id
           LEFT JOIN outcome_truth o ON o.call_id = c.call_id
           LEFT JOIN market_profiles m ON m.client_id = c.client_id
           WHERE c.client_id = ${tenantId} AND c.status = 'completed' AND o.call_id IS NULL
+            AND ${seenBy(sql, sees, "c.closer_email")}
             AND (${includeTestData} OR NOT t.is_test)`
 
     /**
@@ -90,25 +103,27 @@ export class OutcomeTruthRepo extends Effect.Service<OutcomeTruthRepo>()("Outcom
                    (m.profile ->> 'average_deal_size')::float8 AS estimated_deal_value,
                    CASE WHEN m.profile ->> 'average_deal_size' IS NULL THEN NULL ELSE m.profile ->> 'currency' END AS currency,
                    t.is_test AS is_test_data
-            ${pending(b.tenantId, b.includeTestData)}
+            ${pending(b.tenantId, b.sees, b.includeTestData)}
             ORDER BY c.completed_at ASC, estimated_deal_value DESC NULLS LAST, c.call_id
             LIMIT ${b.limit}`
     })
 
     const backlogCount = Rows.single({
-      Request: Schema.Struct({ tenantId: ClientId, includeTestData: Schema.Boolean }),
+      Request: Schema.Struct({ tenantId: ClientId, sees: SeesSchema, includeTestData: Schema.Boolean }),
       Result: Schema.Struct({ total: Schema.Number }),
-      execute: (b) => sql`SELECT count(*)::int AS total ${pending(b.tenantId, b.includeTestData)}`
+      execute: (b) => sql`SELECT count(*)::int AS total ${pending(b.tenantId, b.sees, b.includeTestData)}`
     })
 
     return {
+      callSeen: (clientId: ClientId, sees: Sees, callId: CallId) =>
+        Effect.map(callSeen({ tenantId: clientId, sees, callId }), (row) => row.seen),
       find: (clientId: ClientId, callId: CallId) => find({ tenantId: clientId, callId }),
       upsert,
-      backlog: (clientId: ClientId, limit: number, includeTestData: boolean) =>
-        backlogQuery({ tenantId: clientId, limit, includeTestData }),
+      backlog: (clientId: ClientId, sees: Sees, limit: number, includeTestData: boolean) =>
+        backlogQuery({ tenantId: clientId, sees, limit, includeTestData }),
       /** How many calls the backlog has, before the limit. */
-      backlogCount: (clientId: ClientId, includeTestData: boolean) =>
-        Effect.map(backlogCount({ tenantId: clientId, includeTestData }), (row) => row.total)
+      backlogCount: (clientId: ClientId, sees: Sees, includeTestData: boolean) =>
+        Effect.map(backlogCount({ tenantId: clientId, sees, includeTestData }), (row) => row.total)
     } as const
   })
 }) {}

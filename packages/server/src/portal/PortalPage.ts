@@ -10,6 +10,7 @@ import {
   type ClientId,
   type CoachingDashboard as CoachingDashboardBody,
   type DailyBrief,
+  type Sees,
   SESSION_COOKIE
 } from "@callsight/api-spec"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
@@ -18,6 +19,8 @@ import { DIMENSION_LABELS } from "@callsight/analysis/light"
 import { CallViews } from "../calls/CallViews.js"
 import { inlineScript, inlineStyle } from "../http/SecurityHeaders.js"
 import { escapeHtml as e, FAVICON_LINK } from "../lib/Html.js"
+import { accessOf } from "../tenancy/Policy.js"
+import { seesWhere } from "../tenancy/Sees.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
 import { CoachingDashboard } from "../views/CoachingDashboard.js"
 import { ValueViews } from "../views/ValueViews.js"
@@ -136,13 +139,14 @@ export const PortalPageLive = HttpApiBuilder.Router.use((router) =>
     const coaching = yield* CoachingDashboard
     const calls = yield* CallViews
 
-    const render = (clientId: ClientId, email: string) =>
+    /** The page of `email`, a user who sees the calls `sees` sees (the policy of the views it shows: a rep, their own). */
+    const render = (clientId: ClientId, email: string, sees: Sees) =>
       Effect.gen(function* () {
         const [cockpit, brief, dashboard, latest] = yield* Effect.all([
-          account.cockpit(clientId),
-          value.dailyBrief(clientId),
-          coaching.compute(clientId),
-          calls.list(clientId, { limit: 10 }).pipe(Effect.orDie)
+          account.cockpit(clientId, sees),
+          value.dailyBrief(clientId, sees),
+          coaching.compute(clientId, sees),
+          calls.list(clientId, { limit: 10 }, sees).pipe(Effect.orDie)
         ], { concurrency: 4 })
         return page({
           company: cockpit.company_name,
@@ -158,8 +162,10 @@ export const PortalPageLive = HttpApiBuilder.Router.use((router) =>
         const token = request.cookies[SESSION_COOKIE] ?? ""
         const session = token === "" ? Option.none() : yield* Effect.orDie(sessions.use(token))
         if (Option.isNone(session)) return HttpServerResponse.redirect("/sign-in", { status: 302 })
-        const { user } = session.value
-        const html = yield* render(user.clientId, user.email)
+        const { closerEmail, user } = session.value
+        // the page shows the cockpit, the brief, the coaching dashboard and the calls: as the policy lets the role see them
+        const access = accessOf("clientPortal.getAccountCockpit", user.role)
+        const html = yield* render(user.clientId, user.email, seesWhere(access === "self" ? "self" : "allowed", closerEmail))
         return HttpServerResponse.html(html).pipe(HttpServerResponse.setHeader("cache-control", "no-store"))
       })
     )

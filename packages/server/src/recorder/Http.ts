@@ -1,12 +1,14 @@
 /**
  * Handlers of the `recorder` group: the recording bot's status (any signed-in user of the tenant),
  * its activation, deactivation and manual meetings (owners and admins), the meetings it was sent
- * to, and the bot provider's signed webhook, whose raw body is verified before it is read.
+ * to (a rep: only their own closer's, `viewer`'s `sees`), and the bot provider's signed webhook,
+ * whose raw body is verified before it is read.
  */
 import { CallsightApi, type ClientId, CurrentClient } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Callers } from "../tenancy/Caller.js"
+import { viewer } from "../tenancy/Sees.js"
 import { Recorder } from "./Recorder.js"
 
 /** Runs `f` with the tenant of the request. */
@@ -21,7 +23,7 @@ export const RecorderHttpLive = HttpApiBuilder.group(CallsightApi, "recorder", (
       .handle("getRecallStatus", () => tenant(recorder.status))
       .handle("activateRecall", ({ payload }) => Effect.flatMap(manager, (c) => recorder.activate(c, payload)))
       .handle("deactivateRecall", () => Effect.flatMap(manager, (c) => recorder.deactivate(c)))
-      .handle("listRecallMeetings", ({ urlParams }) => tenant((clientId) => recorder.meetings(clientId, urlParams.limit)))
+      .handle("listRecallMeetings", ({ urlParams }) => Effect.flatMap(viewer, (v) => recorder.meetings(v.clientId, v.sees, urlParams.limit)))
       .handle("recordMeeting", ({ payload }) => Effect.flatMap(manager, (c) => recorder.recordMeeting(c, payload)))
       // Raw: the body is not parsed before its signature is checked.
       .handleRaw("receiveRecorderWebhook", ({ headers, request }) =>

@@ -25,6 +25,7 @@ import {
   type RecallMeeting,
   type RecallStatus,
   type RecordMeetingRequest,
+  type Sees,
   Unauthorized,
   ValidationFailed
 } from "@callsight/api-spec"
@@ -488,8 +489,9 @@ export class Recorder extends Effect.Service<Recorder>()("Recorder", {
       return meetingView(Option.getOrThrow(row))
     })
 
-    const meetings = Effect.fn("Recorder.meetings")(function* (clientId: ClientId, limit: number) {
-      return { meetings: (yield* repo.list(clientId, limit)).map(meetingView) }
+    /** The meetings the bot was sent to, latest first: a rep's own closer's only (`sees`), the team's for managers. */
+    const meetings = Effect.fn("Recorder.meetings")(function* (clientId: ClientId, sees: Sees, limit: number) {
+      return { meetings: (yield* repo.list(clientId, sees, limit)).map(meetingView) }
     }, Effect.orDie)
 
     // -----------------------------------------------------------------------------------------

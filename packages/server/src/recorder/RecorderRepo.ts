@@ -6,11 +6,12 @@
  * `recorded` | `failed`, or `cancelled`; each move is conditional on the state it leaves, so two
  * processes (or the webhook and the poll) never both take the same step.
  */
-import { CallId, ClientId, CloserId, RecallJoinMode, RecallMeetingState } from "@callsight/api-spec"
+import { CallId, ClientId, CloserId, RecallJoinMode, RecallMeetingState, type Sees } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { SeesSchema, seenBy } from "../tenancy/Sees.js"
 
 export const SettingsRow = Schema.Struct({
   client_id: ClientId,
@@ -328,11 +329,16 @@ export class RecorderRepo extends Effect.Service<RecorderRepo>()("RecorderRepo",
             ORDER BY join_at`
     })
 
+    /**
+     * The tenant's meetings, latest first, those the viewer sees: a rep's are the bots sent for
+     * their closer (the bot's `closer_email`, the closer's e-mail when it was scheduled, compared as
+     * calls' are); a bot without a closer e-mail is the team's only.
+     */
     const list = Rows.findAll({
-      Request: Schema.Struct({ clientId: ClientId, limit: Schema.Number }),
+      Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, limit: Schema.Number }),
       Result: MeetingRow,
-      execute: ({ clientId, limit }) =>
-        sql`SELECT ${meetingFields} FROM recorder_bots WHERE client_id = ${clientId}
+      execute: ({ clientId, limit, sees }) =>
+        sql`SELECT ${meetingFields} FROM recorder_bots WHERE client_id = ${clientId} AND ${seenBy(sql, sees, "closer_email")}
             ORDER BY join_at DESC, meeting_id DESC LIMIT ${limit}`
     })
 
@@ -358,7 +364,7 @@ export class RecorderRepo extends Effect.Service<RecorderRepo>()("RecorderRepo",
       markCancelled,
       dueForPoll: (at: Date, limit: number) => dueForPoll({ at: at.toISOString(), limit }),
       waiting,
-      list: (clientId: ClientId, limit: number) => list({ clientId, limit })
+      list: (clientId: ClientId, sees: Sees, limit: number) => list({ clientId, sees, limit })
     } as const
   })
 }) {}

@@ -8,6 +8,7 @@ import {
   type ClientId,
   type ClientIdentity,
   CurrentClient,
+  type Sees,
   Forbidden,
   NotFound,
   Staff,
@@ -24,6 +25,8 @@ export interface Caller {
   readonly clientId: ClientId
   readonly user: UserIdentity
   readonly actor: Actor
+  /** Whose calls this request sees (the policy's "self": a rep's own; `Sees.ts`). */
+  readonly sees: Sees
 }
 
 /** The audit actor of whoever acts for the tenant. */
@@ -59,7 +62,7 @@ export class Callers extends Effect.Service<Callers>()("Callers", {
         return yield* new Forbidden({ message: "this operation needs a signed-in user of the portal" })
       }
       const { ip } = yield* origin
-      return { clientId: identity.clientId, user: identity.principal.user, actor: actorOf(identity, ip) }
+      return { clientId: identity.clientId, user: identity.principal.user, actor: actorOf(identity, ip), sees: identity.principal.sees }
     })
 
     /** The signed-in user, when an owner or an admin; 403 for a member. */

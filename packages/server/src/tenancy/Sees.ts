@@ -9,17 +9,33 @@
  * A call is a closer's when its `closer_email` is the closer's e-mail, compared case-insensitively
  * (the e-mail the upload or the recorder named; the closers table is unique on `lower(email)`).
  */
-import { type ClientIdentity, CurrentClient, type Sees } from "@callsight/api-spec"
+import { type ClientId, type ClientIdentity, CurrentClient, type Sees } from "@callsight/api-spec"
 import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 
 export const TEAM: Sees = { _tag: "Team" }
+
+/** `Sees` as a schema, for a repository's request (`Rows.findAll({ Request: Schema.Struct({ ..., sees: SeesSchema }) })`). */
+export const SeesSchema: Schema.Schema<Sees> = Schema.Union(
+  Schema.TaggedStruct("Team", {}),
+  Schema.TaggedStruct("Closer", { email: Schema.NullOr(Schema.String) })
+)
+
+/** Whose calls a user sees where the policy says `access`: a rep's own ("self", by the verified closer they are), else the team's. */
+export const seesWhere = (access: "allowed" | "self", closerEmail: string | null): Sees =>
+  access === "self" ? { _tag: "Closer", email: closerEmail } : TEAM
 
 /** Whose calls this identity sees: a session's as its door decided, the team for keys and staff. */
 export const seesOf = (identity: ClientIdentity): Sees => (identity.principal._tag === "User" ? identity.principal.sees : TEAM)
 
+/** A tenant's caller and whose calls it sees. */
+export interface Viewer {
+  readonly clientId: ClientId
+  readonly sees: Sees
+}
+
 /** The tenant and whose calls the current request sees. */
-export const viewer = Effect.map(CurrentClient, (identity) => ({ clientId: identity.clientId, sees: seesOf(identity) }))
+export const viewer = Effect.map(CurrentClient, (identity): Viewer => ({ clientId: identity.clientId, sees: seesOf(identity) }))
 
 /**
  * The SQL condition that a call's `closer_email` column (`column`, e.g. `c.closer_email`) is one

@@ -3,11 +3,12 @@
  * outcome truth, API keys and events. Each query takes the tenant first; times are answered as
  * the wire's ISO-8601 strings.
  */
-import { AnalysisFailure, ClientId } from "@callsight/api-spec"
+import { AnalysisFailure, ClientId, type Sees } from "@callsight/api-spec"
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { SeesSchema, seenBy } from "../tenancy/Sees.js"
 
 /** A count per status; statuses without rows are absent. */
 const StatusCount = Schema.Struct({ status: Schema.String, n: Schema.Number })
@@ -94,14 +95,21 @@ export class AccountQueries extends Effect.Service<AccountQueries>()("AccountQue
     const lastWeek = (clientId: string) => sql`client_id = ${clientId} AND created_at > now() - interval '7 days'`
 
     /** The last 4 weeks (Monday to Sunday, UTC), oldest first, with their calls and average score. */
-    const scoreTrend = all(ScoreWeek, (clientId) =>
-      sql`SELECT to_char(w.start, 'YYYY-MM-DD') AS period_start, count(c.call_id)::int AS calls,
-                 avg((c.result -> 'scorecard' ->> 'overall')::float8) AS average_score
-          FROM generate_series(date_trunc('week', now() AT TIME ZONE 'UTC') - interval '3 weeks',
-                               date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') AS w(start)
-          LEFT JOIN calls c ON c.client_id = ${clientId} AND c.status = 'completed'
-            AND c.completed_at >= w.start AT TIME ZONE 'UTC' AND c.completed_at < (w.start + interval '1 week') AT TIME ZONE 'UTC'
-          GROUP BY w.start ORDER BY w.start`)
+    /** Whose calls a query reads: the tenant's, those a rep sees (`Sees.ts`). */
+    const Seen = Schema.Struct({ tenantId: ClientId, sees: SeesSchema })
+
+    const scoreTrendQuery = Rows.findAll({
+      Request: Seen,
+      Result: ScoreWeek,
+      execute: ({ sees, tenantId }) =>
+        sql`SELECT to_char(w.start, 'YYYY-MM-DD') AS period_start, count(c.call_id)::int AS calls,
+                   avg((c.result -> 'scorecard' ->> 'overall')::float8) AS average_score
+            FROM generate_series(date_trunc('week', now() AT TIME ZONE 'UTC') - interval '3 weeks',
+                                 date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') AS w(start)
+            LEFT JOIN calls c ON c.client_id = ${tenantId} AND c.status = 'completed' AND ${seenBy(sql, sees, "c.closer_email")}
+              AND c.completed_at >= w.start AT TIME ZONE 'UTC' AND c.completed_at < (w.start + interval '1 week') AT TIME ZONE 'UTC'
+            GROUP BY w.start ORDER BY w.start`
+    })
 
     /** Closers not removed, those of them verified, and when the first closer was added. */
     const closerSummary = one(CloserSummary, (clientId) =>
@@ -110,16 +118,22 @@ export class AccountQueries extends Effect.Service<AccountQueries>()("AccountQue
           FROM closers WHERE client_id = ${clientId}`)
 
     /** Analyses failed in the last 7 days, and when the first of them failed. */
-    const recentFailures = one(RecentFailures, (clientId) =>
-      sql`SELECT count(*)::int AS n, min(completed_at) AS first FROM calls
-          WHERE client_id = ${clientId} AND status = 'failed' AND completed_at > now() - interval '7 days'`)
+    const recentFailuresQuery = Rows.single({
+      Request: Seen,
+      Result: RecentFailures,
+      execute: ({ sees, tenantId }) =>
+        sql`SELECT count(*)::int AS n, min(completed_at) AS first FROM calls c
+            WHERE client_id = ${tenantId} AND status = 'failed' AND completed_at > now() - interval '7 days'
+              AND ${seenBy(sql, sees, "c.closer_email")}`
+    })
 
     const callsByStatusSinceQuery = Rows.findAll({
-      Request: Schema.Struct({ tenantId: ClientId, since: Schema.String }),
+      Request: Schema.Struct({ tenantId: ClientId, sees: SeesSchema, since: Schema.String }),
       Result: StatusCount,
-      execute: ({ since, tenantId }) =>
-        sql`SELECT status, count(*)::int AS n FROM calls
-            WHERE client_id = ${tenantId} AND created_at >= ${since}::timestamptz GROUP BY status`
+      execute: ({ sees, since, tenantId }) =>
+        sql`SELECT status, count(*)::int AS n FROM calls c
+            WHERE client_id = ${tenantId} AND created_at >= ${since}::timestamptz AND ${seenBy(sql, sees, "c.closer_email")}
+            GROUP BY status`
     })
 
     const closersByStatus = all(StatusCount, (clientId) =>
@@ -251,11 +265,13 @@ export class AccountQueries extends Effect.Service<AccountQueries>()("AccountQue
       integrationSummary,
       brokenConnections,
       recorderHealth,
-      scoreTrend,
+      /** The last four weeks' completed calls and their average score, of the calls `sees` sees. */
+      scoreTrend: (clientId: ClientId, sees: Sees) => scoreTrendQuery({ tenantId: clientId, sees }),
       closerSummary,
-      recentFailures,
-      /** The tenant's calls created since `since` (ISO 8601), by status. */
-      callsByStatusSince: (clientId: ClientId, since: string) => callsByStatusSinceQuery({ tenantId: clientId, since }),
+      /** Failed analyses of the last 7 days (of the calls `sees` sees). */
+      recentFailures: (clientId: ClientId, sees: Sees) => recentFailuresQuery({ tenantId: clientId, sees }),
+      /** The tenant's calls created since `since` (ISO 8601), by status (of the calls `sees` sees). */
+      callsByStatusSince: (clientId: ClientId, sees: Sees, since: string) => callsByStatusSinceQuery({ tenantId: clientId, sees, since }),
       closersByStatus,
       milestones,
       lastWeekByStatus,

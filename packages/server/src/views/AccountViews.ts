@@ -16,7 +16,8 @@ import type {
   ClientId,
   HealthKpis,
   OnboardingActivation,
-  OperationalTrust
+  OperationalTrust,
+  Sees
 } from "@callsight/api-spec"
 import { AnalysisStatus } from "@callsight/api-spec"
 import { Effect } from "effect"
@@ -50,11 +51,11 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
     const planUsage = yield* PlanUsage
     const speechToText = yield* SpeechToText
 
-    const alerts = (clientId: ClientId) =>
+    const alerts = (clientId: ClientId, sees: Sees) =>
       Effect.gen(function* () {
         const free = (yield* ledger.balance(clientId)) - (yield* ledger.reserved(clientId))
         const closers = yield* queries.closerSummary(clientId)
-        const failures = yield* queries.recentFailures(clientId)
+        const failures = yield* queries.recentFailures(clientId, sees)
         const out: Array<typeof AccountAlert.Type> = []
         if (free < LOW_CREDITS) {
           out.push({
@@ -100,13 +101,18 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
         return out
       })
 
-    const cockpit = Effect.fn("AccountViews.cockpit")(function* (clientId: ClientId) {
+    /**
+     * The account at a glance. For a rep (`sees` a closer) the calls counted, the average score, its
+     * trend and the failures alert are their own calls'; plan, credits, closers and integrations are
+     * the account's.
+     */
+    const cockpit = Effect.fn("AccountViews.cockpit")(function* (clientId: ClientId, sees: Sees) {
       // the session's tenant exists (deleting a tenant deletes its sessions)
       const usage = yield* Effect.catchTag(planUsage.usage(clientId), "NotFound", Effect.die)
       const tenant = yield* tenants.get(clientId)
-      const monthCalls = yield* queries.callsByStatusSince(clientId, usage.period_start)
+      const monthCalls = yield* queries.callsByStatusSince(clientId, sees, usage.period_start)
       const closers = yield* queries.closersByStatus(clientId)
-      const trend = yield* queries.scoreTrend(clientId)
+      const trend = yield* queries.scoreTrend(clientId, sees)
       const scored = trend.filter((w) => w.average_score !== null)
       const calls = scored.reduce((n, w) => n + w.calls, 0)
       const allowance = usage.ingests_included + usage.bonus_ingests
@@ -131,7 +137,7 @@ export class AccountViews extends Effect.Service<AccountViews>()("AccountViews",
           ...(yield* queries.integrationSummary(clientId)),
           recorder_active: (yield* queries.recorderHealth(clientId)).active
         },
-        open_alerts: yield* alerts(clientId),
+        open_alerts: yield* alerts(clientId, sees),
         generated_at: new Date().toISOString()
       } satisfies typeof AccountCockpit.Type
     }, Effect.catchTag("SqlError", Effect.die))

@@ -17,6 +17,12 @@
  * The `team` block is the same figures over every closer listed. `audit_gaps` is, over every
  * manual audit of the tenant, the mean gap (manual minus automated) per dimension: how far the
  * machine is from the tenant's own managers. Figures are rounded to one decimal.
+ *
+ * Whose calls (issue 36): `compute` takes the viewer's `Sees`. The team's (managers, and the
+ * tenant-wide callers: team health, the portal page) is as above; a rep's is the same dashboard over
+ * their own calls only (`CoachingQueries`): `closers` holds only them, and the `team` block, the
+ * focus's `team_average_score` and `audit_gaps` are their own figures, never the team's (team-wide
+ * sums are for managers); a member who is no closer gets an empty dashboard.
  */
 import {
   type AuditGap,
@@ -25,6 +31,7 @@ import {
   type CloserCoaching,
   type CoachingDashboard as CoachingDashboardBody,
   type CoachingFocus,
+  type Sees,
   ScorecardDimensionName,
   type ScoreTrendPoint
 } from "@callsight/api-spec"
@@ -135,15 +142,16 @@ export class CoachingDashboard extends Effect.Service<CoachingDashboard>()("Coac
       }
     }
 
-    /** The tenant's coaching dashboard, now. */
-    const compute = Effect.fn("CoachingDashboard.compute")(function* (clientId: ClientId) {
+    /** The tenant's coaching dashboard, now, over the calls `sees` sees (`TEAM`: the whole team's). */
+    const compute = Effect.fn("CoachingDashboard.compute")(function* (clientId: ClientId, sees: Sees) {
+      const viewer = { clientId, sees }
       const [closers, weeks, trend, dimensions, review, gaps] = yield* Effect.all([
-        queries.closers(clientId),
-        queries.weeks(clientId),
-        queries.trend(clientId),
-        queries.dimensions(clientId),
-        queries.toReview(clientId),
-        queries.auditGaps(clientId)
+        queries.closers(viewer),
+        queries.weeks(viewer),
+        queries.trend(viewer),
+        queries.dimensions(viewer),
+        queries.toReview(viewer),
+        queries.auditGaps(viewer)
       ])
       const weekStarts = weeks.map((w) => w.period_start)
       const team = teamDimensions(dimensions)

@@ -3,14 +3,21 @@
  * (a closer's calls are the tenant's calls whose `closer_email` is the closer's e-mail, in any
  * case), by Monday week in UTC (by `completed_at`, as the portal's trends), the scorecard
  * dimensions of the last 4 weeks, the calls worth reviewing, and the manual audits (the coaching
- * feature's table, read here). Each query takes the tenant first; sums and counts travel so that
- * the service averages over calls, not over weeks.
+ * feature's table, read here). Each query takes the viewer (the tenant, and whose calls it sees:
+ * `Sees.ts`); sums and counts travel so that the service averages over calls, not over weeks.
+ *
+ * A rep's dashboard (issue 36) is the same queries narrowed in SQL with `seenBy`: the closers listed
+ * are only the rep's own closer row (none for a member who is no closer), the calls only theirs
+ * (`c.closer_email`), the audits only those of their calls (`a.closer_email`: the audited call's
+ * closer, copied when audited; a call's closer never changes). So every team figure of a rep's
+ * dashboard is over their own calls: nothing of another rep's calls is summed into it.
  */
 import { CallId, ClientId, CloserId, DealOutcome } from "@callsight/api-spec"
 import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { seenBy, SeesSchema } from "../tenancy/Sees.js"
 
 /** Weeks of the score trend, and weeks of the focus (the weakest dimension) and of the calls to review. */
 export const TREND_WEEKS = 8
@@ -59,8 +66,11 @@ const AuditGapRow = Schema.Struct({
   audits: Schema.Number
 })
 
-type TenantQuery = (clientId: string) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
-const all = <A, I>(Result: Schema.Schema<A, I>, execute: TenantQuery) => Rows.findAll({ Request: ClientId, Result, execute })
+/** The tenant, and whose calls the read sees (`Sees.ts`'s `Viewer`): what every query of the dashboard takes. */
+const Viewer = Schema.Struct({ clientId: ClientId, sees: SeesSchema })
+
+type ViewerQuery = (viewer: typeof Viewer.Encoded) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
+const all = <A, I>(Result: Schema.Schema<A, I>, execute: ViewerQuery) => Rows.findAll({ Request: Viewer, Result, execute })
 
 /** Calls to review per closer: the 3 lowest scores, and the 2 largest audit gaps of 10 points or more. */
 export const LOW_SCORES = 3
@@ -76,19 +86,19 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
     /** The start of the focus weeks, as an instant. */
     const focusStart = sql`((${thisMonday} - make_interval(weeks => ${FOCUS_WEEKS - 1})) AT TIME ZONE 'UTC')`
 
-    /** The closers of the tenant not removed. */
-    const team = (clientId: string) =>
-      sql`SELECT closer_id, email FROM closers WHERE client_id = ${clientId} AND status <> 'removed'`
+    /** The closers of the tenant not removed that the viewer sees (a rep: their own). */
+    const team = ({ clientId, sees }: typeof Viewer.Encoded) =>
+      sql`SELECT closer_id, full_name, email FROM closers
+          WHERE client_id = ${clientId} AND status <> 'removed' AND ${seenBy(sql, sees, "email")}`
 
-    /** The team's completed calls, each with its closer. */
-    const teamCalls = (clientId: string) =>
+    /** The team's completed calls the viewer sees, each with its closer. */
+    const teamCalls = (v: typeof Viewer.Encoded) =>
       sql`SELECT t.closer_id, c.call_id, c.external_call_id, c.closer_email, c.created_at, c.completed_at, c.result
-          FROM (${team(clientId)}) t
-          JOIN calls c ON c.client_id = ${clientId} AND c.status = 'completed' AND lower(c.closer_email) = lower(t.email)`
+          FROM (${team(v)}) t
+          JOIN calls c ON c.client_id = ${v.clientId} AND c.status = 'completed' AND lower(c.closer_email) = lower(t.email)
+                          AND ${seenBy(sql, v.sees, "c.closer_email")}`
 
-    const closers = all(Closer, (clientId) =>
-      sql`SELECT closer_id, full_name, email FROM closers WHERE client_id = ${clientId} AND status <> 'removed'
-          ORDER BY lower(full_name), lower(email), closer_id`)
+    const closers = all(Closer, (v) => sql`${team(v)} ORDER BY lower(full_name), lower(email), closer_id`)
 
     /** This week's Monday (YYYY-MM-DD, UTC) and the trend's weeks, oldest first. */
     const weeks = all(Schema.Struct({ period_start: Schema.String }), () =>
@@ -97,19 +107,19 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
           ORDER BY w.start`)
 
     /** Each closer's weeks of the trend that have calls. */
-    const trend = all(WeekRow, (clientId) =>
+    const trend = all(WeekRow, (v) =>
       sql`SELECT c.closer_id, to_char(date_trunc('week', c.completed_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS period_start,
                  count(*)::int AS calls,
                  count(c.result -> 'scorecard' ->> 'overall')::int AS scored,
                  COALESCE(sum((c.result -> 'scorecard' ->> 'overall')::float8), 0)::float8 AS score_sum
-          FROM (${teamCalls(clientId)}) c
+          FROM (${teamCalls(v)}) c
           WHERE c.completed_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC'
           GROUP BY 1, 2 ORDER BY 1, 2`)
 
     /** Each closer's assessed dimension scores over the focus weeks. */
-    const dimensions = all(DimensionRow, (clientId) =>
+    const dimensions = all(DimensionRow, (v) =>
       sql`SELECT c.closer_id, d ->> 'dimension' AS dimension, count(*)::int AS calls, sum((d ->> 'score')::float8)::float8 AS score_sum
-          FROM (${teamCalls(clientId)}) c
+          FROM (${teamCalls(v)}) c
           CROSS JOIN LATERAL jsonb_array_elements(${Rows.resultArray(sql, "c", "scorecard", "dimensions")}) AS d
           WHERE c.completed_at >= ${focusStart}
             AND jsonb_typeof(d -> 'score') = 'number' AND COALESCE((d ->> 'assessed')::boolean, true)
@@ -120,11 +130,11 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
      * among equals), and the calls whose manual audits are furthest from the machine (the largest
      * mean absolute gap of an audit of the call).
      */
-    const toReview = all(ReviewRow, (clientId) =>
+    const toReview = all(ReviewRow, (v) =>
       sql`WITH recent AS (
             SELECT c.*, (c.result -> 'scorecard' ->> 'overall')::float8 AS overall_score, o.outcome
-            FROM (${teamCalls(clientId)}) c
-            LEFT JOIN outcome_truth o ON o.call_id = c.call_id AND o.client_id = ${clientId}
+            FROM (${teamCalls(v)}) c
+            LEFT JOIN outcome_truth o ON o.call_id = c.call_id AND o.client_id = ${v.clientId}
             WHERE c.completed_at >= ${focusStart}
           ),
           low AS (
@@ -135,7 +145,7 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
             SELECT a.call_id, max(a.gap) AS gap
             FROM (SELECT a.audit_id, a.call_id, avg(abs(s.value::float8 - (a.automated ->> s.key)::float8)) AS gap
                   FROM manual_audits a CROSS JOIN LATERAL jsonb_each_text(a.scores) AS s
-                  WHERE a.client_id = ${clientId} AND a.automated ->> s.key IS NOT NULL
+                  WHERE a.client_id = ${v.clientId} AND a.automated ->> s.key IS NOT NULL
                   GROUP BY a.audit_id, a.call_id) a
             GROUP BY a.call_id
           ),
@@ -151,14 +161,17 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
           FROM wide WHERE rank <= ${AUDIT_GAPS}
           ORDER BY 1, 2 DESC, 3`)
 
-    /** Over every audit of the tenant, per dimension the machine assessed: the mean gap, signed and absolute. */
-    const auditGaps = all(AuditGapRow, (clientId) =>
+    /**
+     * Over every audit of the tenant the viewer sees (a rep: the audits of their calls), per
+     * dimension the machine assessed: the mean gap, signed and absolute.
+     */
+    const auditGaps = all(AuditGapRow, ({ clientId, sees }) =>
       sql`SELECT s.key AS dimension,
                  avg(s.value::float8 - (a.automated ->> s.key)::float8)::float8 AS mean_gap,
                  avg(abs(s.value::float8 - (a.automated ->> s.key)::float8))::float8 AS mean_absolute_gap,
                  count(*)::int AS audits
           FROM manual_audits a CROSS JOIN LATERAL jsonb_each_text(a.scores) AS s
-          WHERE a.client_id = ${clientId} AND a.automated ->> s.key IS NOT NULL
+          WHERE a.client_id = ${clientId} AND a.automated ->> s.key IS NOT NULL AND ${seenBy(sql, sees, "a.closer_email")}
           GROUP BY s.key ORDER BY s.key`)
 
     return { closers, weeks, trend, dimensions, toReview, auditGaps } as const

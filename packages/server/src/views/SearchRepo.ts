@@ -4,12 +4,18 @@
  * `limit` kept, and only for those the costly parts: `ts_headline` snippets and, for transcript
  * hits, the segment of the stored transcript that matches best (its `start` is the second the hit
  * is at). Every branch filters on the tenant; the query is `websearch_to_tsquery('english', q)`.
+ *
+ * Every branch filters on whose calls the viewer sees too (`Sees.ts`), before the ranking, so the
+ * `total` counts only hits the viewer may see: calls and transcripts by their `closer_email`,
+ * outcome and manual-audit notes by their call's, and closers by their own e-mail (see
+ * `SearchRepo.search`).
  */
-import { CallId, ClientId } from "@callsight/api-spec"
+import { CallId, ClientId, type Sees } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { SeesSchema, seenBy } from "../tenancy/Sees.js"
 
 export const SearchRow = Schema.Struct({
   kind: Schema.Literal("call", "transcript", "closer", "note"),
@@ -24,7 +30,7 @@ export const SearchRow = Schema.Struct({
 })
 export type SearchRow = typeof SearchRow.Type
 
-const SearchRequest = Schema.Struct({ tenantId: ClientId, q: Schema.String, limit: Schema.Number })
+const SearchRequest = Schema.Struct({ tenantId: ClientId, sees: SeesSchema, q: Schema.String, limit: Schema.Number })
 
 /**
  * `ts_headline` options: the matches in `<b>`, one passage of at most 35 words around them (a
@@ -45,27 +51,46 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
           `to_char(${c}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
       )
 
+    /**
+     * That the call a note is about (`column`: its `call_id`) is one the viewer sees; for the team,
+     * no condition (no lookup of the call).
+     */
+    const aboutSeenCall = (tenantId: string, sees: Sees, column: string) =>
+      sees._tag === "Team"
+        ? sql`true`
+        : sql`EXISTS (SELECT 1 FROM calls sc WHERE sc.call_id = ${sql.literal(column)} AND sc.client_id = ${tenantId}
+                                              AND ${seenBy(sql, sees, "sc.closer_email")})`
+
+    /**
+     * Whose hits: the team's for managers; for a rep, their own calls, the outcome and manual-audit
+     * notes of those calls, and of the closers only their own row. A rep does not find the other
+     * closers by name, team or e-mail: the roster has its own operation (`listClosers`), and a hit
+     * on a colleague would say nothing about the rep's calls, so search keeps to the safe side. A
+     * member who is no closer finds nothing.
+     */
     const search = Rows.findAll({
       Request: SearchRequest,
       Result: SearchRow,
-      execute: ({ limit, q, tenantId }) =>
+      execute: ({ limit, q, sees, tenantId }) =>
         sql`
           WITH q AS (SELECT websearch_to_tsquery('english', ${q}) AS query),
           hits AS (
             SELECT 'transcript' AS kind, c.call_id AS id, c.call_id, ts_rank(c.search_transcript, q.query) AS rank, c.created_at AS at
-            FROM calls c, q WHERE c.client_id = ${tenantId} AND c.search_transcript @@ q.query
+            FROM calls c, q WHERE c.client_id = ${tenantId} AND c.search_transcript @@ q.query AND ${seenBy(sql, sees, "c.closer_email")}
             UNION ALL
             SELECT 'call', c.call_id, c.call_id, ts_rank(c.search_meta, q.query), c.created_at
-            FROM calls c, q WHERE c.client_id = ${tenantId} AND c.search_meta @@ q.query
+            FROM calls c, q WHERE c.client_id = ${tenantId} AND c.search_meta @@ q.query AND ${seenBy(sql, sees, "c.closer_email")}
             UNION ALL
             SELECT 'closer', cl.closer_id, NULL, ts_rank(cl.search_doc, q.query), cl.updated_at
-            FROM closers cl, q WHERE cl.client_id = ${tenantId} AND cl.search_doc @@ q.query
+            FROM closers cl, q WHERE cl.client_id = ${tenantId} AND cl.search_doc @@ q.query AND ${seenBy(sql, sees, "cl.email")}
             UNION ALL
             SELECT 'outcome', o.call_id, o.call_id, ts_rank(o.search_doc, q.query), o.updated_at
             FROM outcome_truth o, q WHERE o.client_id = ${tenantId} AND o.search_doc @@ q.query
+              AND ${aboutSeenCall(tenantId, sees, "o.call_id")}
             UNION ALL
             SELECT 'audit', a.audit_id, a.call_id, ts_rank(a.search_doc, q.query), a.created_at
             FROM manual_audits a, q WHERE a.client_id = ${tenantId} AND a.search_doc @@ q.query
+              AND ${aboutSeenCall(tenantId, sees, "a.call_id")}
           ),
           top AS (
             SELECT hits.*, count(*) OVER () AS total FROM hits
@@ -114,7 +139,7 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
     })
 
     return {
-      search: (tenantId: ClientId, q: string, limit: number) => search({ tenantId, q, limit }).pipe(Effect.orDie)
+      search: (tenantId: ClientId, sees: Sees, q: string, limit: number) => search({ tenantId, sees, q, limit }).pipe(Effect.orDie)
     } as const
   })
 }) {}

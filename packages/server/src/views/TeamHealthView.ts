@@ -21,6 +21,7 @@
  */
 import type { ClientId, CloserHealth, TeamHealth } from "@callsight/api-spec"
 import { Effect } from "effect"
+import { TEAM } from "../tenancy/Sees.js"
 import { CoachingDashboard, round1 } from "./CoachingDashboard.js"
 import { type CloserFigures, TeamHealthQueries } from "./TeamHealthQueries.js"
 
@@ -64,7 +65,7 @@ export class TeamHealthView extends Effect.Service<TeamHealthView>()("TeamHealth
 
     /** The tenant's team health, now. */
     const compute = Effect.fn("TeamHealthView.compute")(function* (clientId: ClientId) {
-      const [board, figures] = yield* Effect.all([dashboard.compute(clientId), queries.closerFigures(clientId)])
+      const [board, figures] = yield* Effect.all([dashboard.compute(clientId, TEAM), queries.closerFigures(clientId)])
       const byCloser = new Map(figures.map((f) => [f.closer_id as string, f]))
       const closers = board.closers.map((c): typeof CloserHealth.Type => {
         const f = byCloser.get(c.closer_id) ?? NO_FIGURES

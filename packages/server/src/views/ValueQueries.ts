@@ -4,13 +4,15 @@
  * left out), the market profile and the plan. Each query takes the tenant first; instants travel
  * as ISO-8601 strings.
  */
-import { CallId, ClientId, CloserId, Plan } from "@callsight/api-spec"
+import { CallId, ClientId, CloserId, Plan, type Sees } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { SeesSchema, seenBy } from "../tenancy/Sees.js"
 
-const Period = Schema.Struct({ clientId: ClientId, from: Schema.String, to: Schema.String })
+/** A period of the tenant's calls, of those `sees` sees (a rep: their own; `Sees.ts`). */
+const Period = Schema.Struct({ clientId: ClientId, sees: SeesSchema, from: Schema.String, to: Schema.String })
 export type Period = typeof Period.Type
 
 const Figures = Schema.Struct({
@@ -103,8 +105,9 @@ const overall = "(c.result -> 'scorecard' ->> 'overall')::float8"
 export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const inPeriod = (p: { readonly clientId: string; readonly from: string; readonly to: string }) =>
-      sql`c.client_id = ${p.clientId} AND c.status = 'completed' AND c.completed_at >= ${p.from}::timestamptz AND c.completed_at < ${p.to}::timestamptz`
+    const inPeriod = (p: { readonly clientId: string; readonly sees: Sees; readonly from: string; readonly to: string }) =>
+      sql`c.client_id = ${p.clientId} AND c.status = 'completed' AND c.completed_at >= ${p.from}::timestamptz AND c.completed_at < ${p.to}::timestamptz
+          AND ${seenBy(sql, p.sees, "c.closer_email")}`
 
     /** Calls analysed, their hours, the moments that cost points, the average overall score. */
     const figures = Rows.single({
@@ -171,7 +174,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
                 FROM calls c WHERE ${inPeriod(p)} AND c.closer_email IS NOT NULL GROUP BY 1),
               prev AS (
                 SELECT lower(c.closer_email) AS email, avg(${sql.literal(overall)}) AS average_score
-                FROM calls c WHERE ${inPeriod({ clientId: p.clientId, from: p.previousFrom, to: p.from })}
+                FROM calls c WHERE ${inPeriod({ clientId: p.clientId, sees: p.sees, from: p.previousFrom, to: p.from })}
                   AND c.closer_email IS NOT NULL GROUP BY 1),
               dims AS (
                 SELECT lower(c.closer_email) AS email, d ->> 'dimension' AS dimension, avg((d ->> 'score')::float8) AS score
@@ -222,6 +225,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
                    CASE WHEN jsonb_typeof(c.result -> 'objections') = 'array' THEN c.result -> 'objections' END AS objections
             FROM calls c
             WHERE c.client_id = ${p.clientId} AND c.created_at >= ${p.from}::timestamptz AND c.created_at < ${p.to}::timestamptz
+              AND ${seenBy(sql, p.sees, "c.closer_email")}
             ORDER BY c.created_at, c.call_id`
     })
 
@@ -230,9 +234,9 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
      * with how many next steps they agreed and how many objections were left unexplored.
      */
     const openDeals = Rows.findAll({
-      Request: Schema.Struct({ clientId: ClientId, days: Schema.Number }),
+      Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, days: Schema.Number }),
       Result: OpenDeal,
-      execute: ({ clientId, days }) =>
+      execute: ({ clientId, days, sees }) =>
         sql`SELECT c.call_id, c.closer_email, c.completed_at,
                    floor(extract(epoch FROM now() - c.completed_at) / 86400)::int AS age_days,
                    jsonb_array_length(${Rows.resultArray(sql, "c", "next_steps")}) AS next_steps,
@@ -242,17 +246,18 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
             FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id
             WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.completed_at > now() - make_interval(days => ${days})
               AND (o.outcome IS NULL OR o.outcome = 'open')
-              AND jsonb_typeof(c.result -> 'transcript') = 'array'
+              AND jsonb_typeof(c.result -> 'transcript') = 'array' AND ${seenBy(sql, sees, "c.closer_email")}
             ORDER BY c.completed_at DESC, c.call_id`
     })
 
     /** Completed calls older than `days` days without an outcome, oldest first (3). */
     const outcomesMissing = Rows.findAll({
-      Request: Schema.Struct({ clientId: ClientId, days: Schema.Number }),
+      Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, days: Schema.Number }),
       Result: OutcomeMissing,
-      execute: ({ clientId, days }) =>
+      execute: ({ clientId, days, sees }) =>
         sql`SELECT c.call_id, c.closer_email, c.completed_at FROM calls c
             WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.completed_at < now() - make_interval(days => ${days})
+              AND ${seenBy(sql, sees, "c.closer_email")}
               AND NOT EXISTS (SELECT 1 FROM outcome_truth o WHERE o.call_id = c.call_id)
             ORDER BY c.completed_at, c.call_id LIMIT 3`
     })

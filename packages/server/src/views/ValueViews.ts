@@ -30,6 +30,7 @@ import type {
   NotableMoment,
   RoiAssumption,
   RoiEstimate,
+  Sees,
   SuggestedAction,
   ValueDelivered
 } from "@callsight/api-spec"
@@ -37,6 +38,7 @@ import { Effect } from "effect"
 import { AppConfig } from "../config.js"
 import { dateIn, dayStart, previousDate } from "../lib/Time.js"
 import { MONTHLY_PRICE_USD } from "../tenancy/Plans.js"
+import { TEAM } from "../tenancy/Sees.js"
 import { type Period, ValueQueries } from "./ValueQueries.js"
 
 /** The window of the value views, and the one before it that the score change compares with. */
@@ -84,8 +86,10 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
     const queries = yield* ValueQueries
     const reportUrl = (callId: CallId) => `${config.publicBaseUrl}/v1/client-portal/calls/${callId}/report`
 
+    // the value views are the managers' (the policy): the whole team's calls
     const periodOf = (clientId: ClientId, now: Date): Period & { readonly previousFrom: string } => ({
       clientId,
+      sees: TEAM,
       from: new Date(now.getTime() - PERIOD_DAYS * DAY_MS).toISOString(),
       to: now.toISOString(),
       previousFrom: new Date(now.getTime() - 2 * PERIOD_DAYS * DAY_MS).toISOString()
@@ -96,7 +100,7 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
       Effect.gen(function* () {
         const period = periodOf(clientId, now)
         const figures = yield* queries.figures(period)
-        const previous = yield* queries.figures({ clientId, from: period.previousFrom, to: period.from })
+        const previous = yield* queries.figures({ ...period, from: period.previousFrom, to: period.from })
         const weeks = yield* queries.weeks(period)
         const outcomes = yield* queries.outcomes(period)
         const settings = yield* queries.settings(clientId)
@@ -129,8 +133,8 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
           if (since >= now) {
             unavailable.push({ figure: "win_rate_change", reason: `the first month (the baseline) ends on ${baselineEnd.toISOString().slice(0, 10)}` })
           } else {
-            const base = yield* queries.outcomes({ clientId, from: settings.first_completed_at, to: baselineEnd.toISOString() })
-            const current = yield* queries.outcomes({ clientId, from: since.toISOString(), to: period.to })
+            const base = yield* queries.outcomes({ ...period, from: settings.first_completed_at, to: baselineEnd.toISOString() })
+            const current = yield* queries.outcomes({ ...period, from: since.toISOString(), to: period.to })
             deals = current.won + current.lost
             if (base.won + base.lost < MIN_OUTCOMES) {
               unavailable.push({
@@ -287,14 +291,18 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
       } satisfies typeof CustomerRoiReviewPack.Type
     }, Effect.orDie)
 
-    const dailyBrief = Effect.fn("ValueViews.dailyBrief")(function* (clientId: ClientId) {
+    /**
+     * Yesterday's calls, moments, deals at risk and what to do. A rep's (`sees` a closer) is made of
+     * their own calls, without the managers' actions (closers to verify).
+     */
+    const dailyBrief = Effect.fn("ValueViews.dailyBrief")(function* (clientId: ClientId, sees: Sees) {
       const now = new Date()
       const settings = yield* queries.settings(clientId)
       const zone = settings.time_zone ?? "UTC"
       const today = dateIn(now, zone)
       const from = dayStart(previousDate(today), zone)
       const to = dayStart(today, zone)
-      const calls = yield* queries.callsCreated({ clientId, from: from.toISOString(), to: to.toISOString() })
+      const calls = yield* queries.callsCreated({ clientId, sees, from: from.toISOString(), to: to.toISOString() })
       const scored = calls.filter((c) => c.status === "completed" && c.overall_score !== null)
       const byScore = [...scored].sort((a, b) => a.overall_score! - b.overall_score! || a.call_id.localeCompare(b.call_id))
       const lowest = byScore[0]
@@ -316,7 +324,7 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
       }
 
       const risks: Array<typeof DealAtRisk.Type> = []
-      for (const d of yield* queries.openDeals({ clientId, days: OPEN_DEAL_DAYS })) {
+      for (const d of yield* queries.openDeals({ clientId, sees, days: OPEN_DEAL_DAYS })) {
         const { reasons, risk } = openDealRisk(d, settings.sales_cycle_days)
         if (reasons.length === 0) continue
         risks.push({ call_id: d.call_id, closer_email: d.closer_email, risk, reasons })
@@ -343,7 +351,7 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
           url: reportUrl(d.call_id)
         })
       }
-      for (const m of yield* queries.outcomesMissing({ clientId, days: OUTCOME_DUE_DAYS })) {
+      for (const m of yield* queries.outcomesMissing({ clientId, sees, days: OUTCOME_DUE_DAYS })) {
         actions.push({
           action: "record_outcome",
           label: `Record the outcome of the call of ${m.completed_at.slice(0, 10)}${m.closer_email === null ? "" : ` (${m.closer_email})`}`,
@@ -352,7 +360,7 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
           url: `${config.publicBaseUrl}/v1/client-portal/calls/${m.call_id}/outcome-truth`
         })
       }
-      for (const c of yield* queries.pendingClosers(clientId)) {
+      for (const c of sees._tag === "Team" ? yield* queries.pendingClosers(clientId) : []) {
         actions.push({
           action: "verify_closer",
           label: `Ask ${c.email} to confirm their e-mail (or send the link again)`,

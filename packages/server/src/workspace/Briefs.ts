@@ -25,7 +25,7 @@
  *   - Order: risk (high first), then deal value (highest first, none last), then the most recent
  *     call; at most `DEALS_LIMIT` deals.
  */
-import type { CallId, ClientId, DealInsight, DealIntelligence } from "@callsight/api-spec"
+import type { CallId, ClientId, DealInsight, DealIntelligence, Sees } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { CallViews } from "../calls/CallViews.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
@@ -71,15 +71,16 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
       Effect.flatMap(assistantEnabled(clientId), (on) => (on ? view : Effect.succeed(null)))
 
     /** The whole analysis of a call: the function of `GET /v1/teams/calls/{call_id}`. */
-    const call = (clientId: ClientId, callId: CallId) => calls.analysis(clientId, callId)
+    const call = (clientId: ClientId, callId: CallId, sees: Sees) => calls.analysis(clientId, callId, sees)
 
     /** Team health (the shared view), null when the assistant component is off for the tenant. */
     const teamHealth = (clientId: ClientId) => gated(clientId, teamHealthView.compute(clientId))
 
-    const computeDealIntelligence = Effect.fn("Briefs.dealIntelligence")(function* (clientId: ClientId) {
+    /** The open deals and their risk; a rep's (`sees` a closer) are their own calls'. */
+    const computeDealIntelligence = Effect.fn("Briefs.dealIntelligence")(function* (clientId: ClientId, sees: Sees) {
       const [settings, deals, details] = yield* Effect.all([
         values.settings(clientId),
-        values.openDeals({ clientId, days: OPEN_DEAL_DAYS }),
+        values.openDeals({ clientId, sees, days: OPEN_DEAL_DAYS }),
         repo.dealDetails(clientId, OPEN_DEAL_DAYS)
       ]).pipe(Effect.orDie)
       const byCall = new Map(details.map((d) => [d.call_id as string, d]))
@@ -122,7 +123,7 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
       return { client_id: clientId, deals: ordered, generated_at: new Date().toISOString() } satisfies typeof DealIntelligence.Type
     })
 
-    const dealIntelligence = (clientId: ClientId) => gated(clientId, computeDealIntelligence(clientId))
+    const dealIntelligence = (clientId: ClientId, sees: Sees) => gated(clientId, computeDealIntelligence(clientId, sees))
 
     return { call, teamHealth, dealIntelligence, assistantEnabled } as const
   }),

@@ -13,6 +13,7 @@ import { Effect, Layer } from "effect"
 import { handlePending } from "../http/Pending.js"
 import { Conversation } from "../conversation/Conversation.js"
 import { Callers } from "../tenancy/Caller.js"
+import { seesOf } from "../tenancy/Sees.js"
 import { Briefs } from "./Briefs.js"
 import { MeetingPrep } from "./MeetingPrep.js"
 import { Search } from "../views/Search.js"
@@ -29,18 +30,19 @@ export const WorkspaceHttpLive = HttpApiBuilder.group(CallsightApi, "workspace",
 
     return handlePending(handlers, Pending.workspace)
       .handle("search", ({ urlParams }) =>
-        Effect.flatMap(CurrentClient, (c) => search.search(c.clientId, urlParams)).pipe(
-          Effect.tap((found) => Effect.flatMap(user, (caller) => workspace.recordSearch(caller, found.q, found.total)))
-        ))
+        Effect.flatMap(user, (caller) =>
+          search.search(caller.clientId, caller.sees, urlParams).pipe(
+            Effect.tap((found) => workspace.recordSearch(caller, found.q, found.total))
+          )))
       .handle("createSession", () => Effect.flatMap(user, workspace.createSession))
       .handle("getState", () => Effect.flatMap(user, workspace.state))
       .handle("chat", ({ payload }) =>
-        Effect.flatMap(user, (c) => conversation.workspace({ clientId: c.clientId, userId: c.user.userId }, payload)))
+        Effect.flatMap(user, (c) => conversation.workspace({ clientId: c.clientId, userId: c.user.userId, sees: c.sees }, payload)))
       .handle("runAction", ({ payload }) => Effect.flatMap(user, (c) => workspace.runAction(c, payload)))
       .handle("sendToChannel", ({ payload }) => Effect.flatMap(user, (c) => workspace.sendToChannel(c, payload)))
       .handle("getTeamHealth", () => Effect.flatMap(CurrentClient, (c) => briefs.teamHealth(c.clientId)))
-      .handle("getMeetingPrepBrief", () => Effect.flatMap(CurrentClient, (c) => meetingPrep.brief(c.clientId)))
-      .handle("getDealIntelligence", () => Effect.flatMap(CurrentClient, (c) => briefs.dealIntelligence(c.clientId)))
-      .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => briefs.call(c.clientId, path.call_id)))
+      .handle("getMeetingPrepBrief", () => Effect.flatMap(CurrentClient, (c) => meetingPrep.brief(c.clientId, seesOf(c))))
+      .handle("getDealIntelligence", () => Effect.flatMap(CurrentClient, (c) => briefs.dealIntelligence(c.clientId, seesOf(c))))
+      .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => briefs.call(c.clientId, path.call_id, seesOf(c))))
   })
 ).pipe(Layer.provide([Search.Default, Workspace.Default, Briefs.Default, MeetingPrep.Default, Callers.Default, Conversation.Default]))

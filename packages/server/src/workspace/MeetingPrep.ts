@@ -39,11 +39,14 @@
  *   agreed, objections not explored; for a lost deal, `the last deal with this buyer was lost`,
  *   then `: <reason>` when recorded. A won deal or no decision adds none.
  * - In every list the same text appears once.
+ * - A rep (`sees` a closer, issue 36) gets only the meetings of their own calendar, each with their
+ *   own last call with the buyer.
  */
-import type { ClientId, MeetingPrep as MeetingPrepItem, MeetingPrepBrief } from "@callsight/api-spec"
+import type { ClientId, MeetingPrep as MeetingPrepItem, MeetingPrepBrief, Sees } from "@callsight/api-spec"
 import { Effect, Either } from "effect"
 import { type CalendarEvent, type ConnectedCalendar, MeetingCalendars } from "../ports/MeetingCalendars.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
+import { sees } from "../tenancy/Sees.js"
 import { ValueQueries } from "../views/ValueQueries.js"
 import { openDealRisk } from "../views/ValueViews.js"
 import { type BuyerCall, MeetingPrepRepo } from "./MeetingPrepRepo.js"
@@ -170,12 +173,12 @@ export class MeetingPrep extends Effect.Service<MeetingPrep>()("MeetingPrep", {
             []
           ))
 
-    const compute = Effect.fn("MeetingPrep.brief")(function* (clientId: ClientId) {
+    const compute = Effect.fn("MeetingPrep.brief")(function* (clientId: ClientId, seen: Sees) {
       const now = new Date()
       const window = { from: now, to: new Date(now.getTime() + PREP_DAYS * 86_400_000) }
       const connected = yield* calendars.connected(clientId)
       const read = yield* Effect.forEach(
-        connected.filter((c) => c.clientId === clientId),
+        connected.filter((c) => c.clientId === clientId && sees(seen, c.closerEmail)),
         (calendar) => meetingsOf(calendar, window),
         { concurrency: CALENDAR_CONCURRENCY }
       )
@@ -194,7 +197,7 @@ export class MeetingPrep extends Effect.Service<MeetingPrep>()("MeetingPrep", {
       const emails = once(upcoming.flatMap((u) => u.keys.emails))
       const domains = once(upcoming.flatMap((u) => u.keys.domains))
       const [calls, settings] = yield* Effect.all([
-        repo.lastCalls(clientId, emails, domains),
+        repo.lastCalls(clientId, seen, emails, domains),
         emails.length === 0 ? Effect.succeed(null) : Effect.orDie(values.settings(clientId))
       ])
 
@@ -215,8 +218,8 @@ export class MeetingPrep extends Effect.Service<MeetingPrep>()("MeetingPrep", {
     })
 
     /** The brief, or null when the tenant's assistant component is off. */
-    const brief = (clientId: ClientId) =>
-      Effect.flatMap(runtimeFlags.forTenant(clientId), (flags) => (flags["assistant.enabled"] === false ? Effect.succeed(null) : compute(clientId)))
+    const brief = (clientId: ClientId, seen: Sees) =>
+      Effect.flatMap(runtimeFlags.forTenant(clientId), (flags) => (flags["assistant.enabled"] === false ? Effect.succeed(null) : compute(clientId, seen)))
 
     return { brief } as const
   }),

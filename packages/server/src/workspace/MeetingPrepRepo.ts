@@ -8,10 +8,11 @@
  * says of it: its outcome truth (outcome, stage, reason), its age in whole days, and the
  * analysis's objections, next steps and qualification elements (each with its evidence's quote).
  */
-import { CallId, ClientId } from "@callsight/api-spec"
+import { CallId, ClientId, type Sees } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
+import { SeesSchema, seenBy } from "../tenancy/Sees.js"
 
 const PrepObjection = Schema.Struct({ kind: Schema.String, quote: Schema.String, response: Schema.String })
 const PrepNextStep = Schema.Struct({ quote: Schema.String, due: Schema.NullOr(Schema.String) })
@@ -41,9 +42,9 @@ export class MeetingPrepRepo extends Effect.Service<MeetingPrepRepo>()("MeetingP
     const elements = Rows.resultArray(sql, "c", "qualification", "elements")
 
     const lastCalls = Rows.findAll({
-      Request: Schema.Struct({ clientId: ClientId, emails: Schema.Array(Schema.String), domains: Schema.Array(Schema.String) }),
+      Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, emails: Schema.Array(Schema.String), domains: Schema.Array(Schema.String) }),
       Result: BuyerCall,
-      execute: ({ clientId, domains, emails }) =>
+      execute: ({ clientId, domains, emails, sees }) =>
         sql`SELECT DISTINCT ON (${buyer}) ${buyer} AS buyer, c.call_id, c.completed_at,
                    floor(extract(epoch FROM now() - c.completed_at) / 86400)::int AS age_days,
                    o.outcome, o.stage, o.reason,
@@ -54,15 +55,16 @@ export class MeetingPrepRepo extends Effect.Service<MeetingPrepRepo>()("MeetingP
                     FROM jsonb_array_elements(${elements}) e) AS qualification
             FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id AND o.client_id = c.client_id
             WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.completed_at IS NOT NULL
-              AND c.external_call_id LIKE '%_@_%'
+              AND c.external_call_id LIKE '%_@_%' AND ${seenBy(sql, sees, "c.closer_email")}
               AND (${buyer} IN (SELECT jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))
                    OR split_part(${buyer}, '@', 2) IN (SELECT jsonb_array_elements_text(${JSON.stringify(domains)}::jsonb)))
             ORDER BY ${buyer}, c.completed_at DESC, c.call_id DESC`
     })
 
     return {
-      lastCalls: (clientId: ClientId, emails: ReadonlyArray<string>, domains: ReadonlyArray<string>) =>
-        emails.length === 0 && domains.length === 0 ? Effect.succeed([]) : Effect.orDie(lastCalls({ clientId, emails, domains }))
+      /** The buyers' last calls, of the calls `sees` sees (a rep: their own). */
+      lastCalls: (clientId: ClientId, sees: Sees, emails: ReadonlyArray<string>, domains: ReadonlyArray<string>) =>
+        emails.length === 0 && domains.length === 0 ? Effect.succeed([]) : Effect.orDie(lastCalls({ clientId, sees, emails, domains }))
     } as const
   })
 }) {}

@@ -125,7 +125,7 @@ export class Workspace extends Effect.Service<Workspace>()("Workspace", {
         repo.currentSession(clientId, user.userId),
         repo.pins(clientId, user.userId),
         repo.recentSearches(clientId, user.userId, RECENT_SEARCHES),
-        accounts.alerts(clientId)
+        accounts.alerts(clientId, caller.sees)
       ])
       const times = [
         ...Option.toArray(Option.map(session, (s) => s.created_at)),
@@ -145,8 +145,9 @@ export class Workspace extends Effect.Service<Workspace>()("Workspace", {
     const recordSearch = (caller: Caller, q: string, results: number) =>
       Effect.orDie(repo.recordSearch(caller.clientId, caller.user.userId, newId("wsq"), q, results))
 
-    const ensureCall = (clientId: ClientId, callId: CallId) =>
-      Effect.flatMap(repo.callExists(clientId, callId), (exists) =>
+    /** The call, when the caller sees it (a rep: their own); else 404, as another tenant's. */
+    const ensureCall = (caller: Caller, callId: CallId) =>
+      Effect.flatMap(repo.callExists(caller.clientId, caller.sees, callId), (exists) =>
         exists ? Effect.void : Effect.fail(new NotFound({ message: `no call ${callId}` })))
 
     const record = (caller: Caller, action: string, targetId: string | null, metadata: Record<string, unknown>) =>
@@ -162,7 +163,7 @@ export class Workspace extends Effect.Service<Workspace>()("Workspace", {
         Effect.gen(function* () {
           const clientId = caller.clientId
           const tenant = yield* tenants.lock(clientId)
-          const found = yield* repo.lockCall(clientId, callId)
+          const found = yield* repo.lockCall(clientId, caller.sees, callId)
           if (Option.isNone(found) || Option.isNone(tenant)) return yield* new NotFound({ message: `no call ${callId}` })
           const call = found.value
           if (call.status === "queued" || call.status === "processing") {
@@ -203,7 +204,7 @@ export class Workspace extends Effect.Service<Workspace>()("Workspace", {
     const pinCall = (caller: Caller, callId: CallId, pinned: boolean) =>
       transactions.run(
         Effect.gen(function* () {
-          yield* ensureCall(caller.clientId, callId)
+          yield* ensureCall(caller, callId)
           const userId = caller.user.userId
           if (pinned) {
             const pin = yield* repo.pin(caller.clientId, userId, callId)
@@ -280,7 +281,7 @@ export class Workspace extends Effect.Service<Workspace>()("Workspace", {
             })
           }
           const { company_name } = yield* tenants.get(clientId)
-          const text = message.kind === "text" ? message.text : briefText(company_name, yield* Effect.orDie(values.dailyBrief(clientId)))
+          const text = message.kind === "text" ? message.text : briefText(company_name, yield* Effect.orDie(values.dailyBrief(clientId, caller.sees)))
           const subject = message.kind === "text" ? `A message from ${company_name} on Callsight` : text.split("\n")[0]!
           const sent = yield* Effect.either(mailer.send({
             to: address,
@@ -295,6 +296,10 @@ export class Workspace extends Effect.Service<Workspace>()("Workspace", {
             message_ids: sent._tag === "Right" ? [`email:${address}`] : [],
             sent_at: new Date().toISOString()
           } satisfies Delivery
+        }
+        // the messaging channels' chats are the account's, and their brief is the team's: a rep sends theirs by e-mail
+        if (message.kind === "daily_brief" && caller.sees._tag === "Closer") {
+          return yield* new Conflict({ message: `the daily brief on ${channel} is the team's: an owner or an admin sends it; yours goes by e-mail` })
         }
         const companion = yield* CompanionChannels
         const status = yield* Effect.orDie(companion.status(clientId))

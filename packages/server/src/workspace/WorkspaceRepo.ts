@@ -3,16 +3,19 @@
  * searches, and what the actions read of a call. Every statement is scoped to the tenant and, for
  * the user's own rows, to the user.
  */
-import { CallId, ClientId, UserId } from "@callsight/api-spec"
+import { CallId, ClientId, type Sees, UserId } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
 import { CallSource } from "../calls/CallsRepo.js"
+import { SeesSchema, seenBy } from "../tenancy/Sees.js"
 
 const TenantUser = Schema.Struct({ clientId: ClientId, userId: UserId })
 const TenantCall = Schema.Struct({ clientId: ClientId, callId: CallId })
 const UserCall = Schema.Struct({ ...TenantUser.fields, callId: CallId })
+/** A call of the tenant that the caller sees (a rep: their own; `Sees.ts`). */
+const SeenCall = Schema.Struct({ ...TenantCall.fields, sees: SeesSchema })
 
 export const SessionRow = Schema.Struct({
   session_id: Schema.String,
@@ -71,10 +74,11 @@ export class WorkspaceRepo extends Effect.Service<WorkspaceRepo>()("WorkspaceRep
     })
 
     const callExists = Rows.single({
-      Request: TenantCall,
+      Request: SeenCall,
       Result: Schema.Struct({ exists: Schema.Boolean }),
-      execute: ({ callId, clientId }) =>
-        sql`SELECT EXISTS (SELECT 1 FROM calls WHERE client_id = ${clientId} AND call_id = ${callId}) AS exists`
+      execute: ({ callId, clientId, sees }) =>
+        sql`SELECT EXISTS (SELECT 1 FROM calls c WHERE client_id = ${clientId} AND call_id = ${callId}
+                           AND ${seenBy(sql, sees, "c.closer_email")}) AS exists`
     })
 
     /** The pin, new or as it was; `created` says which. */
@@ -142,12 +146,12 @@ export class WorkspaceRepo extends Effect.Service<WorkspaceRepo>()("WorkspaceRep
     })
 
     const lockCall = Rows.findOne({
-      Request: TenantCall,
+      Request: SeenCall,
       Result: ReanalysisCall,
-      execute: ({ callId, clientId }) =>
+      execute: ({ callId, clientId, sees }) =>
         sql`SELECT c.call_id, c.status, c.source, c.blob_key, c.method_version, c.completed_at,
                    EXISTS (SELECT 1 FROM credit_ledger l WHERE l.call_id = c.call_id AND l.reason = 'analysis') AS charged
-            FROM calls c WHERE c.client_id = ${clientId} AND c.call_id = ${callId}
+            FROM calls c WHERE c.client_id = ${clientId} AND c.call_id = ${callId} AND ${seenBy(sql, sees, "c.closer_email")}
             FOR UPDATE`
     })
 
@@ -166,7 +170,7 @@ export class WorkspaceRepo extends Effect.Service<WorkspaceRepo>()("WorkspaceRep
         insertSession({ clientId, userId, sessionId, hours }),
       pruneSessions: (clientId: ClientId, userId: UserId) => pruneSessions({ clientId, userId }),
       currentSession: (clientId: ClientId, userId: UserId) => currentSession({ clientId, userId }),
-      callExists: (clientId: ClientId, callId: CallId) => Effect.map(callExists({ clientId, callId }), (r) => r.exists),
+      callExists: (clientId: ClientId, sees: Sees, callId: CallId) => Effect.map(callExists({ clientId, sees, callId }), (r) => r.exists),
       pin: (clientId: ClientId, userId: UserId, callId: CallId) => pin({ clientId, userId, callId }),
       unpin: (clientId: ClientId, userId: UserId, callId: CallId) =>
         Effect.map(unpin({ clientId, userId, callId }), (rows) => rows.length > 0),
@@ -174,7 +178,7 @@ export class WorkspaceRepo extends Effect.Service<WorkspaceRepo>()("WorkspaceRep
       recordSearch: (clientId: ClientId, userId: UserId, searchId: string, q: string, results: number) =>
         Effect.zipRight(insertSearch({ clientId, userId, searchId, q, results }), pruneSearches({ clientId, userId })),
       recentSearches: (clientId: ClientId, userId: UserId, limit: number) => recentSearches({ clientId, userId, limit }),
-      lockCall: (clientId: ClientId, callId: CallId) => lockCall({ clientId, callId }),
+      lockCall: (clientId: ClientId, sees: Sees, callId: CallId) => lockCall({ clientId, sees, callId }),
       knownAddress: (clientId: ClientId, email: string) => Effect.map(knownAddress({ clientId, email }), (r) => r.known)
     } as const
   })

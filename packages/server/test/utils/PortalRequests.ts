@@ -9,6 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schedule } from "effect"
 import type { ReceivedMail, TestSmtpServer } from "./SmtpServer.js"
 import { admin, createTenant } from "./AudioRequests.js"
+import { seedCloser } from "./SeedCalls.js"
 import { Smtp } from "./SmtpServerLayer.js"
 
 export interface Reply {
@@ -87,14 +88,25 @@ export const signUpByMail = (smtp: TestSmtpServer, email: string, companyName = 
     }
   })
 
-/** A member of the tenant written straight into its users (the tests of other features; Members.test.ts invites), signed in by mail. */
-export const memberSession = (smtp: TestSmtpServer, clientId: string, email: string) =>
+/**
+ * A user of the tenant written straight into its users (the tests of other features; Members.test.ts
+ * invites), signed in by mail: a member unless `role` says otherwise.
+ */
+export const memberSession = (smtp: TestSmtpServer, clientId: string, email: string, role: "member" | "admin" = "member") =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* Effect.orDie(sql`INSERT INTO users (user_id, client_id, email, full_name, role)
-                            VALUES (${`usr_member_${email}`}, ${clientId}, ${email}, 'Mo Member', 'member')`)
+                            VALUES (${`usr_member_${email}`}, ${clientId}, ${email}, 'Mo Member', ${role})`)
     return yield* signInByMail(smtp, email)
   })
+
+/**
+ * A rep (issue 36): a verified closer of the tenant with this e-mail (`seedCloser`) and a member
+ * with the same e-mail, signed in. Where the policy says "self", this session sees only the calls
+ * whose `closer_email` is `email`.
+ */
+export const repSession = (smtp: TestSmtpServer, clientId: string, email: string, fullName = "Rita Rep") =>
+  Effect.zipRight(seedCloser(clientId, email, fullName), memberSession(smtp, clientId, email))
 
 /**
  * The token of the `n`th e-mail kept in the outbox for this address (a server without SMTP_URL);
@@ -111,13 +123,16 @@ export const outboxToken = (to: string, n: number) =>
     Effect.orDie
   )
 
-/** A tenant with credits and an API key (made by the admin), and a signed-in member of it. */
+/**
+ * A tenant with credits and an API key (made by the admin), and a signed-in admin of it: a manager,
+ * who sees the whole team (a member sees only their own calls where the policy says so).
+ */
 export const tenantWithUser = (credits: number) =>
   Effect.gen(function* () {
     const smtp = yield* Smtp
     const tenant = yield* createTenant(credits)
     const email = freshEmail("user")
-    const session = yield* memberSession(smtp, tenant.client_id, email)
+    const session = yield* memberSession(smtp, tenant.client_id, email, "admin")
     return { clientId: tenant.client_id as string, apiKey: tenant.api_key as string, session, email }
   })
 
