@@ -87,6 +87,49 @@ describe("the policy table", () => {
         expect((yield* attempt("GET", "/reporting/v1/client-portal/api-keys", sessions.admin)).status).toBe(200)
       }), 120_000)
 
+    it.effect("another tenant's owner, on this tenant's ids: 404 on every operation that names one, and nothing changes", () =>
+      Effect.gen(function* () {
+        const smtp = yield* Smtp
+        const owner = yield* newTenant()
+        const stranger = yield* newTenant("Other Co")
+        const closerEmail = freshEmail("rep")
+        yield* repSession(smtp, owner.clientId, closerEmail)
+        const callId = yield* seedWeekCall(owner.clientId, { closerEmail, weeksAgo: 0, overall: 70, dims: { discovery: 70 } })
+        const closer = yield* call("POST", "/v1/client-portal/closers", { session: owner.session, body: { email: freshEmail("closer"), full_name: "Cy Closer" } })
+        const key = yield* call("POST", "/v1/client-portal/api-keys", { session: owner.session, body: { name: "ci" } })
+        const invitation = yield* call("POST", "/v1/client-portal/members/invitations", { session: owner.session, body: { email: freshEmail("invitee"), role: "member" } })
+        const audit = yield* call("POST", "/v1/coaching/manual-audits", { session: owner.session, body: { call_id: callId, scores: { discovery: 60 }, notes: "n" } })
+        const ids: Record<string, string> = {
+          call_id: callId,
+          closer_id: closer.body.closer_id,
+          key_id: key.body.key_id,
+          invitation_id: invitation.body.invitation_id,
+          audit_id: audit.body.audit_id,
+          user_id: `usr_member_${closerEmail}`
+        }
+        expect(Object.values(ids).every((id) => typeof id === "string" && id !== "")).toBe(true)
+        /** Bodies that pass validation, so the answer is the lookup's. */
+        const bodies: Record<string, unknown> = {
+          "clientPortal.recordOutcomeTruth": { outcome: "open" },
+          "clientPortal.updateCloserStatus": { status: "paused" },
+          "members.changeMemberRole": { role: "admin" }
+        }
+        const named = sessionOperations.filter((o) => Object.keys(ids).some((name) => o.path.includes(`:${name}`)))
+        expect(named.length).toBeGreaterThan(15)
+        for (const op of named) {
+          const path = op.path.replace(/:(\w+)/g, (_, name: string) => ids[name]!)
+          const reply = yield* call(op.method as "GET", path, { session: stranger.session, ...(op.method === "GET" || op.method === "DELETE" ? {} : { body: bodies[op.key] ?? {} }) })
+          expect(reply.status, `${op.key} ${JSON.stringify(reply.body)}`).toBe(404)
+        }
+        // nothing changed: the call, its closer, the key, the invitation and the member are as they were
+        expect((yield* call("GET", `/v1/workspace/calls/${callId}`, { session: owner.session })).status).toBe(200)
+        expect((yield* call("GET", "/v1/client-portal/closers", { session: owner.session })).body.closers.find((c: { closer_id: string }) => c.closer_id === ids.closer_id).status).toBe("pending_verification")
+        const members = (yield* call("GET", "/v1/client-portal/members", { session: owner.session })).body
+        expect(members.members.find((m: { user_id: string }) => m.user_id === ids.user_id).role).toBe("member")
+        expect(members.invitations.map((i: { invitation_id: string }) => i.invitation_id)).toContain(ids.invitation_id)
+        expect((yield* call("GET", "/v1/client-portal/api-keys", { session: owner.session })).body.keys.find((k: { key_id: string }) => k.key_id === ids.key_id).revoked_at).toBeNull()
+      }), 120_000)
+
     it.effect("'self': a rep's answers hold only their own calls; another rep's call is 404; a member who is no closer sees none", () =>
       Effect.gen(function* () {
         const smtp = yield* Smtp
