@@ -19,19 +19,19 @@ const PACKAGES = {
   analysis: { reads: [], writes: ["dist"] },
   server: { reads: ["scripts"], writes: ["dist"] },
   client: { reads: [], writes: ["dist"] },
-  cli: { reads: [], writes: ["dist", "bundle"] }
+  cli: { reads: [], writes: ["dist", "bundle"] },
+  web: { reads: ["index.html"], writes: ["dist"] }
 }
-const CONFIG_FILES = ["package.json", "tsup.config.ts", "tsconfig.json"]
+const CONFIG_FILES = ["package.json", "tsup.config.ts", "tsconfig.json", "vite.config.ts"]
 
-/** The mtimes of every file under `dir` (recursively); none when it does not exist. */
+/** The mtimes of every file under `dir` (recursively), or of `dir` itself when it is a file; none when it does not exist. */
 const mtimes = (dir) =>
-  existsSync(dir)
-    ? readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+  !existsSync(dir) ? [] : statSync(dir).isFile() ? [statSync(dir).mtimeMs]
+    : readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const path = join(dir, entry.name)
       if (entry.isDirectory()) return mtimes(path)
       return entry.isFile() ? [statSync(path).mtimeMs] : []
     })
-    : []
 
 /** Why the package's build is not current, or null when it is. */
 const staleness = (name, { reads, writes }) => {

@@ -1,4 +1,7 @@
-/** 4.10 Audio analysis for agents: upload, status, report. Tenant `X-API-Key`. */
+/**
+ * 4.10 Audio analysis for agents: upload, status, report. Tenant `X-API-Key`, or the portal's
+ * session (the web app uploads and polls as the signed-in user; a rep's upload is the rep's call).
+ */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, Multipart, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
@@ -13,12 +16,13 @@ import {
 import { CallId, Text, Timestamp } from "./Common.js"
 import {
   Conflict,
+  Forbidden,
   NotFound,
   PayloadTooLarge,
   PaymentRequired,
   UnsupportedMediaType
 } from "./Errors.js"
-import { ApiKeyHeaders, ApiKeyOrSessionHeaders, TenantAuth, TenantOrSessionAuth } from "./Security.js"
+import { ApiKeyOrSessionHeaders, TenantOrSessionAuth } from "./Security.js"
 
 export const CallIdPath = Schema.Struct({ call_id: CallId })
 
@@ -40,7 +44,7 @@ export const AudioUploadForm = Schema.Struct({
 }).annotations({ identifier: "AudioUploadForm" })
 
 export const UploadHeaders = Schema.Struct({
-  ...ApiKeyHeaders.fields,
+  ...ApiKeyOrSessionHeaders.fields,
   "idempotency-key": Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(255)))
 })
 
@@ -104,6 +108,7 @@ export class AudioApi extends HttpApiGroup.make("audio")
       .setHeaders(UploadHeaders)
       .setPayload(HttpApiSchema.MultipartStream(AudioUploadForm))
       .addSuccess(UploadAccepted, { status: 202 })
+      .addError(Forbidden)
       .addError(PaymentRequired)
       .addError(Conflict)
       .addError(PayloadTooLarge)
@@ -113,17 +118,24 @@ export class AudioApi extends HttpApiGroup.make("audio")
         "Upload a call recording; 202 with the call id before the analysis runs. " +
           "`Idempotency-Key`: the same key and file within 24 h answer the same body; another file with the key is 409."
       )
+      .annotate(
+        OpenApi.Description,
+        "With a tenant key (agents), or from the portal with the session cookie. An owner's or an admin's upload is as a key's; " +
+          "a member who is a verified closer (a rep) uploads their own calls: without `closer_email` the call is theirs, " +
+          "with another closer's e-mail 403; a member who is no closer cannot upload (403). The idempotency key is the " +
+          "tenant's, whichever door the upload came through."
+      )
   )
   .add(
     HttpApiEndpoint.get("getAnalysis", "/analysis/:call_id")
       .setPath(CallIdPath)
-      .setHeaders(ApiKeyHeaders)
+      .setHeaders(ApiKeyOrSessionHeaders)
       .addSuccess(AnalysisStatusResponse)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Status of an analysis: queued, processing, completed or failed")
+      .annotate(OpenApi.Summary, "Status of an analysis: queued, processing, completed or failed (tenant key, or a portal session: a rep's own calls)")
   )
-  // the upload and the status: the tenant key alone
-  .middlewareEndpoints(TenantAuth)
+  // the upload and the status: the tenant key, or the portal's session
+  .middlewareEndpoints(TenantOrSessionAuth)
   .add(
     HttpApiEndpoint.get("getReportHtml", "/reports/:call_id/html")
       .setPath(CallIdPath)

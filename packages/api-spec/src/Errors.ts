@@ -29,6 +29,23 @@ export class Conflict extends Schema.TaggedError<Conflict>()(
   HttpApiSchema.annotations({ status: 409, description: "The request conflicts with the resource's state" })
 ) {}
 
+/** The resource was here and is gone for good (a call's recording removed by the retention policy). */
+export class Gone extends Schema.TaggedError<Gone>()(
+  "Gone",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 410, description: "The resource was removed for good" })
+) {}
+
+/**
+ * A `Range` the resource cannot satisfy (it starts past the end): the answer's `Content-Range`
+ * gives the whole size (`bytes`, an asterisk, a slash and the size), so the client can ask again.
+ */
+export class RangeNotSatisfiable extends Schema.TaggedError<RangeNotSatisfiable>()(
+  "RangeNotSatisfiable",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 416, description: "The Range starts past the end; `Content-Range: bytes */<size>` says the size" })
+) {}
+
 export class PaymentRequired extends Schema.TaggedError<PaymentRequired>()(
   "PaymentRequired",
   { message: Schema.String },

@@ -4,9 +4,9 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { CallAnalysis, AnalysisStatus } from "./CallAnalysis.js"
+import { CallAnalysis, AnalysisStatus, CallTypeName } from "./CallAnalysis.js"
 import { CallId, ClientId, EmailAddress, KeyId, Plan, queryInt, Text, Timestamp, TimestampInput, UserId, strictBody } from "./Common.js"
-import { Conflict, Forbidden, NotFound } from "./Errors.js"
+import { Conflict, Forbidden, Gone, NotFound, RangeNotSatisfiable } from "./Errors.js"
 import { AdminAuth, ApiKeyHeaders, ApiKeyOrSessionHeaders, SessionAuth, TenantAuth, TenantOrSessionAuth } from "./Security.js"
 
 export class CreateClientRequest extends Schema.Class<CreateClientRequest>("CreateClientRequest")({
@@ -58,6 +58,9 @@ export const CreatedApiKey = Schema.Struct({
   api_key: Text.annotations({ description: "Shown once" })
 }).annotations({ identifier: "CreatedApiKey" })
 
+/** A deal's outcome as its outcome record says (`DealOutcome` of the portal's outcome truth). */
+const ListedOutcome = Schema.Literal("won", "lost", "no_decision", "open")
+
 export const CallListItem = Schema.Struct({
   call_id: CallId,
   external_call_id: Schema.NullOr(Text),
@@ -66,7 +69,13 @@ export const CallListItem = Schema.Struct({
   created_at: Timestamp,
   completed_at: Schema.NullOr(Timestamp),
   duration_s: Schema.NullOr(Schema.Number),
-  overall_score: Schema.NullOr(Schema.Number)
+  overall_score: Schema.NullOr(Schema.Number),
+  outcome: Schema.NullOr(ListedOutcome).annotations({
+    description: "The call's outcome record (`PUT /v1/client-portal/calls/{call_id}/outcome-truth`); null when none was recorded"
+  }),
+  call_type: Schema.NullOr(CallTypeName).annotations({
+    description: "The type the analysis took (given at upload, else detected: `call_type.type` of the analysis); null until analysed"
+  })
 }).annotations({ identifier: "CallListItem" })
 
 /** What a deletion answers: the call is gone, its charge kept in the ledger. */
@@ -104,8 +113,31 @@ export const ListCallsQuery = Schema.Struct({
     TimestampInput.annotations({ description: "Only calls uploaded at or before this time (a date: the whole day, UTC)" })
   ),
   min_score: queryScore("Only analysed calls whose overall score is at least this (0–100)"),
-  max_score: queryScore("Only analysed calls whose overall score is at most this (0–100)")
+  max_score: queryScore("Only analysed calls whose overall score is at most this (0–100)"),
+  outcome: Schema.optional(
+    Schema.Literal("won", "lost", "no_decision", "open", "none").annotations({
+      description: "Only calls whose outcome record says this; `none`: calls without an outcome record"
+    })
+  ),
+  call_type: Schema.optional(
+    CallTypeName.annotations({ description: "Only analysed calls of this type (the analysis's `call_type.type`: given at upload, else detected)" })
+  )
 })
+
+/** The `Range` of a request for a call's audio (RFC 9110 §14.2): one range of bytes; anything else is ignored (200, the whole file). */
+export const CallAudioHeaders = Schema.Struct({
+  ...ApiKeyOrSessionHeaders.fields,
+  range: Schema.optional(
+    Text.annotations({
+      description: "One range of bytes: `bytes=0-1023`, `bytes=1024-` or `bytes=-1024` (the last 1024). " +
+        "206 with `Content-Range`; a range that starts past the end is 416; several ranges, another unit or a malformed one are ignored (200)"
+    })
+  )
+})
+
+/** The bytes of a call's recording: the whole file (200) or a range of it (206), typed `audio/mpeg`, `audio/wav` or `audio/mp4`. */
+const AudioBytes = (description: string) =>
+  HttpApiSchema.Uint8Array({ contentType: "audio/*" }).annotations({ description })
 
 export class ExtensionsApi extends HttpApiGroup.make("extensions")
   .add(
@@ -154,11 +186,20 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
   )
   .add(
     HttpApiEndpoint.get("listCalls", "/v1/teams/calls")
-      .setHeaders(ApiKeyHeaders)
+      .setHeaders(ApiKeyOrSessionHeaders)
       .setUrlParams(ListCallsQuery)
       .addSuccess(Schema.Struct({ calls: Schema.Array(CallListItem), next_cursor: Schema.NullOr(Text) }))
-      .middleware(TenantAuth)
-      .annotate(OpenApi.Summary, "The tenant's analysis calls, newest first, filtered by status, closer, upload time and score")
+      .addError(Forbidden)
+      .middleware(TenantOrSessionAuth)
+      .annotate(
+        OpenApi.Summary,
+        "The tenant's analysis calls, newest first, filtered by status, closer, upload time, score, outcome and call type (tenant key, or a portal session)"
+      )
+      .annotate(
+        OpenApi.Description,
+        "A tenant key and the session of an owner or an admin list the whole team's calls; a member's session lists the " +
+          "member's own calls (a rep: a member who is a verified closer), and a member who is no closer none."
+      )
   )
   .add(
     HttpApiEndpoint.get("getCall", "/v1/teams/calls/:call_id")
@@ -198,6 +239,26 @@ export class ExtensionsApi extends HttpApiGroup.make("extensions")
           "portal page, the daily brief and the review pack link to it. 404 for another tenant's call, 409 before it completed."
       )
   )
+  .add(
+    HttpApiEndpoint.get("getCallAudio", "/v1/client-portal/calls/:call_id/audio")
+      .setPath(Schema.Struct({ call_id: CallId }))
+      .setHeaders(CallAudioHeaders)
+      .addSuccess(AudioBytes("The whole recording (`Accept-Ranges: bytes`)"))
+      .addSuccess(AudioBytes("The range asked (`Content-Range: bytes <first>-<last>/<size>`)"), { status: 206 })
+      .addError(Forbidden)
+      .addError(NotFound)
+      .addError(Gone)
+      .addError(RangeNotSatisfiable)
+      .middleware(TenantOrSessionAuth)
+      .annotate(OpenApi.Summary, "A call's recording as it was uploaded, for a player: the whole file, or the byte range asked (tenant key, or a portal session)")
+      .annotate(
+        OpenApi.Description,
+        "`Content-Type` is the recording's format (MP3 `audio/mpeg`, WAV `audio/wav`, M4A `audio/mp4`); `Accept-Ranges: bytes`; " +
+          "`Cache-Control: private, no-store`. One `Range` of bytes is answered 206; a range that starts past the end 416 with " +
+          "`Content-Range: bytes */<size>`. Another tenant's call, and for a rep another closer's call, is 404 as an unknown one; " +
+          "a recording the retention policy removed is 410 (the analysis stays)."
+      )
+  )
   .annotate(OpenApi.Title, "Extensions")
-  .annotate(OpenApi.Description, "Operations beyond the spec: tenants and credits for staff, API keys in the portal, the tenant's calls as JSON for agents, a call's report for the portal.")
+  .annotate(OpenApi.Description, "Operations beyond the spec: tenants and credits for staff, API keys in the portal, the tenant's calls as JSON for agents and the portal, a call's report and recording for the portal.")
 {}

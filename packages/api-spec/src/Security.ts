@@ -49,9 +49,11 @@ export const ApiKeyHeaders = Schema.Struct({
 })
 
 /**
- * The `X-API-Key` header of an operation that a signed-in browser may open with its session cookie
- * instead (`GET /reports/{call_id}/html`): optional on the wire (the document says so), and read as
- * `""` when absent, so the derived client still fills it in like the required header.
+ * The `X-API-Key` header of an operation that a signed-in browser may call with its session cookie
+ * instead (`GET /reports/{call_id}/html`, the upload, the status, the list of calls, a call's
+ * audio, deleting a call): optional on the wire (the document says so), and read as `""` when
+ * absent, so the derived client still fills it in like the required header (a client made for a
+ * browser, `session: true`, sends these without a key).
  */
 export const ApiKeyOrSessionHeaders = Schema.Struct({
   "x-api-key": Schema.optionalWith(
@@ -136,9 +138,11 @@ export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAu
 
 /**
  * A tenant key, or else the portal session of one of the tenant's users: the two doors of the
- * evidence report (`GET /reports/{call_id}/html`), which agents fetch with their key and people open
- * from a link in a browser signed in to the portal. A presented key decides alone (an unknown key is
- * 401 even with a live session); either way the tenant is the caller's, so another tenant's call is 404.
+ * operations both agents and people use (the evidence report, which agents fetch with their key and
+ * people open from a link in a browser signed in to the portal; the upload, its status, the list of
+ * calls and a call's audio, which the web app calls with the session). A presented key decides
+ * alone (an unknown key is 401 even with a live session); either way the tenant is the caller's, so
+ * another tenant's call is 404.
  */
 export class TenantOrSessionAuth extends HttpApiMiddleware.Tag<TenantOrSessionAuth>()("TenantOrSessionAuth", {
   security: { tenantKey, session: sessionCookie },

@@ -133,6 +133,8 @@ const EXTENSIONS = [
   "GET /v1/teams/calls/{call_id}",
   "DELETE /v1/teams/calls/{call_id}",
   "GET /v1/client-portal/calls/{call_id}/report",
+  // a call's recording for the web app's player
+  "GET /v1/client-portal/calls/{call_id}/audio",
   // the recording bot's meetings and its provider's webhook (Recorder.ts)
   "GET /v1/client-portal/recall/meetings",
   "POST /v1/client-portal/recall/meetings",
@@ -248,13 +250,32 @@ describe("the OpenAPI document", () => {
       /^\w+ \/v1\/internal\/(admin|assistant)\/|^POST \/v1\/teams\/audio$|^GET \/(analysis|reports)\//.test(key)
     )
     expect(keyed.length).toBe(27 + 2 + 8 + 3 + 6) // + the members operations for staff (issue 36)
-    // the report also opens with the portal's session alone (a browser signed in): its key is optional there
-    const REPORT = "GET /reports/{call_id}/html"
+    // the upload, the status and the report also take the portal's session alone (a browser signed in): their key is optional
+    const OR_SESSION = ["POST /v1/teams/audio", "GET /analysis/{call_id}", "GET /reports/{call_id}/html"]
     for (const key of keyed) {
-      expect(param(key, "x-api-key"), key).toMatchObject({ in: "header", required: key !== REPORT })
+      expect(param(key, "x-api-key"), key).toMatchObject({ in: "header", required: !OR_SESSION.includes(key) })
     }
-    expect(operation(REPORT).security).toEqual([{ tenantKey: [] }, { session: [] }])
-    expect(operation("GET /analysis/{call_id}").security).toEqual([{ tenantKey: [] }])
+    for (const key of [...OR_SESSION, "GET /v1/teams/calls", "GET /v1/client-portal/calls/{call_id}/audio"]) {
+      expect(operation(key).security, key).toEqual([{ tenantKey: [] }, { session: [] }])
+      expect(param(key, "x-api-key"), key).toMatchObject({ in: "header", required: false })
+    }
+    expect(operation("GET /v1/teams/calls/{call_id}").security).toEqual([{ tenantKey: [] }])
+  })
+
+  it("declares the list's outcome and call type filters, and the audio's ranges, types and statuses", () => {
+    expect(param("GET /v1/teams/calls", "outcome")).toMatchObject({
+      in: "query",
+      required: false,
+      schema: { enum: ["won", "lost", "no_decision", "open", "none"] }
+    })
+    expect(param("GET /v1/teams/calls", "call_type")).toMatchObject({ in: "query", required: false })
+    const item = spec.components.schemas.CallListItem
+    expect(item.required).toEqual(expect.arrayContaining(["outcome", "call_type"]))
+    const audio = operation("GET /v1/client-portal/calls/{call_id}/audio")
+    expect(param("GET /v1/client-portal/calls/{call_id}/audio", "range")).toMatchObject({ in: "header", required: false })
+    expect(Object.keys(audio.responses["200"].content)).toEqual(["audio/*"])
+    expect(Object.keys(audio.responses["206"].content)).toEqual(["audio/*"])
+    for (const status of ["401", "404", "410", "416"]) expect(audio.responses[status], status).toBeDefined()
   })
 
   it("declares the credentials as security schemes, each saying that a missing one is 401", () => {

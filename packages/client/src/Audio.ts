@@ -75,6 +75,8 @@ export interface OpenedAudio {
   readonly contentType: string
   readonly size: number
   readonly content: Stream.Stream<Uint8Array, AudioSourceError>
+  /** The source itself when it is a `Blob` (a browser's `File`): sent whole, not streamed. */
+  readonly blob?: Blob | undefined
 }
 
 const CHUNK = 64 * 1024
@@ -159,6 +161,7 @@ export const openAudio = (
       filename: name,
       contentType: contentTypeOf(name, source.type),
       size: source.size,
+      blob: source,
       content: Stream.fromReadableStream({
         evaluate: () => source.stream() as ReadableStream<Uint8Array>,
         onError: (cause) => new AudioSourceError({ message: `cannot read the Blob: ${describe(cause)}`, cause })
@@ -186,6 +189,9 @@ export interface MultipartBody {
   readonly contentType: string
   readonly length: number
   readonly stream: Stream.Stream<Uint8Array, AudioSourceError>
+  /** What comes before the file's bytes (the text fields, the file part's headers), and after them. */
+  readonly head: Uint8Array
+  readonly tail: Uint8Array
 }
 
 /**
@@ -224,7 +230,7 @@ export const multipartBody = (
       )
     })
   }
-  return { contentType: `multipart/form-data; boundary=${boundary}`, length, stream }
+  return { contentType: `multipart/form-data; boundary=${boundary}`, length, stream, head, tail }
 }
 
 /** The text fields of an upload, in the order they are sent. */

@@ -17,8 +17,9 @@
  * Audio analysis has helpers on top of the derived operations (Audio.ts): `uploadAudio(source,
  * options)` (a path streamed from disk, a `Blob` or bytes), `getAnalysis(callId)`,
  * `waitForCompletion(callId, options)`, `getReportHtml(callId)`, `getCall(callId)`,
- * `listCalls({ limit, cursor, status, closer_email, created_from, created_to, min_score, max_score })` and
- * `deleteCall(callId)`.
+ * `listCalls({ limit, cursor, status, closer_email, created_from, created_to, min_score, max_score, outcome,
+ * call_type })` and `deleteCall(callId)`. In a browser signed in to the portal, `session: true` sends the
+ * operations that take a key or the session without a key: the session cookie authenticates them.
  */
 import {
   type AnalysisStatusResponse,
@@ -134,6 +135,12 @@ export interface CreateCallsightClientOptions extends RetryOptions {
   readonly baseUrl: string | URL
   /** `X-API-Key` for keyed operations (a tenant key `csk_...`, or the admin key for `admin.*`). */
   readonly apiKey?: string | undefined
+  /**
+   * In a browser signed in to the portal: without `apiKey`, the operations that also take the
+   * portal's session (upload, status, `listCalls`, report, deleting a call) are sent without a key
+   * and the session cookie authenticates them (`CallsightClientOptions.session`).
+   */
+  readonly session?: boolean | undefined
   /** The `fetch` to use (default: the global one). */
   readonly fetch?: typeof globalThis.fetch | undefined
 }
@@ -156,6 +163,7 @@ export const createCallsightClient = (options: CreateCallsightClientOptions) => 
     makeWire({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
+      session: options.session,
       maxRetries: options.maxRetries,
       timeoutMs: options.timeoutMs,
       uploadTimeoutMs: options.uploadTimeoutMs

@@ -10,6 +10,7 @@
 import type {
   AnalysisStatus,
   AnalysisStatusResponse,
+  CallTypeName,
   CallAnalysis,
   CallListItem,
   CallsightApi,
@@ -28,6 +29,7 @@ import {
   type HttpClientError,
   HttpClientRequest,
   HttpClientResponse,
+  Headers,
   type OpenApi
 } from "@effect/platform"
 import { Data, Effect, Option, type ParseResult, Redacted, SchemaAST } from "effect"
@@ -71,13 +73,19 @@ const missingApiKey = (operation: string) =>
     message: `no API key: pass apiKey when you create the client (${operation} sends it in the X-API-Key header)`
   })
 
-/** The operations of an API, `group.endpoint` (or `endpoint` for top-level groups), whose headers pass `test`. */
-const operationsWith = (api: HttpApi.HttpApi.Any, test: (header: SchemaAST.PropertySignature) => boolean) =>
+/**
+ * The operations of an API, `group.endpoint` (or `endpoint` for top-level groups), whose headers pass
+ * `test`: the headers as the caller gives them, or (`encoded`) as they go on the wire.
+ */
+const operationsWith = (api: HttpApi.HttpApi.Any, test: (header: SchemaAST.PropertySignature) => boolean, encoded = false) =>
   new Set(
     (Object.values((api as unknown as HttpApi.HttpApi.AnyWithProps).groups) as Array<HttpApiGroup.HttpApiGroup.AnyWithProps>)
       .flatMap((group) =>
         Object.values(group.endpoints).flatMap((endpoint) =>
-          Option.isSome(endpoint.headersSchema) && SchemaAST.getPropertySignatures(endpoint.headersSchema.value.ast).some(test)
+          Option.isSome(endpoint.headersSchema) &&
+            SchemaAST.getPropertySignatures(
+              encoded ? SchemaAST.encodedAST(endpoint.headersSchema.value.ast) : endpoint.headersSchema.value.ast
+            ).some(test)
             ? [group.topLevel ? endpoint.name : `${group.identifier}.${endpoint.name}`]
             : []
         )
@@ -87,6 +95,11 @@ const operationsWith = (api: HttpApi.HttpApi.Any, test: (header: SchemaAST.Prope
 interface Operations {
   /** The operations that declare the `x-api-key` header. */
   readonly keyed: ReadonlySet<string>
+  /**
+   * The keyed operations whose key is optional on the wire (`ApiKeyOrSessionHeaders`): the portal's
+   * session may stand for it. A client made with `session: true` sends them without a key.
+   */
+  readonly orSession: ReadonlySet<string>
   /**
    * The operations that declare an optional `idempotency-key` header (the audio upload): the
    * client sends a fresh key when the caller gives none, so that retrying them can never make two calls.
@@ -102,6 +115,7 @@ const operationsOf = (api: HttpApi.HttpApi.Any): Operations => {
   if (operations === undefined) {
     operations = {
       keyed: operationsWith(api, (p) => p.name === API_KEY_HEADER && !p.isOptional),
+      orSession: operationsWith(api, (p) => p.name === API_KEY_HEADER && p.isOptional, true),
       idempotent: operationsWith(api, (p) => p.name === IDEMPOTENCY_KEY_HEADER)
     }
     operationsByApi.set(api, operations)
@@ -218,6 +232,15 @@ export interface CallsightClientOptions extends RetryOptions {
   readonly baseUrl: string | URL
   /** `X-API-Key` for keyed operations: a tenant key (`csk_...`) or a staff key. */
   readonly apiKey?: string | Redacted.Redacted<string> | undefined
+  /**
+   * The client runs in a browser signed in to the portal (the web app, same origin): without
+   * `apiKey`, the operations that take a tenant key or the portal's session (the upload, its status
+   * and `waitForCompletion`, `listCalls`, the report, a call's audio, deleting a call) are sent
+   * without a key, and the browser's `callsight_session` cookie authenticates them; operations that
+   * take only a key still fail with `MissingApiKey`. Default false: a client without a key (and
+   * without a browser's cookie) fails those with `MissingApiKey` before sending anything.
+   */
+  readonly session?: boolean | undefined
 }
 
 type ErrorOf<M> = M extends (...args: ReadonlyArray<any>) => Effect.Effect<infer _A, infer E, infer _R> ? E : never
@@ -251,6 +274,10 @@ export interface ListCallsOptions {
   readonly min_score?: number | undefined
   /** Analysed, with an overall score of at most this (0–100). */
   readonly max_score?: number | undefined
+  /** Only calls whose outcome record says this; `none`: calls without an outcome record. */
+  readonly outcome?: "won" | "lost" | "no_decision" | "open" | "none" | undefined
+  /** Analysed calls of this type (given at upload, else detected). */
+  readonly call_type?: typeof CallTypeName.Type | undefined
 }
 
 export interface CallsPage {
@@ -338,6 +365,26 @@ const keyValue = (apiKey: string | Redacted.Redacted<string> | undefined): strin
 }
 
 /**
+ * The `x-api-key` a client of the portal's session (`session: true`, no key) puts in the request of
+ * an operation that takes the key or the session: empty, as the declaration reads a missing key; it
+ * is taken off the request before it is sent (`withoutEmptyKey`), so the session cookie decides.
+ */
+const SESSION_KEY = ""
+
+/** The request without an empty `x-api-key` header (a session client's, `SESSION_KEY`). */
+const withoutEmptyKey = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
+  HttpClient.mapRequest(client, (request) =>
+    request.headers[API_KEY_HEADER] === SESSION_KEY
+      // (setting headers merges them: the request is made again, without the header)
+      ? HttpClientRequest.make(request.method)(request.url, {
+        urlParams: request.urlParams,
+        hash: Option.getOrUndefined(request.hash),
+        headers: Headers.remove(request.headers, API_KEY_HEADER),
+        body: request.body
+      })
+      : request)
+
+/**
  * Fills what a keyed request leaves out: the `x-api-key` header (a header the caller gives wins)
  * and empty `urlParams` when every parameter is optional.
  */
@@ -351,13 +398,20 @@ const completeRequest = (apiKey: string | undefined) => (request: any) => {
   }
 }
 
+/**
+ * The key an operation is sent with: the client's; for a session client without one, `SESSION_KEY`
+ * on the operations the session may call; else none.
+ */
+const keyFor = (api: HttpApi.HttpApi.Any, apiKey: string | undefined, session: boolean) => (operation: string) =>
+  apiKey ?? (session && operationsOf(api).orSession.has(operation) ? SESSION_KEY : undefined)
+
 /** Wraps every method of a derived client of `api` (groups and top-level methods) with `completeRequest`. */
-const keyed = (raw: object, apiKey: string | undefined, api: HttpApi.HttpApi.Any): any => {
+const keyed = (raw: object, apiKey: string | undefined, api: HttpApi.HttpApi.Any, session: boolean): any => {
   const operations = operationsOf(api)
-  const fill = completeRequest(apiKey)
+  const keyOf = keyFor(api, apiKey, session)
   // a keyed operation without a key fails here, with a plain message, before anything is sent
   const wrap = (operation: string, method: (request: unknown) => unknown) => (request?: unknown) => {
-    const filled = fill(request)
+    const filled = completeRequest(keyOf(operation))(request)
     // drawn when the method is called: running the Effect again (a retry of the caller's) sends the same key
     if (operations.idempotent.has(operation) && filled.headers[IDEMPOTENCY_KEY_HEADER] === undefined) {
       filled.headers = { ...filled.headers, [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() }
@@ -390,10 +444,12 @@ const derivedFrom = (
     Effect.flatMap((response) => response.json),
     Effect.map((json) => json as OpenApi.OpenAPISpec)
   )
-  const client = keyed(raw, apiKey, api)
+  const session = options.session === true
+  const client = keyed(raw, apiKey, api, session)
   return {
     ...client,
-    ...("audio" in client ? audioMethods(api, client, httpClient, baseUrl, apiKey) : {}),
+    // the upload's key: the client's, or a session client's empty one
+    ...("audio" in client ? audioMethods(api, client, httpClient, baseUrl, keyFor(api, apiKey, session)("audio.uploadAudio")) : {}),
     ...("extensions" in client ? callsMethods(client) : {}),
     baseUrl,
     headers: apiKey === undefined ? {} : { [API_KEY_HEADER]: apiKey },
@@ -422,9 +478,9 @@ const derive = (api: HttpApi.HttpApi.Any, options: CallsightClientOptions) =>
     // Callsight's groups declare no client middleware: the derivation needs the HttpClient alone
     const raw = yield* (HttpApiClient.make(api as HttpApi.HttpApi.AnyWithProps, {
       baseUrl: normalizeBaseUrl(options.baseUrl),
-      transformClient: (client) => resilient(client, options)
+      transformClient: (client) => resilient(withoutEmptyKey(client), options)
     }) as Effect.Effect<object, never, HttpClient.HttpClient>)
-    return { raw, httpClient: resilient(yield* HttpClient.HttpClient, options) }
+    return { raw, httpClient: resilient(withoutEmptyKey(yield* HttpClient.HttpClient), options) }
   })
 
 /**
@@ -472,9 +528,14 @@ const audioMethods = (
       // one key per call of uploadAudio, drawn now: every attempt (and a rerun of the Effect) sends it
       const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey()
       return Effect.gen(function* () {
-        if (apiKey === undefined) return yield* missingApiKey("audio.uploadAudio")
+        // without a key, where the declaration lets a session upload (a browser signed in to the portal), the cookie goes
+        if (apiKey === undefined && operationsOf(api).keyed.has("audio.uploadAudio")) return yield* missingApiKey("audio.uploadAudio")
         const audio = yield* openAudio(source, options.filename)
         const body = multipartBody(audio, uploadFields(options), options.onProgress)
+        // a Blob goes whole: the runtime's fetch reads it itself (a browser's fetch cannot stream a body over HTTP/1.1)
+        const sent = audio.blob === undefined
+          ? HttpBody.stream(body.stream, body.contentType, body.length)
+          : HttpBody.raw(new Blob([body.head, audio.blob, body.tail], { type: body.contentType }), { contentType: body.contentType, contentLength: body.length })
         // The operation as the declaration derives it, over a client that sends the streamed
         // body in place of the (empty) form it is given: the answer is decoded as for any other.
         const upload = yield* HttpApiClient.endpoint(api as typeof CallsightApi, {
@@ -483,12 +544,15 @@ const audioMethods = (
           baseUrl,
           httpClient: HttpClient.mapRequest(
             httpClient,
-            HttpClientRequest.setBody(HttpBody.stream(body.stream, body.contentType, body.length))
+            HttpClientRequest.setBody(sent)
           )
         })
-        return yield* upload(
+        if (audio.blob !== undefined) options.onProgress?.({ sent: 0, total: body.length })
+        const answer = yield* upload(
           completeRequest(apiKey)({ payload: new FormData(), headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } })
         )
+        if (audio.blob !== undefined) options.onProgress?.({ sent: body.length, total: body.length })
+        return answer
       })
     },
     getAnalysis,

@@ -46,14 +46,14 @@ tenant-isolated evidence report or the whole analysis as JSON.</p>
 <nav aria-label="Start here">
 <a class="primary" href="/signup">Sign up</a>
 <a href="/sign-in">Sign in</a>
-<a href="/portal">Open the portal</a>
+<a href="/app/">Open the portal</a>
 <a href="/docs">API reference</a>
 </nav>
 <h2>For your team: the portal</h2>
 <ul>
 <li><a href="/signup">Sign up</a>: create your company's account. We e-mail you a link that signs you in; there is no password.</li>
 <li><a href="/sign-in">Sign in</a>: a new sign-in link by e-mail, for an account you have.</li>
-<li><a href="/portal">The portal</a>: the daily brief, your calls and their reports, the coaching focus of each closer, your API keys.</li>
+<li><a href="/app/">The portal</a>: your calls with their recordings and evidence, the team, coaching, search and chat, value and settings.</li>
 </ul>
 <h2>For agents and developers: the API</h2>
 <ul>

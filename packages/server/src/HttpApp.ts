@@ -30,7 +30,7 @@ import { MembersAdminHttpLive, MembersHttpLive } from "./members/Http.js"
 import { PaymentsHttpLive } from "./payments/Http.js"
 import { tracingEnabled } from "./Observability.js"
 import { PagesLive } from "./portal/Pages.js"
-import { PortalPageLive } from "./portal/PortalPage.js"
+import { WebAppLive } from "./http/WebApp.js"
 import { PortalHttpLive, PortalPublicHttpLive } from "./portal/Http.js"
 import { ProbesHttpLive } from "./probes/Http.js"
 import { RecorderHttpLive } from "./recorder/Http.js"
@@ -77,7 +77,7 @@ const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(PagesLive),
   Layer.provide(McpHttpLive),
-  Layer.provide(PortalPageLive),
+  Layer.provide(WebAppLive),
   Layer.provide(IntegrationPagesLive),
   Layer.provide(HomePageLive),
   Layer.provide(ApiErrorsLive),

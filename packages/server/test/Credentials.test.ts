@@ -103,11 +103,15 @@ describe("missing credentials are 401 with the scheme named", () => {
         }
         expect(seen).toContain("GET /reports/{call_id}/html")
         expect(seen).toContain("POST /v1/teams/audio")
+        // the upload, the status, the list and a call's audio take a key or the session (the web app)
+        for (const key of ["POST /v1/teams/audio", "GET /analysis/{call_id}", "GET /v1/teams/calls", "GET /v1/client-portal/calls/{call_id}/audio"]) {
+          expect(operations.find((op) => op.key === key)?.schemes, key).toEqual(["tenantKey", "session"])
+        }
       }))
 
     it.effect("an empty or blank key is a missing one; under /reporting too", () =>
       Effect.gen(function* () {
-        const analysis = { key: "GET /analysis/{call_id}", method: "GET", path: "/analysis/call_x", schemes: ["tenantKey"], body: undefined }
+        const analysis = { key: "GET /v1/teams/calls/{call_id}", method: "GET", path: "/v1/teams/calls/call_x", schemes: ["tenantKey"], body: undefined }
         for (const blank of ["", "   "]) {
           const reply = yield* send(analysis, { "x-api-key": blank })
           expect(reply.status).toBe(401)

@@ -33,8 +33,10 @@ const openPage = (url: string, options: { readonly landsOn?: string } = {}) =>
     })
     await page.goto(url)
     if (options.landsOn !== undefined) {
-      await page.waitForURL((u) => u.pathname === options.landsOn, { timeout: 10_000 })
+      await page.waitForURL((u) => u.pathname.startsWith(options.landsOn!), { timeout: 10_000 })
       await page.waitForLoadState("load")
+      // the app names the company in the title once it knows who signed in
+      await page.waitForFunction(() => document.title !== "Callsight", undefined, { timeout: 10_000 })
     } else {
       await page.waitForFunction(() => document.getElementById("status").className !== "", undefined, { timeout: 10_000 })
     }
@@ -56,9 +58,9 @@ describe.skipIf(!runBrowser)("the pages of the e-mailed links", () => {
         const email = freshEmail("browser")
         yield* call("POST", "/v1/client-auth/signup", { body: { email, company_name: "Browser Co" } })
         const token = yield* outboxToken(email, 1)
-        const opened = yield* openPage(`${base}/sign-in#token=${token}`, { landsOn: "/portal" })
-        // signed in, the browser opens the portal; the token never reached an address
-        expect(opened.address).toBe(`${base}/portal`)
+        const opened = yield* openPage(`${base}/sign-in#token=${token}`, { landsOn: "/app/calls" })
+        // signed in, the browser opens the app (its first screen); the token never reached an address
+        expect(opened.address).toBe(`${base}/app/calls`)
         expect(opened.title).toBe("Browser Co · Callsight")
         expect(opened.visited.every((u) => !u.includes(token))).toBe(true)
         expect(opened.external).toEqual([])

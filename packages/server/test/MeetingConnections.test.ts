@@ -102,7 +102,7 @@ describe("calendar and video connections", () => {
 
         expect(reply.status).toBe(302)
         expect(reply.headers["location"]).toBe(
-          `http://localhost:8080/portal/integrations?closer_id=${t.closerId}&integration=calendar&status=connected`
+          `http://localhost:8080/app/settings/integrations?closer_id=${t.closerId}&integration=calendar&status=connected`
         )
         // the code was exchanged with the verifier (the provider checks it against the challenge) and the client's secret
         const exchange = providers.calendar.exchanges.find((e) => e.body["code"] === back.code)!

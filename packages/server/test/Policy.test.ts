@@ -9,12 +9,28 @@
 import { CallsightApi, SESSION_COOKIE } from "@callsight/api-spec"
 import { HttpApi, HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { readFileSync } from "node:fs"
+import { Context, Effect, Layer, Option } from "effect"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { wavOf } from "../../../test/utils/Fixtures.js"
 import { POLICY, policyMarkdown } from "../src/tenancy/Policy.js"
 import { call, freshEmail, memberSession, newTenant, repSession, sessionCookie, tokenOf } from "./utils/PortalRequests.js"
 import { seedWeekCall } from "./utils/SeedCalls.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
+
+class BlobDir extends Context.Tag("test/BlobDir")<BlobDir, string>() {}
+
+/** The server, its blobs in a directory the test knows (the seeded calls' recordings are written there). */
+const server = Layer.unwrapScoped(
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "callsight-policy-blobs-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    ),
+    (dir) => Layer.merge(serverWithSmtp({ blobDir: dir }), Layer.succeed(BlobDir, dir))
+  )
+)
 
 /** Every operation of the declaration a portal session can call. */
 const sessionOperations = (() => {
@@ -52,7 +68,7 @@ describe("the policy table", () => {
     expect(doc).toContain(policyMarkdown())
   })
 
-  layer(serverWithSmtp(), { excludeTestServices: true })("on the service", (it) => {
+  layer(server, { excludeTestServices: true })("on the service", (it) => {
     it.effect("each operation with a session of each role: 403 exactly where the table forbids it", () =>
       Effect.gen(function* () {
         const smtp = yield* Smtp
@@ -154,13 +170,17 @@ describe("the policy table", () => {
         const callsA = [yield* seed(emailA, 61, yesterday), yield* seed(emailA, 72, anHourAgo)]
         const callsB = [yield* seed(emailB, 44, yesterday), yield* seed(emailB, 88, anHourAgo)]
         const [ownCall, othersCall] = [callsA[1]!, callsB[1]!]
+        // the seeded calls' recordings, where the blob store looks for them (`blob/<call_id>`)
+        const blobDir = yield* BlobDir
+        mkdirSync(join(blobDir, "blob"), { recursive: true })
+        for (const id of [...callsA, ...callsB]) writeFileSync(join(blobDir, "blob", id), wavOf(new Int16Array(800)))
         // the owner's audit of B's call, for the audit read
         const audit = yield* call("POST", "/v1/coaching/manual-audits", { session: owner.session, body: { call_id: othersCall, scores: { discovery: 50 }, notes: "zebrafish" } })
         expect(audit.status).toBe(200)
         const auditOfB = (audit.body as { audit_id: string }).audit_id
 
-        /** What each "self" operation is called with: a query or a body, about `callId` where it takes one. */
-        const requests: Record<string, (callId: string) => { readonly query?: string; readonly body?: unknown }> = {
+        /** What each "self" operation is called with: a query, a body or a form, about `callId` where it takes one. */
+        const requests: Record<string, (callId: string) => { readonly query?: string; readonly body?: unknown; readonly form?: FormData }> = {
           "clientPortal.getAccountCockpit": () => ({}),
           "clientPortal.getDailyBrief": () => ({}),
           "clientPortal.chatWithConcierge": () => ({ body: { message: "find zebrafish" } }),
@@ -179,16 +199,32 @@ describe("the policy table", () => {
           "workspace.getMeetingPrepBrief": () => ({}),
           "workspace.getDealIntelligence": () => ({}),
           "workspace.getCall": () => ({}),
+          "audio.uploadAudio": () => {
+            const form = new FormData()
+            form.append("audio", new Blob([wavOf(new Int16Array(16_000))]), "call.wav")
+            return { form }
+          },
+          "audio.getAnalysis": () => ({}),
           "audio.getReportHtml": () => ({}),
-          "extensions.getPortalReport": () => ({})
+          "extensions.listCalls": () => ({ query: "?limit=200" }),
+          "extensions.getPortalReport": () => ({}),
+          "extensions.getCallAudio": () => ({})
         }
         const selfOperations = sessionOperations.filter((o) => (POLICY as Record<string, Record<string, string>>)[o.key]!.member === "self")
         expect(selfOperations.map((o) => o.key).sort()).toEqual(Object.keys(requests).sort())
 
         const send = (op: (typeof selfOperations)[number], session: string, callId: string) =>
           Effect.gen(function* () {
-            const { body, query } = requests[op.key]!(callId)
+            const { body, form, query } = requests[op.key]!(callId)
             const path = op.path.replace(":call_id", callId).replace(":audit_id", auditOfB) + (query ?? "")
+            if (form !== undefined) {
+              const response = yield* Effect.flatMap(HttpClient.HttpClient, (client) =>
+                client.execute(HttpClientRequest.post(path).pipe(
+                  HttpClientRequest.setHeader("cookie", `${SESSION_COOKIE}=${session}`),
+                  HttpClientRequest.bodyFormData(form)
+                ))).pipe(Effect.orDie)
+              return { status: response.status, text: yield* Effect.orDie(response.text) }
+            }
             const reply = yield* call(op.method as "GET", path, { session, ...(body === undefined ? {} : { body }) })
             return { status: reply.status, text: typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body) }
           })

@@ -13,6 +13,7 @@ import { HttpApiClient } from "@effect/platform"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
 import { createHash } from "node:crypto"
+import { APP_POLICY } from "../src/http/SecurityHeaders.js"
 import { admin } from "./utils/AudioRequests.js"
 import { baseUrl, runBrowser, useBrowser } from "./utils/Browser.js"
 import { call, freshEmail, outboxToken, type Reply, sessionCookie } from "./utils/PortalRequests.js"
@@ -155,19 +156,28 @@ describe("security headers", () => {
         }
       }))
 
-    it.effect("/portal: signed out, a redirect with the headers; signed in, the page, never cached", () =>
+    it.effect("/portal leads to the app; the app's page has its own policy (its files only) and is revalidated, its assets kept for a year", () =>
       Effect.gen(function* () {
         const out = yield* call("GET", "/portal")
         expect(out.status).toBe(302)
-        expect(out.headers["location"]).toBe("/sign-in")
+        expect(out.headers["location"]).toBe("/app/")
         expectBaseHeaders(out)
 
         const { session } = yield* tenantWithSession
-        const portal = yield* call("GET", "/portal", { session })
-        expect(portal.status).toBe(200)
-        const { scripts } = expectHtmlHeaders(portal, { policy: "page", tenant: true })
-        expect(scripts.length).toBe(1)
-        expect(portal.body).toContain("Headers &amp; Co")
+        for (const path of ["/app/", "/app/calls/call_x"]) {
+          const app = yield* call("GET", path, { session })
+          expect(app.status).toBe(200)
+          expectBaseHeaders(app)
+          expect(app.headers["content-security-policy"]).toBe(APP_POLICY)
+          expect(app.headers["cache-control"]).toBe("no-cache")
+          expect(app.body).toContain('<div id="root"></div>')
+          expect(app.body).not.toMatch(/<script>|style=/)
+        }
+        const asset = /src="(\/app\/assets\/[^"]+\.js)"/.exec((yield* call("GET", "/app/")).body)![1]!
+        const script = yield* call("GET", asset)
+        expect([script.status, script.headers["content-type"], script.headers["cache-control"]])
+          .toEqual([200, "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"])
+        expect((yield* call("GET", "/app/assets/missing-0000.js")).status).toBe(404)
       }))
 
     it.effect("the evidence report, with the tenant key, with the session and under /reporting: no script at all, never cached", () =>
@@ -266,15 +276,15 @@ describe("security headers", () => {
           // the link the form asked for: the page signs the browser in and opens the portal
           const token = yield* outboxToken(email, 2)
           const signedIn = yield* visit(`${base}/sign-in#token=${token}`, async (page) => {
-            await page.waitForURL((u) => u.pathname === "/portal", { timeout: 10_000 })
-            await page.waitForLoadState("load")
+            await page.waitForURL((u) => u.pathname.startsWith("/app/"), { timeout: 10_000 })
+            await page.waitForFunction(() => document.title !== "Callsight", undefined, { timeout: 10_000 })
             return page.title()
           })
           expect(signedIn.violations).toEqual([])
           expect(signedIn.result).toBe("Csp Co · Callsight")
         }))
 
-      it.effect("/portal, a report and /docs render with no violation", () =>
+      it.effect("the app, a report and /docs render with no violation", () =>
         Effect.gen(function* () {
           const base = yield* baseUrl
           const { tenant, session } = yield* tenantWithSession
@@ -301,15 +311,17 @@ describe("security headers", () => {
           expect(docs.result).toContain("Client portal")
           expect(docs.result).toContain("Operations probes")
 
-          const portal = yield* visit(`${base}/portal`, async (page) => {
-            // the sign-out script runs: it posts the logout and leaves for /sign-in
-            const header = await page.evaluate(() => window.getComputedStyle(document.querySelector("header")).backgroundColor)
-            await page.click("#signout")
+          const app = yield* visit(`${base}/portal`, async (page) => {
+            // /portal leads to the app; its script runs and styles apply under its policy; sign-out posts the logout and leaves for /sign-in
+            await page.waitForURL((u) => u.pathname === "/app/calls", { timeout: 10_000 })
+            await page.waitForSelector("h1", { timeout: 10_000 })
+            const nav = await page.evaluate(() => window.getComputedStyle(document.querySelector(".nav")).borderBottomStyle)
+            await page.getByRole("button", { name: "Sign out" }).click()
             await page.waitForURL((u) => u.pathname === "/sign-in", { timeout: 10_000 })
-            return header
+            return nav
           }, cookies)
-          expect(portal.violations).toEqual([])
-          expect(portal.result).toBe("rgb(15, 23, 42)")
+          expect(app.violations).toEqual([])
+          expect(app.result).toBe("solid")
         }))
     })
   })

@@ -40,9 +40,9 @@ describe("the start pages", () => {
         expect(home.headers["content-type"]).toMatch(/^text\/html/)
         expect(home.body).toContain(ICON_LINK)
         const hrefs = links(home.body)
-        for (const href of ["/signup", "/sign-in", "/portal", "/docs", "/openapi.json"]) expect(hrefs, href).toContain(href)
+        for (const href of ["/signup", "/sign-in", "/app/", "/docs", "/openapi.json"]) expect(hrefs, href).toContain(href)
         // the four doors come first, the sign-up first of all
-        expect(hrefs.slice(0, 4)).toEqual(["/signup", "/sign-in", "/portal", "/docs"])
+        expect(hrefs.slice(0, 4)).toEqual(["/signup", "/sign-in", "/app/", "/docs"])
         expect(home.body).toMatch(/We e-mail you a link that signs you in/)
         // both versions, each named, as /docs names them
         expect(home.body).toContain(`API ${API_VERSION} · Callsight ${VERSION}`)
@@ -51,20 +51,10 @@ describe("the start pages", () => {
         expect(home.headers["content-security-policy"]).toMatch(/^default-src 'self'/)
       }))
 
-    it.effect("every link on / leads somewhere: 200, or the portal's way to the sign-in", () =>
+    it.effect("every link on / leads somewhere: 200 (the app's page too: signed out, the app itself sends the browser to sign in)", () =>
       Effect.gen(function* () {
         const home = yield* call("GET", "/")
-        for (const href of new Set(links(home.body))) {
-          const reply = yield* call("GET", href)
-          if (href === "/portal") {
-            // signed out, the portal sends the browser to the sign-in page
-            expect(reply.status, href).toBeGreaterThanOrEqual(300)
-            expect(reply.status, href).toBeLessThan(400)
-            expect(reply.headers["location"], href).toBe("/sign-in")
-          } else {
-            expect(reply.status, href).toBe(200)
-          }
-        }
+        for (const href of new Set(links(home.body))) expect((yield* call("GET", href)).status, href).toBe(200)
       }))
 
     it.effect("/signup is a form of the signup operation that says what happens next", () =>
@@ -99,14 +89,14 @@ describe("the start pages", () => {
         for (const path of ["/", "/signup", "/sign-in", "/verify-email"]) {
           expect((yield* call("GET", path)).body, path).toContain(ICON_LINK)
         }
-        // the portal, signed in
+        // the portal (the app), signed in
         const email = freshEmail("icon")
         yield* call("POST", "/v1/client-auth/signup", { body: { email, company_name: "Icon Co" } })
         const verified = yield* call("POST", "/v1/client-auth/verify", { body: { token: yield* outboxToken(email, 1) } })
         const session = /callsight_session=([^;]+)/.exec(verified.headers["set-cookie"]!)![1]!
-        const portal = yield* call("GET", "/portal", { session })
+        const portal = yield* call("GET", "/app/", { session })
         expect(portal.status).toBe(200)
-        expect(portal.body).toContain(ICON_LINK)
+        expect(portal.body).toContain('<link rel="icon" href="/favicon.ico"')
       }))
 
     it.effect("/favicon.ico is an icon (an ICO of two PNGs), cacheable for a day, with or without a session", () =>
@@ -226,7 +216,8 @@ describe("the start pages", () => {
           const context = await browser().newContext()
           const page = await context.newPage()
           await page.goto(`${base}/sign-in#token=${token}`)
-          await page.waitForURL((u) => u.pathname === "/portal", { timeout: 10_000 })
+          await page.waitForURL((u) => u.pathname === "/app/calls", { timeout: 10_000 })
+          await page.waitForFunction(() => document.title !== "Callsight", undefined, { timeout: 10_000 })
           const title = await page.title()
           await context.close()
           return title

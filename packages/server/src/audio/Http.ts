@@ -14,8 +14,8 @@ export const AudioHttpLive = HttpApiBuilder.group(CallsightApi, "audio", (handle
     return handlers
       .handle("uploadAudio", ({ headers, payload, request }) =>
         Effect.flatMap(CurrentClient, (c) =>
-          uploads.upload(c.clientId, payload.pipe(partsEndingWithBody(request)), headers["idempotency-key"])))
-      .handle("getAnalysis", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.status(c.clientId, path.call_id)))
+          uploads.upload(c.clientId, seesOf(c), payload.pipe(partsEndingWithBody(request)), headers["idempotency-key"])))
+      .handle("getAnalysis", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.status(c.clientId, path.call_id, seesOf(c))))
       .handle("getReportHtml", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id, seesOf(c))))
   })
 ).pipe(Layer.provide([Uploads.Default, CallViews.Default]))

@@ -4,6 +4,12 @@
  * are committed before the 202 answer, with a `no_transcriber` notice when the tenant has no
  * speech-to-text provider now (views/SpeechToText.ts). Status, report and analysis are read
  * through `CallViews`.
+ *
+ * Who uploads (`Sees`): a tenant key, an owner or an admin upload for the team (`closer_email` as
+ * given). A rep (a member who is a verified closer) uploads their own calls: without
+ * `closer_email` the call is theirs, with another closer's e-mail 403 (the field is valid; the
+ * right to name another closer is missing); a member who is no closer cannot upload (403, before
+ * the body is read). The Idempotency-Key is the tenant's, whichever door the upload came through.
  */
 import {
   CallId,
@@ -11,10 +17,12 @@ import {
   type ClientId,
   Conflict,
   EmailAddress,
+  Forbidden,
   isSafeText,
   PayloadTooLarge,
   PaymentRequired,
   RepChannelSetting,
+  type Sees,
   UnsupportedMediaType,
   ValidationFailed
 } from "@callsight/api-spec"
@@ -138,13 +146,31 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
         }
       })
 
+    const noCloser = new Forbidden({
+      message: "only closers upload calls: ask an owner or an admin of the account to add and verify you as a closer"
+    })
+    /** The closer of the call: as given, or for a rep (`uploader` a closer) their own, another closer's being 403. */
+    const closerOf = (uploader: Sees, given: string | null) => {
+      if (uploader._tag === "Team") return Effect.succeed(given)
+      const own = uploader.email
+      if (own === null) return Effect.fail(noCloser)
+      if (given !== null && given.toLowerCase() !== own.toLowerCase()) {
+        return Effect.fail(new Forbidden({ message: "a rep uploads their own calls: leave closer_email out, or give your own e-mail" }))
+      }
+      return Effect.succeed(own)
+    }
+
     const upload = Effect.fn("Uploads.upload")(function* (
       clientId: ClientId,
+      uploader: Sees,
       parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
       idempotencyKey: string | undefined
     ) {
+      // a member who is no closer: refused before the file is read
+      if (uploader._tag === "Closer" && uploader.email === null) return yield* noCloser
       const form = yield* readForm(parts)
       const input = yield* validate(form).pipe(
+        Effect.flatMap((valid) => Effect.map(closerOf(uploader, valid.closerEmail), (closerEmail) => ({ ...valid, closerEmail }))),
         Effect.onError(() => (form.audio === undefined ? Effect.void : blobs.discard(form.audio)))
       )
       const callId = CallId.make(newId("call"))

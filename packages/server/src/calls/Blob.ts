@@ -3,7 +3,7 @@
  * storage) offer, how they fail, and the local directory of temporary files both keep. Callers
  * import it through BlobStore.ts.
  */
-import { Data, Effect, type Stream } from "effect"
+import { Data, Effect, type Option, type Stream } from "effect"
 import { mkdir, readdir, rm, stat } from "node:fs/promises"
 import { join } from "node:path"
 
@@ -23,6 +23,12 @@ export class BlobStoreUnavailable extends Data.TaggedError("BlobStoreUnavailable
  * credentials). The `cause` of a `BlobWriteFailed` of the S3 store.
  */
 export class S3RequestFailed extends Data.TaggedError("S3RequestFailed")<{ readonly message: string }> {}
+
+/** A span of bytes of a file: the first and the last (included), counted from 0. */
+export interface ByteSpan {
+  readonly start: number
+  readonly end: number
+}
 
 export interface StagedBlob {
   /** Where the staged file is until `commit` or `discard`: a local path, or an object's key. */
@@ -68,6 +74,13 @@ export interface BlobStoreShape {
   readonly pathOf: (key: string) => string
   /** The file under `key` as a stream of bytes. */
   readonly read: (key: string) => Stream.Stream<Uint8Array, BlobReadFailed>
+  /** The size in bytes of the file under `key`; none when it is not kept. Unreachable storage fails. */
+  readonly size: (key: string) => Effect.Effect<Option.Option<number>, BlobReadFailed>
+  /**
+   * The bytes `start` to `end` (both included, `end` within the file) of the file under `key`, as a
+   * stream: a range of a local file, a ranged GetObject (`Range: bytes=start-end`) in object storage.
+   */
+  readonly readRange: (key: string, range: ByteSpan) => Stream.Stream<Uint8Array, BlobReadFailed>
   /**
    * Runs `use` with a local path of the file under `key`: the file itself in the local store, a
    * temporary copy (removed afterwards) in object storage.

@@ -13,7 +13,7 @@ import { createReadStream, createWriteStream } from "node:fs"
 import { mkdir, rename, rm, stat } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { AppConfig } from "../config.js"
-import { BlobReadFailed, type BlobStoreShape, BlobTooLarge, BlobWriteFailed, localTmpDir, type StagedBlob } from "./Blob.js"
+import { BlobReadFailed, type BlobStoreShape, BlobTooLarge, BlobWriteFailed, type ByteSpan, localTmpDir, type StagedBlob } from "./Blob.js"
 
 export {
   BlobReadFailed,
@@ -21,6 +21,7 @@ export {
   BlobStoreUnavailable,
   BlobTooLarge,
   BlobWriteFailed,
+  type ByteSpan,
   S3RequestFailed,
   STALE_STAGED_MS,
   type StagedBlob,
@@ -89,6 +90,15 @@ export const makeLocalBlobStore = (blobDir: string) =>
         (cause) => new BlobReadFailed({ key, message: String(cause) })
       )
 
+    const size = (key: string) =>
+      Effect.promise(() => stat(pathOf(key)).then((info) => (info.isFile() ? Option.some(info.size) : Option.none()), () => Option.none<number>()))
+
+    const readRange = (key: string, range: ByteSpan) =>
+      Stream.fromAsyncIterable(
+        createReadStream(pathOf(key), { start: range.start, end: range.end }) as AsyncIterable<Uint8Array>,
+        (cause) => new BlobReadFailed({ key, message: String(cause) })
+      )
+
     const withLocalFile = <A, E, R>(key: string, use: (path: string) => Effect.Effect<A, E, R>) =>
       Effect.suspend(() => use(pathOf(key)))
 
@@ -102,6 +112,8 @@ export const makeLocalBlobStore = (blobDir: string) =>
       exists,
       pathOf,
       read,
+      size,
+      readRange,
       withLocalFile,
       check: Effect.void
     }

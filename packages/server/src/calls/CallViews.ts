@@ -73,8 +73,10 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
     const found = <A>(callId: CallId, row: Option.Option<A>) =>
       Option.match(row, { onNone: () => Effect.fail(notFound(callId)), onSome: Effect.succeed })
 
-    const status = Effect.fn("CallViews.status")(function* (clientId: ClientId, callId: CallId) {
+    /** The status an agent or the web app polls; another closer's call is 404 to a rep (`seen`), as another tenant's is. */
+    const status = Effect.fn("CallViews.status")(function* (clientId: ClientId, callId: CallId, seen: Sees) {
       const call = yield* found(callId, yield* Effect.orDie(repo.findStatus(clientId, callId)))
+      if (!sees(seen, call.closer_email)) return yield* notFound(callId)
       const completed = call.status === "completed"
       // without a speech-to-text provider: what the analysis will miss (the configuration now), or missed (its result)
       const notices = completed ? yield* speechToText.afterAnalysis(clientId, call.transcript_available)
@@ -189,7 +191,9 @@ const callFilter = (query: typeof ListCallsQuery.Type): CallFilter => ({
   createdFrom: query.created_from ?? null,
   createdBefore: query.created_to === undefined ? null : createdBefore(query.created_to),
   minScore: query.min_score ?? null,
-  maxScore: query.max_score ?? null
+  maxScore: query.max_score ?? null,
+  outcome: query.outcome ?? null,
+  callType: query.call_type ?? null
 })
 
 /** Keyset cursor: the last row's position (its creation time to the microsecond) and id, opaque to callers. */

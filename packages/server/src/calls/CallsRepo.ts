@@ -117,9 +117,23 @@ export const CallListRow = Schema.Struct({
   position: Schema.String,
   completed_at: NullableIsoTimestamp,
   duration_s: Schema.NullOr(Schema.Number),
-  overall_score: Schema.NullOr(Schema.Number)
+  overall_score: Schema.NullOr(Schema.Number),
+  /** The outcome record's outcome (null: none recorded). */
+  outcome: Schema.NullOr(Schema.Literal("won", "lost", "no_decision", "open")),
+  /** The type the analysis took (`result.call_type.type`; null until analysed). */
+  call_type: Schema.NullOr(CallTypeName)
 })
 export type CallListRow = typeof CallListRow.Type
+
+/** Where a call's recording is, for the player: its format, its key, and whether retention removed it. */
+export const CallAudioRow = Schema.Struct({
+  call_id: CallId,
+  closer_email: Schema.NullOr(Schema.String),
+  format: Format,
+  blob_key: Schema.String,
+  audio_removed_at: NullableIsoTimestamp
+})
+export type CallAudioRow = typeof CallAudioRow.Type
 
 /** What the worker needs of the call it analyses. */
 export const JobCall = Schema.Struct({
@@ -160,7 +174,11 @@ export const CallFilter = Schema.Struct({
   createdFrom: Schema.NullOr(Schema.String),
   createdBefore: Schema.NullOr(Schema.String),
   minScore: Schema.NullOr(Schema.Number),
-  maxScore: Schema.NullOr(Schema.Number)
+  maxScore: Schema.NullOr(Schema.Number),
+  /** The outcome record's outcome, or `none`: calls without one. */
+  outcome: Schema.NullOr(Schema.Literal("won", "lost", "no_decision", "open", "none")),
+  /** The type the analysis took. */
+  callType: Schema.NullOr(CallTypeName)
 })
 export type CallFilter = typeof CallFilter.Type
 
@@ -171,7 +189,9 @@ export const everyCall: CallFilter = {
   createdFrom: null,
   createdBefore: null,
   minScore: null,
-  maxScore: null
+  maxScore: null,
+  outcome: null,
+  callType: null
 }
 
 /** The keyset position after which a page starts: the last row's `position` and id. */
@@ -242,6 +262,14 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
             FROM calls WHERE client_id = ${tenantId} AND call_id = ${callId}`
     })
 
+    /** Where the tenant's call's recording is (the player's `GET /v1/client-portal/calls/{call_id}/audio`). */
+    const findAudio = Rows.findOne({
+      Request: TenantCall,
+      Result: CallAudioRow,
+      execute: ({ callId, tenantId }) =>
+        sql`SELECT call_id, closer_email, format, blob_key, audio_removed_at FROM calls WHERE client_id = ${tenantId} AND call_id = ${callId}`
+    })
+
     /** For the worker, which acts for whichever tenant owns the job. */
     const findForJob = Rows.findOne({
       Request: CallId,
@@ -260,19 +288,23 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
       }),
       Result: CallListRow,
       execute: (p) =>
-        sql`SELECT call_id, external_call_id, closer_email, status, created_at, created_at::text AS position, completed_at,
-                   duration_s, (result -> 'scorecard' ->> 'overall')::float8 AS overall_score
-            FROM calls WHERE ${sql.and([
-              sql`client_id = ${p.tenantId}`,
-              ...(p.afterPosition === null ? [] : [sql`(created_at, call_id) < (${p.afterPosition}::timestamptz, ${p.afterCallId})`]),
-              ...(p.status === null ? [] : [sql`status = ${p.status}`]),
-              ...(p.closerEmail === null ? [] : [sql`lower(closer_email) = lower(${p.closerEmail})`]),
-              ...(p.createdFrom === null ? [] : [sql`created_at >= ${p.createdFrom}::timestamptz`]),
-              ...(p.createdBefore === null ? [] : [sql`created_at < ${p.createdBefore}::timestamptz`]),
-              ...(p.minScore === null ? [] : [sql`(result -> 'scorecard' ->> 'overall')::float8 >= ${p.minScore}`]),
-              ...(p.maxScore === null ? [] : [sql`(result -> 'scorecard' ->> 'overall')::float8 <= ${p.maxScore}`])
+        sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.status, c.created_at, c.created_at::text AS position,
+                   c.completed_at, c.duration_s, (c.result -> 'scorecard' ->> 'overall')::float8 AS overall_score,
+                   o.outcome, c.result -> 'call_type' ->> 'type' AS call_type
+            FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id
+            WHERE ${sql.and([
+              sql`c.client_id = ${p.tenantId}`,
+              ...(p.afterPosition === null ? [] : [sql`(c.created_at, c.call_id) < (${p.afterPosition}::timestamptz, ${p.afterCallId})`]),
+              ...(p.status === null ? [] : [sql`c.status = ${p.status}`]),
+              ...(p.closerEmail === null ? [] : [sql`lower(c.closer_email) = lower(${p.closerEmail})`]),
+              ...(p.createdFrom === null ? [] : [sql`c.created_at >= ${p.createdFrom}::timestamptz`]),
+              ...(p.createdBefore === null ? [] : [sql`c.created_at < ${p.createdBefore}::timestamptz`]),
+              ...(p.minScore === null ? [] : [sql`(c.result -> 'scorecard' ->> 'overall')::float8 >= ${p.minScore}`]),
+              ...(p.maxScore === null ? [] : [sql`(c.result -> 'scorecard' ->> 'overall')::float8 <= ${p.maxScore}`]),
+              ...(p.outcome === null ? [] : [p.outcome === "none" ? sql`o.call_id IS NULL` : sql`o.outcome = ${p.outcome}`]),
+              ...(p.callType === null ? [] : [sql`c.result -> 'call_type' ->> 'type' = ${p.callType}`])
             ])}
-            ORDER BY created_at DESC, call_id DESC LIMIT ${p.limit}`
+            ORDER BY c.created_at DESC, c.call_id DESC LIMIT ${p.limit}`
     })
 
     /** A page of the tenant's calls, newest first, after the keyset position, that pass the filter. */
@@ -376,6 +408,7 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
       exists: (clientId: ClientId, callId: CallId) => Effect.map(exists({ tenantId: clientId, callId }), (row) => row.exists),
       find: (clientId: ClientId, callId: CallId) => find({ tenantId: clientId, callId }),
       findStatus: (clientId: ClientId, callId: CallId) => findStatus({ tenantId: clientId, callId }),
+      findAudio: (clientId: ClientId, callId: CallId) => findAudio({ tenantId: clientId, callId }),
       findForJob,
       page,
       findIdempotent: (clientId: ClientId, key: string) => findIdempotent({ tenantId: clientId, key }),

@@ -9,7 +9,8 @@
  * - `commit` copies the temporary object under its key (one CopyObject: S3 caps it at 5 GiB, and
  *   config.ts caps MAX_UPLOAD_MB at that when S3_BUCKET is set) and deletes the temporary one.
  * - Readers that need a file (the analysis decodes with random access) get a temporary local copy
- *   in `BLOB_DIR/tmp` (`withLocalFile`), removed afterwards.
+ *   in `BLOB_DIR/tmp` (`withLocalFile`), removed afterwards. The player's ranges are ranged
+ *   GetObjects (`readRange`), after a HeadObject for the size (`size`).
  * - Start-up never waits for the bucket: the first check runs in the background and logs what is
  *   wrong (no such bucket, access denied, unreachable); `/ready` answers 503 with the same words
  *   until the bucket answers. Temporary objects older than an hour (a crash between upload and
@@ -43,6 +44,7 @@ import {
   BlobStoreUnavailable,
   BlobTooLarge,
   BlobWriteFailed,
+  type ByteSpan,
   S3RequestFailed,
   localTmpDir,
   STALE_STAGED_MS,
@@ -73,6 +75,23 @@ const statusOf = (error: unknown): number | undefined => (error as SdkError | un
 const isNotFound = (error: unknown) => {
   const name = (error as SdkError | undefined)?.name
   return statusOf(error) === 404 || name === "NotFound" || name === "NoSuchKey"
+}
+
+/** The first byte a GetObject's answer holds: its `Content-Range`'s (`bytes 100-199/1000`), 0 for the whole object. */
+const firstByteOf = (contentRange: string | undefined) => {
+  const first = /^bytes (\d+)-/.exec(contentRange ?? "")
+  return first === null ? 0 : Number(first[1])
+}
+
+/** The `length` bytes after the first `skip` of a stream of bytes; the stream is left once they are read. */
+export const sliceBytes = <E>(stream: Stream.Stream<Uint8Array, E>, skip: number, length: number): Stream.Stream<Uint8Array, E> => {
+  const end = skip + length
+  return stream.pipe(
+    Stream.mapAccum(0, (position, chunk) => [position + chunk.length, { position, chunk }] as const),
+    Stream.takeWhile(({ position }) => position < end),
+    Stream.map(({ chunk, position }) => chunk.subarray(Math.max(0, skip - position), Math.min(chunk.length, end - position))),
+    Stream.filter((chunk) => chunk.length > 0)
+  )
 }
 
 /** The S3 client's settings from the configuration (credentials only when both are given). */
@@ -254,15 +273,41 @@ export const makeS3BlobStore = (config: S3Config, blobDir: string) =>
           : describe("GetObject", error)
       })
 
-    const getObject = (key: string) =>
-      s3("GetObject", (abortSignal) => client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }), { abortSignal })).pipe(
-        Effect.map((response) => response.Body as Readable),
-        Effect.mapError(readFailed(key))
-      )
+    const getObjectResponse = (key: string, range?: ByteSpan) =>
+      s3("GetObject", (abortSignal) =>
+        client.send(
+          new GetObjectCommand({
+            Bucket,
+            Key: objectKey(key),
+            ...(range === undefined ? {} : { Range: `bytes=${range.start}-${range.end}` })
+          }),
+          { abortSignal }
+        )).pipe(Effect.mapError(readFailed(key)))
+
+    const getObject = (key: string) => Effect.map(getObjectResponse(key), (response) => response.Body as Readable)
 
     const read = (key: string) =>
       Stream.unwrap(
         Effect.map(getObject(key), (body) => Stream.fromAsyncIterable(body as AsyncIterable<Uint8Array>, readFailed(key)))
+      )
+
+    const size = (key: string) =>
+      s3("HeadObject", (abortSignal) => client.send(new HeadObjectCommand({ Bucket, Key: objectKey(key) }), { abortSignal })).pipe(
+        Effect.map((head) => Option.some(head.ContentLength ?? 0)),
+        Effect.catchIf(isNotFound, () => Effect.succeed(Option.none<number>())),
+        Effect.mapError((error) => new BlobReadFailed({ key, message: describe("HeadObject", error) }))
+      )
+
+    // What the storage answered is cut to the span asked: a store that answers more (the whole
+    // object, or past the end asked) must not make the answer longer than its Content-Length.
+    const readRange = (key: string, range: ByteSpan) =>
+      Stream.unwrap(
+        Effect.map(getObjectResponse(key, range), (response) =>
+          sliceBytes(
+            Stream.fromAsyncIterable(response.Body as AsyncIterable<Uint8Array>, readFailed(key)),
+            range.start - firstByteOf(response.ContentRange),
+            range.end - range.start + 1
+          ))
       )
 
     const withLocalFile = <A, E, R>(key: string, use: (path: string) => Effect.Effect<A, E, R>) =>
@@ -355,6 +400,8 @@ export const makeS3BlobStore = (config: S3Config, blobDir: string) =>
       exists,
       pathOf,
       read,
+      size,
+      readRange,
       withLocalFile,
       check
     }

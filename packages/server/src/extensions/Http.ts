@@ -2,6 +2,7 @@
 import { CallsightApi, CurrentClient, Forbidden } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { CallAudio } from "../calls/CallAudio.js"
 import { CallRemoval } from "../calls/CallRemoval.js"
 import { CallViews } from "../calls/CallViews.js"
 import { Callers } from "../tenancy/Caller.js"
@@ -16,6 +17,7 @@ export const ExtensionsHttpLive = HttpApiBuilder.group(CallsightApi, "extensions
     const keys = yield* ApiKeys
     const callers = yield* Callers
     const removal = yield* CallRemoval
+    const audio = yield* CallAudio
     const manager = callers.manager("manage API keys")
     /** A tenant key, or an owner's or admin's session: who may delete a call. */
     const deleter = Effect.gen(function* () {
@@ -31,10 +33,12 @@ export const ExtensionsHttpLive = HttpApiBuilder.group(CallsightApi, "extensions
       .handle("listApiKeys", () => Effect.flatMap(manager, (c) => keys.list(c.clientId)))
       .handle("createApiKey", ({ payload }) => Effect.flatMap(manager, (c) => keys.create(c, payload)))
       .handle("revokeApiKey", ({ path }) => Effect.flatMap(manager, (c) => keys.revoke(c, path.key_id)))
-      .handle("listCalls", ({ urlParams }) =>
-        Effect.flatMap(CurrentClient, (c) => calls.list(c.clientId, urlParams, TEAM)))
+      .handle("listCalls", ({ urlParams }) => Effect.flatMap(CurrentClient, (c) => calls.list(c.clientId, urlParams, seesOf(c))))
       .handle("getCall", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.analysis(c.clientId, path.call_id, TEAM)))
       .handle("deleteCall", ({ path }) => Effect.flatMap(deleter, (d) => removal.remove(d.clientId, path.call_id, d.actor)))
       .handle("getPortalReport", ({ path }) => Effect.flatMap(CurrentClient, (c) => calls.reportHtml(c.clientId, path.call_id, seesOf(c))))
+      .handle("getCallAudio", ({ headers, path, request }) =>
+        Effect.flatMap(CurrentClient, (c) =>
+          audio.answer(c.clientId, path.call_id, seesOf(c), { range: headers.range, ifRange: request.headers["if-range"] !== undefined })))
   })
-).pipe(Layer.provide([Tenants.Default, CallViews.Default, ApiKeys.Default, Callers.Default, CallRemoval.Default]))
+).pipe(Layer.provide([Tenants.Default, CallViews.Default, ApiKeys.Default, Callers.Default, CallRemoval.Default, CallAudio.Default]))

@@ -46,6 +46,7 @@ import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { AppConfig } from "../config.js"
 import { endpointOf } from "./EndpointIndex.js"
+import { APP_PATH } from "./WebApp.js"
 
 /** Where HttpApp.ts serves the Scalar reference (`HttpApiScalar.layer({ path: "/docs" })`). */
 export const DOCS_PATH = "/docs"
@@ -78,6 +79,21 @@ export const inlineScript = (source: string): string => element("script", source
 export const inlineStyle = (css: string): string => element("style", css, styleSources)
 
 const ALWAYS = ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]
+
+/**
+ * The web app's policy (`/app`, http/WebApp.ts): its own script and style files (no inline script,
+ * no style attribute), requests and audio from this origin only, images from it or `data:`.
+ */
+export const APP_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "media-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  ...ALWAYS
+].join("; ")
 
 const list = (sources: ReadonlySet<string>) => (sources.size === 0 ? "'none'" : [...sources].join(" "))
 
@@ -178,7 +194,9 @@ export const headersFor = (
   const path = request.url.split("?")[0]!
   const html = contentTypeOf(response).startsWith("text/html")
   if (html) {
-    headers["content-security-policy"] = path === DOCS_PATH
+    headers["content-security-policy"] = path === APP_PATH || path.startsWith(`${APP_PATH}/`)
+      ? APP_POLICY
+      : path === DOCS_PATH
       ? (response.body._tag === "Uint8Array" ? docsPolicyOf(response.body.body) : docsPolicy([]))
       : endpointOf(request) !== undefined
       ? DOCUMENT_POLICY

@@ -152,7 +152,8 @@ export class MeetingConnections extends Effect.Service<MeetingConnections>()("Me
         return true
       })).pipe(Effect.orDie)
       if (!connected) return yield* refuse("The closer was removed while the connection was being made.")
-      const location = new URL(`${config.publicBaseUrl}/portal/integrations`)
+      // back to the app's integrations (it says the calendar or the video tool is connected)
+      const location = new URL(`${config.publicBaseUrl}/app/settings/integrations`)
       location.searchParams.set("closer_id", flow.closer_id)
       location.searchParams.set("integration", kind)
       location.searchParams.set("status", "connected")

@@ -76,8 +76,8 @@ export class Payments extends Effect.Service<Payments>()("Payments", {
           customer_email: caller.user.email,
           metadata,
           ...(isPlan(product) ? { subscription_data: { metadata } } : { payment_intent_data: { metadata } }),
-          success_url: `${config.publicBaseUrl}/portal?checkout=paid`,
-          cancel_url: `${config.publicBaseUrl}/portal?checkout=cancelled`
+          success_url: `${config.publicBaseUrl}/app/value?checkout=paid`,
+          cancel_url: `${config.publicBaseUrl}/app/value?checkout=cancelled`
         })
       ).pipe(
         // the platform's own words are not logged (they may quote what was sent): its error's type and status are

@@ -1,6 +1,7 @@
 /**
  * The two pages the e-mailed links open: `/sign-in#token=…` signs the browser in (it posts the
- * token to `POST /v1/client-auth/verify`, which sets the session cookie, then opens `/portal`;
+ * token to `POST /v1/client-auth/verify`, which sets the session cookie, then opens the app (`/app`,
+ * or the app's page the person was on when asked to sign in: kept in `localStorage` while the link travels);
  * without a token it is a form asking for a link by e-mail) and `/verify-email#token=…`
  * confirms a closer's e-mail (`POST /v1/client-portal/closers/verify-email`). The token travels in
  * the fragment, which browsers never send to a server, and the page drops it from the address bar
@@ -24,7 +25,7 @@ interface PageOptions {
   readonly endpoint: string
   /** JavaScript expression over `body` (the operation's JSON answer): the line shown on success. */
   readonly success: string
-  /** Where the browser goes once the token was taken (after showing the line), if anywhere. */
+  /** JavaScript expression: where the browser goes once the token was taken (after showing the line), if anywhere. */
   readonly then?: string
   /** JavaScript run when the page has no token, instead of saying the link is incomplete. */
   readonly withoutToken?: string
@@ -60,6 +61,7 @@ ${inlineScript(`
   var status = document.getElementById("status")
   var show = function (text, kind) { status.textContent = text; status.className = kind }
   var token = new URLSearchParams(location.hash.slice(1)).get("token")
+  var query = new URLSearchParams(location.search)
   history.replaceState(null, "", location.pathname)
   if (!token) { ${o.withoutToken ?? `show("This link has no token. Open the link from the e-mail again.", "error")`}; return }
   fetch(${JSON.stringify(o.endpoint)}, {
@@ -67,7 +69,7 @@ ${inlineScript(`
     headers: { "content-type": "application/json" }, body: JSON.stringify({ token: token })
   }).then(function (response) {
     return response.json().then(function (body) {
-      if (response.ok) { show(${o.success}, "ok")${o.then === undefined ? "" : `; location.replace(${JSON.stringify(o.then)})`} }
+      if (response.ok) { show(${o.success}, "ok")${o.then === undefined ? "" : `; location.replace(${o.then})`} }
       else show((body && body.message) || "The link could not be used.", "error")
     })
   }).catch(function () { show("The service could not be reached. Try again in a moment.", "error") })
@@ -76,6 +78,8 @@ ${inlineScript(`
 
 /** Without a token: a form that asks for a sign-in link by e-mail (`POST /v1/client-auth/login`). */
 const ASK_FOR_LINK = `
+  var next = query.get("next")
+  if (next && /^\\/app(\\/|$)/.test(next)) localStorage.setItem("callsight.next", next)
   document.querySelector("h1").textContent = "Sign in"
   show("Enter your work e-mail: we send you a link that signs you in.", "info")
   var form = document.createElement("form")
@@ -105,7 +109,8 @@ const SIGN_IN = page({
   working: "Checking your sign-in link…",
   endpoint: "/v1/client-auth/verify",
   success: `"You are signed in as " + body.user.email + " (" + body.user.company_name + "). Opening your portal…"`,
-  then: "/portal",
+  // where the person was when asked to sign in (the app keeps it while the link travels by e-mail), else the app
+  then: `(function () { var n = localStorage.getItem("callsight.next"); localStorage.removeItem("callsight.next"); return n && /^\\/app(\\/|$)/.test(n) ? n : "/app/" })()`,
   withoutToken: ASK_FOR_LINK
 })
 

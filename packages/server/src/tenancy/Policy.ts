@@ -16,8 +16,11 @@
  * who is no closer sees no call there. What only sums up the team or the account (value and ROI
  * views, team health, health KPIs, events, the audit log) is for managers. Members still read and
  * save the team's profiles, the roster of closers and members, the plan, and their own coaching
- * and wiki progress. An API key, where an operation takes one too (the report, deleting a call),
- * acts for the whole tenant and is not a role.
+ * and wiki progress. A rep uploads their own calls ("self" on the upload: the call's closer is the
+ * rep; naming another closer is 403, and a member who is no closer cannot upload, 403), and
+ * polls, lists and plays only their own. An API key, where an operation takes one too (the
+ * upload, its status, the list of calls, the report, a call's audio, deleting a call), acts for the
+ * whole tenant and is not a role.
  */
 import type { Role } from "@callsight/api-spec"
 
@@ -97,12 +100,16 @@ export const POLICY = {
   "workspace.getDealIntelligence": ownCalls,
   "workspace.getTeamHealth": managers,
   "workspace.getCall": ownCalls,
+  "audio.uploadAudio": ownCalls,
+  "audio.getAnalysis": ownCalls,
   "audio.getReportHtml": ownCalls,
   "extensions.listApiKeys": managers,
   "extensions.createApiKey": managers,
   "extensions.revokeApiKey": managers,
+  "extensions.listCalls": ownCalls,
   "extensions.deleteCall": managers,
   "extensions.getPortalReport": ownCalls,
+  "extensions.getCallAudio": ownCalls,
   "members.listMembers": everyone,
   "members.inviteMember": managers,
   "members.resendInvitation": managers,

@@ -1,0 +1,62 @@
+/**
+ * The app's frame: a skip link, the navigation (the screens the signed-in role may use, as the
+ * policy table says), the signed-in person and sign-out, and the screen of the address. Routes
+ * are under `/app` (wouter's base); `/portal` leads here.
+ */
+import { useMutation } from "@tanstack/react-query"
+import { Suspense, useEffect } from "react"
+import { Link, Redirect, Route, Switch, useLocation } from "wouter"
+import { call } from "./api.js"
+import { SCREENS } from "./screens/index.js"
+import { useMe } from "./session.js"
+import { Failure, Loading } from "./ui/kit.js"
+
+const SignOut = () => {
+  const signOut = useMutation({
+    mutationFn: () => call((c) => c.clientAuth.logout()),
+    onSettled: () => window.location.assign("/sign-in")
+  })
+  return <button type="button" className="link" onClick={() => signOut.mutate()}>Sign out</button>
+}
+
+export const App = () => {
+  const me = useMe()
+  const [location] = useLocation()
+  const company = me.data?.company_name
+  useEffect(() => {
+    if (company !== undefined) document.title = `${company} · Callsight`
+  }, [company])
+  if (me.isPending) return <main id="main"><Loading what="your account" /></main>
+  if (me.isError) return <main id="main"><Failure error={me.error} /></main>
+  const user = me.data
+  const screens = SCREENS.filter((s) => s.roles.includes(user.role))
+  return (
+    <>
+      <a className="skip" href="#main">Skip to the content</a>
+      <header className="top">
+        <span className="brand">Callsight <span className="muted">· {user.company_name}</span></span>
+        <span className="who">
+          <span>{user.email} ({user.role})</span> <SignOut />
+        </span>
+      </header>
+      <nav className="nav" aria-label="Screens">
+        <ul>
+          {screens.map((s) => (
+            <li key={s.path}>
+              <Link href={s.path} aria-current={location === s.path || location.startsWith(`${s.path}/`) ? "page" : undefined}>{s.label}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<Loading what="the screen" />}>
+        <Switch>
+          {screens.flatMap((s) => s.routes.map((r) => <Route key={r.path} path={r.path} component={r.component} />))}
+          <Route path="/"><Redirect to={screens[0]?.path ?? "/"} /></Route>
+          <Route><p role="alert">There is no such page. <Link href="/">Back to the start</Link>.</p></Route>
+        </Switch>
+        </Suspense>
+      </main>
+    </>
+  )
+}
