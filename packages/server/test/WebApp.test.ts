@@ -18,12 +18,14 @@ import { loadWebApp } from "../src/http/WebApp.js"
 import { fixture } from "../../../test/utils/Fixtures.js"
 import { baseUrl, runBrowser, screenshotDir, useBrowser } from "./utils/Browser.js"
 import { call, freshEmail, tokenOf } from "./utils/PortalRequests.js"
+import { seedWeekCall } from "./utils/SeedCalls.js"
 import { startSmtpServer } from "./utils/SmtpServer.js"
 import { Smtp } from "./utils/SmtpServerLayer.js"
 import { startDeepgram } from "./utils/SpeechProviders.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
 declare const document: any
+declare const window: any
 
 const DEEPGRAM_KEY = "dg_web_app_test_key_0123456789"
 
@@ -180,5 +182,135 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         const outcome = yield* call("GET", `/v1/client-portal/calls/${result.callId}/outcome-truth`, { session: result.session })
         expect(outcome.body).toMatchObject({ call_id: result.callId, outcome: "won", deal_value: 12000, currency: "EUR" })
       }), 240_000)
+
+    it.scoped("a team: the owner adds and verifies a closer and invites them; the rep signs in and sees only their calls, in the list, the search and the chat; every screen passes axe at both widths", () =>
+      Effect.gen(function* () {
+        const base = yield* baseUrl
+        const smtp = yield* Smtp
+        const owner = freshEmail("boss")
+        const rep = freshEmail("rita")
+        const signup = yield* call("POST", "/v1/client-auth/signup", { body: { email: owner, company_name: "Team & Co" } })
+        const clientId = signup.body.client_id as string
+        const ownerSession = (yield* call("POST", "/v1/client-auth/verify", { body: { token: tokenOf(yield* Effect.orDie(smtp.waitFor(owner, 1))) } }))
+          .headers["set-cookie"]!.match(/callsight_session=([^;]+)/)![1]!
+        const transcript = [[0, "Thanks for joining, shall we talk about the zebrafish pilot?"], [5, "Yes, the zebrafish pilot budget is tight."]] as const
+        const repCall = yield* seedWeekCall(clientId, { closerEmail: rep, weeksAgo: 0, overall: 64, dims: { discovery: 64 }, at: new Date(Date.now() - 3_600_000).toISOString(), transcript })
+        const otherCall = yield* seedWeekCall(clientId, { closerEmail: "someone.else@acme.test", weeksAgo: 0, overall: 81, dims: { discovery: 81 }, at: new Date(Date.now() - 7_200_000).toISOString(), transcript })
+        const shots = yield* screenshotDir("callsight-web-team-")
+        const context = (cookie: string) =>
+          Effect.acquireRelease(
+            Effect.promise(async () => {
+              const c = await browser().newContext({ viewport: { width: 1280, height: 900 } })
+              await c.addCookies([{ name: "callsight_session", value: cookie, url: base }])
+              return c
+            }),
+            (c) => Effect.promise(() => c.close())
+          )
+        const errors: Array<string> = []
+        const open = async (ctx: { newPage: () => Promise<Page> }, path: string) => {
+          const page = await ctx.newPage()
+          page.on("pageerror", (e) => errors.push(e.message))
+          await page.goto(`${base}${path}`)
+          await page.locator("h1").first().waitFor({ timeout: 15_000 })
+          return page
+        }
+        const rows = (page: Page) => page.locator("table tbody tr a").allTextContents()
+
+        // the owner, in the Team screen: adds the rep as a closer, then invites them as a member
+        const ownerContext = yield* context(ownerSession)
+        const team = yield* Effect.promise(async () => {
+          const page = await open(ownerContext, "/app/team")
+          await page.locator("form[aria-label='Invite a member']").waitFor({ state: "attached", timeout: 10_000 })
+          // the forms are folded under their summaries: unfold them
+          for (const summary of await page.locator("summary").all()) {
+            if (!(await summary.evaluate((s: any) => s.parentElement.open))) await summary.click()
+          }
+          const add = page.getByRole("form", { name: "Add a closer" })
+          await add.getByLabel("E-mail").fill(rep)
+          await add.getByLabel("Full name").fill("Rita Rep")
+          await add.getByRole("button", { name: "Add the closer" }).click()
+          await page.getByRole("cell", { name: /Rita Rep/ }).first().waitFor({ timeout: 10_000 })
+          const invite = page.getByRole("form", { name: "Invite a member" })
+          await invite.getByLabel("E-mail").fill(rep)
+          await invite.getByLabel("Role").selectOption("member")
+          await invite.getByRole("button", { name: "Send the invitation" }).click()
+          await page.getByText(rep).nth(1).waitFor({ timeout: 10_000 })
+          return { axe: await axeViolations(page) }
+        })
+        // the closer confirms their e-mail (the verification link), then takes the invitation (its link signs them in)
+        yield* Effect.orDie(smtp.waitFor(rep, 2))
+        const verification = smtp.to(rep).find((m) => m.text.includes("/verify-email#token="))!
+        const invitation = smtp.to(rep).find((m) => m.text.includes("/sign-in#token="))!
+        const repContext = yield* Effect.acquireRelease(
+          Effect.promise(() => browser().newContext({ viewport: { width: 1280, height: 900 } })),
+          (c) => Effect.promise(() => c.close())
+        )
+        const verified = yield* Effect.promise(async () => {
+          const page = await repContext.newPage()
+          await page.goto(`${base}/verify-email#token=${tokenOf(verification)}`)
+          await page.waitForFunction(() => document.getElementById("status").className !== "info", undefined, { timeout: 10_000 })
+          const text = await page.textContent("#status")
+          await page.goto(`${base}/sign-in#token=${tokenOf(invitation)}`)
+          await page.waitForURL((u) => u.pathname === "/app/calls", { timeout: 15_000 })
+          await page.locator("table tbody tr").first().waitFor({ timeout: 15_000 })
+          return { text, calls: await rows(page), axe: await axeViolations(page), nav: await page.getByRole("navigation", { name: "Screens" }).textContent() }
+        })
+        const ownerCalls = yield* Effect.promise(async () => {
+          const page = await open(ownerContext, "/app/calls")
+          await page.locator("table tbody tr").nth(1).waitFor({ timeout: 15_000 })
+          return rows(page)
+        })
+
+        // the rep's search and chat: their call only
+        const asked = yield* Effect.promise(async () => {
+          const page = await open(repContext, "/app/workspace")
+          await page.getByLabel("Search calls, transcripts, closers and notes").fill("zebrafish")
+          await page.getByRole("button", { name: "Search", exact: true }).click()
+          await page.locator(".hits li").first().waitFor({ timeout: 10_000 })
+          const hits = await page.locator(".hits li a").evaluateAll((links) => links.map((a: any) => a.getAttribute("href") as string))
+          const axeSearch = await axeViolations(page)
+          await page.goto(`${base}/app/workspace/chat`)
+          await page.getByLabel("Your question").fill("find zebrafish")
+          await page.getByRole("button", { name: "Send" }).click()
+          await page.locator(".bubble").nth(1).waitFor({ timeout: 10_000 })
+          const answer = (await page.locator(".chat").textContent()) ?? ""
+          return { hits, axeSearch, answer }
+        })
+
+        // every screen of the owner: axe, and a photograph at both widths
+        const screens = yield* Effect.promise(async () => {
+          const found: Record<string, ReadonlyArray<string>> = {}
+          for (const path of ["/app/calls", "/app/team", "/app/coaching", "/app/coaching/wiki", "/app/coaching/audits", "/app/workspace", "/app/workspace/chat", "/app/workspace/briefs", "/app/value", "/app/activity", "/app/activity/audit-log", "/app/settings", "/app/settings/integrations", "/app/settings/recorder", "/app/settings/api-keys", "/app/settings/account", `/app/calls/${repCall}`]) {
+            const page = await open(ownerContext, path)
+            await page.waitForLoadState("networkidle")
+            found[path] = await axeViolations(page)
+            const name = path.slice(5).replace(/\//g, "_") || "home"
+            await page.screenshot({ path: join(shots, `${name}-1280.png`), fullPage: true })
+            await page.setViewportSize({ width: 375, height: 800 })
+            found[`${path} at 375`] = await axeViolations(page)
+            const wide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)
+            if (wide) found[`${path} at 375`] = [...found[`${path} at 375`]!, "wider than the screen"]
+            await page.screenshot({ path: join(shots, `${name}-375.png`), fullPage: true })
+            await page.close()
+          }
+          return found
+        })
+
+        expect(team.axe).toEqual([])
+        expect(verified.text).toBe(`Thank you: ${rep} is confirmed.`)
+        expect(verified.calls).toHaveLength(1)
+        expect(verified.axe).toEqual([])
+        // a rep's navigation: no activity (the managers')
+        expect(verified.nav).not.toContain("Activity")
+        expect(ownerCalls).toHaveLength(2)
+        expect(asked.hits.every((h) => h.includes(repCall))).toBe(true)
+        expect(asked.hits.some((h) => h.includes(otherCall))).toBe(false)
+        expect(asked.hits.length).toBeGreaterThan(0)
+        expect(asked.axeSearch).toEqual([])
+        expect(asked.answer).toContain("zebrafish")
+        expect(asked.answer).not.toContain(otherCall)
+        expect(screens).toEqual(Object.fromEntries(Object.keys(screens).map((k) => [k, []])))
+        expect(errors).toEqual([])
+      }), 300_000)
   })
 })

@@ -85,7 +85,7 @@ export const EventsScreen = () => {
             : <>No event yet. Events are recorded as calls are uploaded and analysed and as integrations run: upload a recording from <Link href="/calls">Calls</Link> to see the first ones.</>}
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <caption className="muted cap">{all.length === 100 ? "The newest 100 events" : `${all.length} event${all.length === 1 ? "" : "s"}`}{filtered ? " that match" : ""}, newest first</caption>
             <thead>
@@ -168,7 +168,7 @@ export const AuditLogScreen = () => {
             {narrowed ? `; the filters narrow this page: ${matching.length} of its ${entries.length} entries match` : ""}.
           </p>
           {matching.length === 0 ? <Empty>No entry of this page matches. Clear the filters, or look at the next page.</Empty> : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0}>
               <table>
                 <thead>
                   <tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Target</th><th scope="col">Details</th></tr>

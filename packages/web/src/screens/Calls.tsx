@@ -120,7 +120,7 @@ export const CallsScreen = () => {
             : "No call matches these filters. Clear them to see every call."}
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <caption className="muted">Newest first</caption>
             <thead>

@@ -185,7 +185,7 @@ const Dashboard = ({ data, manager }: { readonly data: DashboardData; readonly m
       {data.audit_gaps.length === 0 ? (
         <Empty>No manual audit yet. Open a call from <Link href="/calls">Calls</Link> and score it under "Manual audit": the gap per dimension shows here.</Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <caption className="muted cap">Manual minus machine, over every manual audit: above 0, the managers score the dimension higher</caption>
             <thead><tr><th scope="col">Dimension</th><th scope="col">Mean gap</th><th scope="col">Mean absolute gap</th><th scope="col">Audits</th></tr></thead>
@@ -393,7 +393,7 @@ export const AuditsScreen = () => {
             : <>No audit of your calls yet. Open one of your calls from <Link href="/calls">Calls</Link> and review it: your scores are set against the machine's.</>}
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <caption className="muted cap">{audits.data.total} audit{audits.data.total === 1 ? "" : "s"}, newest first</caption>
             <thead>
@@ -450,7 +450,7 @@ export const AuditScreen = () => {
       </p>
       <Stats items={[["Manual", <Score key="m" value={a.manual_overall} />], ["Machine", <Score key="a" value={a.automated_overall} />], ["Mean absolute gap", num(a.mean_absolute_gap)]]} />
       <Panel title="By dimension">
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <caption className="muted cap">The machine's scores as they were when the audit was made; gap = manual − machine</caption>
             <thead><tr><th scope="col">Dimension</th><th scope="col">Manual</th><th scope="col">Machine</th><th scope="col">Gap</th></tr></thead>

@@ -89,7 +89,7 @@ const Closers = ({ manager }: { readonly manager: boolean }) => {
               : "No closer yet. An owner or admin adds the closers of the team."}
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table className="stack">
             <thead>
               <tr>
@@ -136,7 +136,7 @@ const CloserActions = ({ busy, closer, onAct }: { readonly closer: Closer; reado
   return (
     <div className="row-actions">
       {closer.status === "pending_verification" ? (
-        <button type="button" className="secondary" disabled={busy} onClick={() => onAct({ kind: "verify", closer })} aria-label={`Send the verification e-mail to ${who} again`}>
+        <button type="button" className="secondary" disabled={busy} onClick={() => onAct({ kind: "verify", closer })} aria-label={`Send the e-mail again to ${who}`}>
           Send the e-mail again
         </button>
       ) : null}
@@ -145,11 +145,11 @@ const CloserActions = ({ busy, closer, onAct }: { readonly closer: Closer; reado
       ) : null}
       {closer.status === "paused" ? (
         closer.email_verified_at === null
-          ? <button type="button" className="secondary" disabled={busy} onClick={() => onAct({ kind: "verify", closer })} aria-label={`Send the verification e-mail to ${who} again`}>Send the e-mail again</button>
+          ? <button type="button" className="secondary" disabled={busy} onClick={() => onAct({ kind: "verify", closer })} aria-label={`Send the e-mail again to ${who}`}>Send the e-mail again</button>
           : <button type="button" className="secondary" disabled={busy} onClick={() => onAct({ kind: "status", closer, to: "active" })} aria-label={`Reactivate ${who}`}>Reactivate</button>
       ) : null}
       {closer.status === "removed" ? (
-        <button type="button" className="secondary" disabled={busy} onClick={() => onAct({ kind: "add_again", closer })} aria-label={`Add ${who} again`}>Add again</button>
+        <button type="button" className="secondary" disabled={busy} onClick={() => onAct({ kind: "add_again", closer })} aria-label={`Add again: ${who}`}>Add again</button>
       ) : (
         <ConfirmButton question={`Remove ${who}?`} confirm="Remove" disabled={busy} onConfirm={() => onAct({ kind: "status", closer, to: "removed" })}>
           Remove
@@ -247,7 +247,7 @@ const Members = ({ manager, myId, myRole }: { readonly manager: boolean; readonl
       {list.isPending ? <Loading what="the members" /> : list.isError ? <Failure error={list.error} /> : (
         <>
           <h3>Members</h3>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table className="stack">
               <thead>
                 <tr>
@@ -297,7 +297,7 @@ const Members = ({ manager, myId, myRole }: { readonly manager: boolean; readonl
               {list.data.invitations.length === 0 ? (
                 <Empty>No invitation waiting. Invite a colleague above: they get a sign-in link, valid 7 days, that makes their account.</Empty>
               ) : (
-                <div className="table-wrap">
+                <div className="table-wrap" tabIndex={0}>
                   <table className="stack">
                     <thead>
                       <tr><th scope="col">Invited</th><th scope="col">Role</th><th scope="col">Sent</th><th scope="col">Link works until</th><th scope="col">Actions</th></tr>
@@ -311,7 +311,7 @@ const Members = ({ manager, myId, myRole }: { readonly manager: boolean; readonl
                           <td data-label="Link works until">{i.status === "expired" ? <Badge tone="warn">expired</Badge> : <When at={i.expires_at} />}</td>
                           <td data-label="Actions">
                             <div className="row-actions">
-                              <button type="button" className="secondary" disabled={act.isPending} onClick={() => act.mutate({ kind: "resend", invitation: i })} aria-label={`Send ${i.email} a new link`}>
+                              <button type="button" className="secondary" disabled={act.isPending} onClick={() => act.mutate({ kind: "resend", invitation: i })} aria-label={`Send a new link to ${i.email}`}>
                                 Send a new link
                               </button>
                               <ConfirmButton question={`Revoke the invitation of ${i.email}?`} confirm="Revoke" disabled={act.isPending} onConfirm={() => act.mutate({ kind: "revoke", invitation: i })}>
@@ -424,7 +424,7 @@ const TeamHealth = () => {
           {health.data.closers.length === 0 ? (
             <Empty>No closer has an analysed call in this period. Add closers and upload their calls (or connect the recorder) to see each one's health.</Empty>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0}>
               <table className="stack">
                 <thead>
                   <tr><th scope="col">Closer</th><th scope="col">Health</th><th scope="col">Calls</th><th scope="col">Score</th><th scope="col">Change</th><th scope="col">Talk ratio</th><th scope="col">Weakest</th></tr>

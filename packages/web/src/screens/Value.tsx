@@ -144,7 +144,7 @@ const RoiFigures = ({ roi }: { readonly roi: Roi }) => (
       ]}
     />
     <h3>Assumptions</h3>
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0}>
       <table>
         <thead><tr><th scope="col">Assumption</th><th scope="col">Value</th><th scope="col">From</th></tr></thead>
         <tbody>
@@ -239,7 +239,7 @@ const ReviewPack = () => {
           </Panel>
           <Panel title="Each closer's progress">
             {pack.data.closers.length === 0 ? <Empty>No closer has an analysed call in the period. Add your reps as closers and upload their calls.</Empty> : (
-              <div className="table-wrap">
+              <div className="table-wrap" tabIndex={0}>
                 <table>
                   <thead><tr><th scope="col">Closer</th><th scope="col">Calls</th><th scope="col">Average</th><th scope="col">Change</th><th scope="col">Weakest</th><th scope="col">Win rate</th></tr></thead>
                   <tbody>

@@ -385,7 +385,7 @@ const DailyBriefPanel = ({ manager }: { readonly manager: boolean }) => {
       </div>
       <h3>Yesterday's calls</h3>
       {b.calls.length === 0 ? <p className="muted">No call yesterday. Calls made today show in tomorrow's brief.</p> : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead><tr><th scope="col">Call</th><th scope="col">Closer</th><th scope="col">Status</th><th scope="col">Score</th></tr></thead>
             <tbody>

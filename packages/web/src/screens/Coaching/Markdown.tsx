@@ -158,7 +158,7 @@ const Blocks = ({ blocks }: { readonly blocks: ReadonlyArray<Block> }) => (
           return <hr key={i} />
         case "table":
           return (
-            <div className="table-wrap" key={i}>
+            <div className="table-wrap" key={i} tabIndex={0}>
               <table>
                 <thead><tr>{b.head.map((h, j) => <th scope="col" key={j}>{inline(h)}</th>)}</tr></thead>
                 <tbody>{b.rows.map((r, j) => <tr key={j}>{r.map((c, n) => <td key={n}>{inline(c)}</td>)}</tr>)}</tbody>

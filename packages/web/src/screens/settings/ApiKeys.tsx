@@ -69,7 +69,7 @@ export const ApiKeysSection = () => {
         {keys.isPending ? <Loading what="the keys" /> : keys.isError ? <Failure error={keys.error} /> : shown.length === 0 ? (
           <Empty>{all.length === 0 ? "No API key yet. Name one above to create it, then give it to the program that uploads your calls." : "Every key is revoked. Create one above."}</Empty>
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table className="stack">
               <thead>
                 <tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr>

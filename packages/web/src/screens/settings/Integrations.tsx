@@ -94,7 +94,7 @@ const MeetingTools = () => {
       {closers.isPending ? <Loading what="the closers" /> : closers.isError ? <Failure error={closers.error} /> : live.length === 0 ? (
         <Empty>No closer yet. <Link href="/team">Add the closers in Team</Link> first, then connect their calendar and video tool here.</Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table className="stack">
             <thead><tr><th scope="col">Closer</th><th scope="col">Calendar</th><th scope="col">Video meetings</th></tr></thead>
             <tbody>

@@ -155,7 +155,7 @@ const Meetings = ({ manager }: { readonly manager: boolean }) => {
             : "No meeting of yours yet. Once an owner or admin turns the recorder on and connects your calendar, the bot joins your meetings and they are listed here."}
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table className="stack">
             <caption className="muted">Latest first (the last 200)</caption>
             <thead>
