@@ -183,7 +183,7 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         expect(outcome.body).toMatchObject({ call_id: result.callId, outcome: "won", deal_value: 12000, currency: "EUR" })
       }), 240_000)
 
-    it.scoped("a team: the owner adds and verifies a closer and invites them; the rep signs in and sees only their calls, in the list, the search and the chat; every screen passes axe at both widths", () =>
+    it.scoped("a team: the owner adds and verifies a closer and invites them; the rep signs in and sees only their calls, in the list, the search and the chat; every screen asks each thing once and passes axe at both widths", () =>
       Effect.gen(function* () {
         const base = yield* baseUrl
         const smtp = yield* Smtp
@@ -277,10 +277,22 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
           return { hits, axeSearch, answer }
         })
 
-        // every screen of the owner: axe, and a photograph at both widths
+        // every screen of the owner: one request per widget, axe, and a photograph at both widths
         const screens = yield* Effect.promise(async () => {
           const found: Record<string, ReadonlyArray<string>> = {}
           for (const path of ["/app/calls", "/app/team", "/app/coaching", "/app/coaching/wiki", "/app/coaching/audits", "/app/workspace", "/app/workspace/chat", "/app/workspace/briefs", "/app/value", "/app/activity", "/app/activity/audit-log", "/app/settings", "/app/settings/integrations", "/app/settings/recorder", "/app/settings/api-keys", "/app/settings/account", `/app/calls/${repCall}`]) {
+            // each widget asks once: no request of the API is made twice while the screen loads
+            const asked: Array<string> = []
+            const counting = await ownerContext.newPage()
+            counting.on("request", (r) => {
+              if (new URL(r.url()).pathname.startsWith("/v1/")) asked.push(`${r.method()} ${r.url().slice(base.length)}`)
+            })
+            await counting.goto(`${base}${path}`)
+            await counting.locator("h1").first().waitFor({ timeout: 15_000 })
+            await counting.waitForLoadState("networkidle")
+            const twice = asked.filter((r, i) => asked.indexOf(r) !== i)
+            if (twice.length > 0) found[`${path} requests`] = twice.map((r) => `asked twice: ${r}`)
+            await counting.close()
             const page = await open(ownerContext, path)
             await page.waitForLoadState("networkidle")
             found[path] = await axeViolations(page)
