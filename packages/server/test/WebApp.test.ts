@@ -277,6 +277,21 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
           return { hits, axeSearch, answer }
         })
 
+        // the rep's screens (their narrower view): axe at both widths, no 403 shown anywhere
+        const repScreens = yield* Effect.promise(async () => {
+          const found: Record<string, ReadonlyArray<string>> = {}
+          for (const path of ["/app/calls", `/app/calls/${repCall}`, "/app/workspace", "/app/coaching", "/app/value", "/app/team", "/app/settings"]) {
+            const page = await open(repContext, path)
+            await page.waitForLoadState("networkidle")
+            const refused = await page.getByText(/cannot do this|ask an owner or an admin/).count()
+            found[path] = [...await axeViolations(page), ...(refused > 0 ? ["a refusal is shown"] : [])]
+            await page.setViewportSize({ width: 375, height: 800 })
+            found[`${path} at 375`] = await axeViolations(page)
+            await page.close()
+          }
+          return found
+        })
+
         // every screen of the owner: one request per widget, axe, and a photograph at both widths
         const screens = yield* Effect.promise(async () => {
           const found: Record<string, ReadonlyArray<string>> = {}
@@ -322,6 +337,7 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         expect(asked.answer).toContain("zebrafish")
         expect(asked.answer).not.toContain(otherCall)
         expect(screens).toEqual(Object.fromEntries(Object.keys(screens).map((k) => [k, []])))
+        expect(repScreens).toEqual(Object.fromEntries(Object.keys(repScreens).map((k) => [k, []])))
         expect(errors).toEqual([])
       }), 300_000)
   })
