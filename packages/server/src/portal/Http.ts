@@ -18,7 +18,7 @@ import { AuditLog } from "../tenancy/AuditLog.js"
 import { Callers } from "../tenancy/Caller.js"
 import { PlanUsage } from "../tenancy/PlanUsage.js"
 import { RequestOrigin } from "../tenancy/RequestOrigin.js"
-import { seesOf } from "../tenancy/Sees.js"
+import { viewer } from "../tenancy/Sees.js"
 import { ValueViews } from "../views/ValueViews.js"
 import { AccountViews } from "../views/AccountViews.js"
 import { Closers } from "./Closers.js"
@@ -31,7 +31,7 @@ const tenant = <A, E, R>(f: (clientId: ClientId) => Effect.Effect<A, E, R>) =>
 
 /** Runs `f` with the tenant of the request and whose calls the caller sees (the policy's "self": a rep's own). */
 const seen = <A, E, R>(f: (clientId: ClientId, sees: Sees) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(CurrentClient, (client) => f(client.clientId, seesOf(client)))
+  Effect.flatMap(viewer, (v) => f(v.clientId, v.sees))
 
 export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal", (handlers) =>
   Effect.gen(function* () {
