@@ -67,7 +67,12 @@ describe("callsight login / verify / me / logout", () => {
     // environment; with --json its stdout holds the JSON alone
     const me = await runCli(["me", "--json"], env)
     expect(me.code, me.stderr).toBe(0)
-    expect(JSON.parse(me.stdout)).toMatchObject({ email, role: "owner", company_name: "CLI Portal", client_id: session.client_id })
+    expect(JSON.parse(me.stdout)).toMatchObject({ email, role: "owner", company_name: "CLI Portal", client_id: session.client_id, closer: null, account_closing: null })
+    const plain = await cliInProcess(["me"], env)
+    expect(plain.code, plain.stderr).toBe(0)
+    expect(plain.stdout).toMatch(new RegExp(`^${email.replace(/\./g, "\\.")} \\(.*\\), owner of CLI Portal$`, "m"))
+    expect(plain.stdout).toContain("closer:    none")
+    expect(plain.stdout).not.toContain("closing:")
 
     const reused = await cliInProcess(["verify", link], env)
     expect(reused.code).toBe(3)

@@ -4,7 +4,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ClientId, EmailAddress, NonEmptyTrimmedText, Role, Text, Timestamp, UserId, strictBody } from "./Common.js"
+import { ClientId, CloserId, EmailAddress, NonEmptyTrimmedText, Role, Text, Timestamp, UserId, strictBody } from "./Common.js"
 import { Conflict, TooManyRequests, Unauthorized } from "./Errors.js"
 import { SESSION_COOKIE, SessionAuth } from "./Security.js"
 
@@ -42,7 +42,27 @@ export class VerifyRequest extends Schema.Class<VerifyRequest>("VerifyRequest")(
   token: MagicLinkToken
 }) {}
 
-/** The signed-in portal user (the spec's `ClientUser`). */
+/** The closer a user is: the one whose calls a rep sees as their own (docs/policy.md). */
+export const UserCloser = Schema.Struct({
+  closer_id: CloserId,
+  email: Text,
+  full_name: Text
+}).annotations({
+  identifier: "UserCloser",
+  description:
+    "The tenant's closer whose e-mail is the user's (any case), confirmed and not removed: the closer the user is. " +
+    "A member who is one is a rep and sees that closer's calls where the policy says \"own calls\"."
+})
+
+/** A closing account: when its owner closed it, and when its data goes. */
+export const AccountClosing = Schema.Struct({
+  closing_at: Timestamp.annotations({ description: "When an owner closed the account (`POST /v1/client-portal/close`)" }),
+  deleted_after: Timestamp.annotations({
+    description: "When the retention pass deletes all the account's data (ACCOUNT_CLOSE_GRACE_DAYS after closing), unless an owner keeps it before"
+  })
+}).annotations({ identifier: "AccountClosing" })
+
+/** The signed-in portal user (the spec's `ClientUser`, with the closer they are and the account's closing). */
 export class ClientUser extends Schema.Class<ClientUser>("ClientUser")({
   user_id: UserId,
   client_id: ClientId,
@@ -51,7 +71,15 @@ export class ClientUser extends Schema.Class<ClientUser>("ClientUser")({
   role: Role,
   company_name: Text,
   created_at: Timestamp,
-  last_login_at: Schema.NullOr(Timestamp)
+  last_login_at: Schema.NullOr(Timestamp),
+  closer: Schema.NullOr(UserCloser).annotations({
+    description:
+      "The verified, not removed closer whose e-mail is the user's (the rule the session applies to \"own calls\"); " +
+      "null when the user is no closer (e.g. an owner who does not sell, a member not yet verified)"
+  }),
+  account_closing: Schema.NullOr(AccountClosing).annotations({
+    description: "Set while the account is closing (its users still sign in and may export until `deleted_after`); null otherwise"
+  })
 }) {}
 
 export const VerifyResponse = Schema.Struct({
@@ -110,7 +138,7 @@ export class ClientAuthApi extends HttpApiGroup.make("clientAuth")
     HttpApiEndpoint.get("getCurrentUser", "/me")
       .addSuccess(ClientUser)
       .middleware(SessionAuth)
-      .annotate(OpenApi.Summary, "Profile of the user identified by the cookie")
+      .annotate(OpenApi.Summary, "Profile of the user identified by the cookie, with the closer they are and whether the account is closing")
   )
   .prefix("/v1/client-auth")
   .annotate(OpenApi.Title, "Client authentication")

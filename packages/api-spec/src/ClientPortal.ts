@@ -345,8 +345,14 @@ export const CustomerRoiReviewPack = Schema.Struct({
   calls_to_review: Schema.Array(CallWorthReviewing)
 }).annotations({ identifier: "CustomerRoiReviewPack" })
 
+/** A call's id in the uploader's system, where a view names a call. */
+const ExternalCallId = Schema.NullOr(Text).annotations({
+  description: "The call's id in the uploader's system (the upload's `external_call_id`); null when it gave none"
+})
+
 export const BriefCall = Schema.Struct({
   call_id: CallId,
+  external_call_id: ExternalCallId,
   closer_email: Schema.NullOr(Text),
   status: AnalysisStatus,
   created_at: Timestamp,
@@ -356,6 +362,7 @@ export const BriefCall = Schema.Struct({
 
 export const NotableMoment = Schema.Struct({
   call_id: CallId,
+  external_call_id: ExternalCallId,
   closer_email: Schema.NullOr(Text),
   at: Schema.Number.annotations({ description: "Seconds into the call" }),
   kind: Text.annotations({ examples: ["objection", "next_step", "long_monologue", "customer_story"] }),
@@ -364,17 +371,43 @@ export const NotableMoment = Schema.Struct({
 
 export const DealAtRisk = Schema.Struct({
   call_id: CallId,
+  external_call_id: ExternalCallId,
   closer_email: Schema.NullOr(Text),
   risk: Schema.Literal("low", "medium", "high"),
   reasons: Schema.Array(Text)
 }).annotations({ identifier: "DealAtRisk" })
 
+/** The operation of this service that does a suggested action, as a program (or the web app) performs it. */
+export const ActionOperation = Schema.Struct({
+  method: Schema.Literal("GET", "POST", "PUT"),
+  path: Text.annotations({
+    description: "The operation's path on this service, its ids filled in",
+    examples: ["/v1/client-portal/closers/clo_1/send-verification"]
+  })
+}).annotations({ identifier: "ActionOperation" })
+
 export const SuggestedAction = Schema.Struct({
-  action: Text.annotations({ examples: ["review_call", "record_outcome", "verify_closer"] }),
+  action: Text.annotations({
+    description: "`review_call`, `follow_up` (a deal at risk), `record_outcome`, `verify_closer`",
+    examples: ["review_call", "record_outcome", "verify_closer"]
+  }),
   label: Text,
   call_id: Schema.NullOr(CallId),
   closer_id: Schema.NullOr(CloserId),
-  url: Schema.NullOr(Text).annotations({ description: "Where to do it: the call's report, its outcome form, the closers" })
+  url: Schema.NullOr(Text).annotations({
+    description:
+      "Where a person does it: the web app's page, a link to open (GET) in a browser. A call's actions lead to the call's page " +
+      "(`/app/calls/{call_id}`: its report, outcome and audit are there), `verify_closer` to the team's (`/app/team`), " +
+      "where the verification e-mail is sent again; absolute, under the service's public address"
+  }),
+  operation: Schema.NullOr(ActionOperation).annotations({
+    description:
+      "The operation that does it, with the same session: `review_call` and `follow_up` GET the call's report " +
+      "(`/v1/client-portal/calls/{call_id}/report`), `record_outcome` PUTs its outcome truth " +
+      "(`/v1/client-portal/calls/{call_id}/outcome-truth`, body `OutcomeTruthRequest`), `verify_closer` POSTs " +
+      "`/v1/client-portal/closers/{closer_id}/send-verification` (no body: the closer's link is e-mailed again); " +
+      "null when no operation of this service does it"
+  })
 }).annotations({ identifier: "SuggestedAction" })
 
 export const DailyBrief = Schema.Struct({
@@ -536,7 +569,12 @@ export const SalesCallEvent = Schema.Struct({
 }).annotations({ identifier: "SalesCallEvent" })
 
 export const SalesCallEventList = Schema.Struct({
-  events: Schema.Array(SalesCallEvent).annotations({ description: "Newest first" })
+  events: Schema.Array(SalesCallEvent).annotations({ description: "Newest first (equal times: the greater `event_id` first)" }),
+  total: Schema.Number.annotations({
+    description:
+      "How many events match, of which `events` is one page: for `events`, those that pass the filters; for " +
+      "`events/recent`, those of the last 7 days (it answers the newest 100)"
+  })
 }).annotations({ identifier: "SalesCallEventList" })
 
 export const IntegrationHealth = Schema.Struct({
@@ -569,8 +607,8 @@ export const AuditLogEntry = Schema.Struct({
 }).annotations({ identifier: "AuditLogEntry" })
 
 export const AuditLogPage = Schema.Struct({
-  entries: Schema.Array(AuditLogEntry).annotations({ description: "Newest first" }),
-  total: Schema.Number
+  entries: Schema.Array(AuditLogEntry).annotations({ description: "Newest first (equal times: the greater `log_id` first)" }),
+  total: Schema.Number.annotations({ description: "How many entries pass the filters, of which `entries` is one page" })
 }).annotations({ identifier: "AuditLogPage" })
 
 // ---------------------------------------------------------------------------------------------
@@ -586,15 +624,41 @@ export const OutcomeTruthBacklogParams = Schema.Struct({
   include_test_data: IncludeTestData
 })
 
+/** A filter's text: 1 to 200 characters, no space at either end. */
+const FilterText = NonEmptyTrimmedText.pipe(Schema.maxLength(200))
+
+/** A time bound (`TimestampInput`), its description kept in the OpenAPI document (its refinement's would replace it). */
+const TimeBound = (description: string) => TimestampInput.annotations({ description, jsonSchema: { description } })
+
+/**
+ * What `GET /audit-logs` takes: a page (`limit`, `offset`) and filters, all optional and combined
+ * with AND; `total` counts the entries that pass them. Both time bounds are inclusive, to the
+ * millisecond; a plain date as `until` means the whole of that day (UTC), as the calls list reads
+ * its `created_to`.
+ */
 export const AuditLogParams = Schema.Struct({
   limit: queryInt({ min: 1, max: 200, default: 50, description: "Entries per page: 1 to 200, default 50" }),
-  offset: queryInt({ min: 0, max: 1_000_000, default: 0, description: "Entries to skip (newest first), default 0" })
+  offset: queryInt({ min: 0, max: 1_000_000, default: 0, description: "Entries to skip (newest first), default 0" }),
+  action: Schema.optional(FilterText.annotations({ description: "Only entries of this action, exactly (`closer.added`)", examples: ["closer.added"] })),
+  target_type: Schema.optional(FilterText.annotations({ description: "Only entries whose target is of this type, exactly (`closer`, `tenant`, `call`)" })),
+  actor_type: Schema.optional(AuditLogEntry.fields.actor_type.annotations({ description: "Only entries by actors of this type" })),
+  actor: Schema.optional(
+    FilterText.annotations({
+      description:
+        "Only entries by this actor: a member's e-mail (any case; what the portal shows for a user), which names the " +
+        "entries of that member's user id, or the stored `actor` exactly (a user id, key id, `staff:…`, `system:…`)"
+    })
+  ),
+  since: Schema.optional(TimeBound("Only entries at or after this time: an ISO-8601 date-time with a time zone, or a date (its midnight, UTC)")),
+  until: Schema.optional(TimeBound("Only entries at or before this time: an ISO-8601 date-time with a time zone, or a date (the whole day, UTC)"))
 })
 
 export const SalesCallEventFilter = Schema.Struct({
   status: Schema.optional(Text),
   closer_email: Schema.optional(Text),
-  platform: Schema.optional(Text)
+  platform: Schema.optional(Text),
+  limit: queryInt({ min: 1, max: 200, default: 50, description: "Events per page: 1 to 200, default 50" }),
+  offset: queryInt({ min: 0, max: 1_000_000, default: 0, description: "Events to skip (newest first), default 0" })
 })
 
 export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
@@ -747,7 +811,7 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
     HttpApiEndpoint.get("listEvents", "/events")
       .setUrlParams(SalesCallEventFilter)
       .addSuccess(SalesCallEventList)
-      .annotate(OpenApi.Summary, "Sales-call events filtered by status, closer e-mail and platform, newest first")
+      .annotate(OpenApi.Summary, "Sales-call events filtered by status, closer e-mail and platform, newest first, a page at a time")
   )
   .add(
     HttpApiEndpoint.get("getHealthKpis", "/health-kpis")
@@ -761,7 +825,10 @@ export class ClientPortalApi extends HttpApiGroup.make("clientPortal")
     HttpApiEndpoint.get("listAuditLogs", "/audit-logs")
       .setUrlParams(AuditLogParams)
       .addSuccess(AuditLogPage)
-      .annotate(OpenApi.Summary, "Internal audit logs: every change made through the service, newest first")
+      .annotate(
+        OpenApi.Summary,
+        "Internal audit logs: every change made through the service, newest first, filtered by action, target type, actor and time"
+      )
   )
   .middleware(SessionAuth)
   .prefix("/v1/client-portal")

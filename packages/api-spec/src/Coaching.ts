@@ -157,6 +157,7 @@ export const ManualAuditDimension = Schema.Struct({
 export const ManualAudit = Schema.Struct({
   audit_id: Text,
   call_id: CallId,
+  external_call_id: Schema.NullOr(Text).annotations({ description: "The audited call's id in the uploader's system (the upload's `external_call_id`); null when it gave none" }),
   closer_id: Schema.NullOr(CloserId),
   closer_email: Schema.NullOr(Text),
   auditor_user_id: Text,

@@ -16,6 +16,14 @@ export const UpgradeLink = Schema.Struct({
   url: Schema.String
 }).annotations({ identifier: "UpgradeLink" })
 
+/** Buying credits: the checkout of a credit pack, and how many credits a pack adds. */
+export const CreditPackLink = Schema.Struct({
+  credits: Schema.Number.annotations({ description: "Credits a pack adds to the balance once paid (PAYMENTS_CREDIT_PACK_CREDITS)" }),
+  url: Schema.String.annotations({
+    description: "The portal's checkout of a credit pack (`GET /v1/client-portal/checkout/credit_pack`, owners and admins): a link the browser follows to the payment platform"
+  })
+}).annotations({ identifier: "CreditPackLink" })
+
 export const PlanUsage = Schema.Struct({
   client_id: ClientId,
   plan: Plan,
@@ -29,6 +37,11 @@ export const PlanUsage = Schema.Struct({
   remaining: Schema.Number.annotations({ description: "included + bonus − used, never below 0" }),
   usage_pct: Schema.Number.annotations({ description: "used ÷ (included + bonus) × 100" }),
   credits_balance: Schema.Number.annotations({ description: "Prepaid credits for audio analysis (the ledger's sum)" }),
-  upgrade_links: Schema.Array(UpgradeLink).annotations({ description: "From configuration; empty when none is configured" })
+  upgrade_links: Schema.Array(UpgradeLink).annotations({ description: "From configuration; empty when none is configured" }),
+  credit_pack: Schema.NullOr(CreditPackLink).annotations({
+    description:
+      "Where to buy credits, on any plan: set when the payment platform sells credit packs here (PAYMENTS_SECRET_KEY and " +
+      "PAYMENTS_PRICE_CREDIT_PACK), null otherwise"
+  })
 }).annotations({ identifier: "PlanUsage" })
 export type PlanUsage = typeof PlanUsage.Type

@@ -105,7 +105,8 @@ export const RecallMeeting = Schema.Struct({
 }).annotations({ identifier: "RecallMeeting" })
 
 export const RecallMeetingList = Schema.Struct({
-  meetings: Schema.Array(RecallMeeting).annotations({ description: "Latest join time first" })
+  meetings: Schema.Array(RecallMeeting).annotations({ description: "Latest join time first (equal times: the greater `meeting_id` first)" }),
+  total: Schema.Number.annotations({ description: "How many meetings the caller sees (a rep: their own), of which `meetings` is one page" })
 }).annotations({ identifier: "RecallMeetingList" })
 
 export class RecordMeetingRequest extends Schema.Class<RecordMeetingRequest>("RecordMeetingRequest")({
@@ -174,7 +175,10 @@ export class RecorderApi extends HttpApiGroup.make("recorder")
   )
   .add(
     HttpApiEndpoint.get("listRecallMeetings", "/recall/meetings")
-      .setUrlParams(Schema.Struct({ limit: queryInt({ min: 1, max: 200, default: 50, description: "1 to 200, default 50" }) }))
+      .setUrlParams(Schema.Struct({
+        limit: queryInt({ min: 1, max: 200, default: 50, description: "Meetings per page: 1 to 200, default 50" }),
+        offset: queryInt({ min: 0, max: 1_000_000, default: 0, description: "Meetings to skip (latest first), default 0" })
+      }))
       .addSuccess(RecallMeetingList)
       .middleware(SessionAuth)
       .annotate(OpenApi.Summary, "The meetings the bot was scheduled for, latest first (extension)")

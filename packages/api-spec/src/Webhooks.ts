@@ -1,6 +1,7 @@
 /**
  * Completion webhooks (Standard Webhooks): the tenant's endpoints, what was sent to them, and a
- * delivery sent again on demand. Tenant `X-API-Key`. Every message is signed as the Standard
+ * delivery sent again on demand. Tenant `X-API-Key`, or the portal session of an owner or an admin
+ * (the web app's Settings → Webhooks; a member's session is 403). Every message is signed as the Standard
  * Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`)
  * with the endpoint's secret (`whsec_…`, shown once, when the endpoint is created).
  */
@@ -8,7 +9,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CallId, queryInt, Text, Timestamp, strictBody } from "./Common.js"
 import { Conflict, NotFound } from "./Errors.js"
-import { ApiKeyHeaders, TenantAuth } from "./Security.js"
+import { ApiKeyOrSessionHeaders, TenantOrSessionAuth } from "./Security.js"
 
 /** What a webhook is sent for. */
 export const WebhookEventType = Schema.Literal("analysis.completed", "analysis.failed")
@@ -101,13 +102,13 @@ const WebhookPath = Schema.Struct({ webhook_id: WebhookId })
 export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("listWebhooks", "/v1/teams/webhooks")
-      .setHeaders(ApiKeyHeaders)
+      .setHeaders(ApiKeyOrSessionHeaders)
       .addSuccess(WebhookList)
       .annotate(OpenApi.Summary, "The tenant's webhook endpoints (never their secrets), and the callback secret once")
   )
   .add(
     HttpApiEndpoint.post("createWebhook", "/v1/teams/webhooks")
-      .setHeaders(ApiKeyHeaders)
+      .setHeaders(ApiKeyOrSessionHeaders)
       .setPayload(strictBody(CreateWebhookRequest))
       .addSuccess(CreatedWebhookEndpoint, { status: 201 })
       .annotate(OpenApi.Summary, "Add a webhook endpoint; its signing secret is in this answer and never again")
@@ -115,7 +116,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.del("deleteWebhook", "/v1/teams/webhooks/:webhook_id")
       .setPath(WebhookPath)
-      .setHeaders(ApiKeyHeaders)
+      .setHeaders(ApiKeyOrSessionHeaders)
       .addSuccess(WebhookEndpoint)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Remove a webhook endpoint and its deliveries; nothing more is sent to it")
@@ -123,7 +124,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("listWebhookDeliveries", "/v1/teams/webhooks/:webhook_id/deliveries")
       .setPath(WebhookPath)
-      .setHeaders(ApiKeyHeaders)
+      .setHeaders(ApiKeyOrSessionHeaders)
       .setUrlParams(Schema.Struct({ limit: queryInt({ min: 1, max: 200, default: 50 }) }))
       .addSuccess(Schema.Struct({ deliveries: Schema.Array(WebhookDelivery).annotations({ description: "Newest first" }) }))
       .addError(NotFound)
@@ -132,7 +133,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("redeliverWebhook", "/v1/teams/webhooks/:webhook_id/deliveries/:delivery_id/redeliver")
       .setPath(Schema.Struct({ webhook_id: WebhookId, delivery_id: DeliveryId }))
-      .setHeaders(ApiKeyHeaders)
+      .setHeaders(ApiKeyOrSessionHeaders)
       .addSuccess(WebhookDelivery)
       .addError(NotFound)
       .addError(Conflict)
@@ -141,11 +142,12 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
         "Send a delivery again now (same `webhook-id`, a fresh timestamp and signature); answers it with the new attempt. 409 when the endpoint is disabled"
       )
   )
-  .middleware(TenantAuth)
+  .middleware(TenantOrSessionAuth)
   .annotate(OpenApi.Title, "Webhooks")
   .annotate(
     OpenApi.Description,
     "Completion webhooks signed as Standard Webhooks say: `analysis.completed` and `analysis.failed`, written with the call's " +
-      "status change (an outbox) and retried with back-off for more than 24 hours."
+      "status change (an outbox) and retried with back-off for more than 24 hours. A tenant key, or the portal session of an " +
+      "owner or an admin (a member's is 403)."
   )
 {}

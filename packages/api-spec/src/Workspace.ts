@@ -58,7 +58,8 @@ export const SearchParams = Schema.Struct({
       "Search text, 2 to 200 characters, in web-search syntax: words (all must match), `\"quoted phrases\"`, " +
       "`-word` to exclude, `or` between alternatives. Words are matched by their English stem; stop words are ignored."
   }),
-  limit: queryInt({ min: 1, max: 100, default: 20, description: "Hits returned: 1 to 100, default 20" })
+  limit: queryInt({ min: 1, max: 100, default: 20, description: "Hits returned: 1 to 100, default 20" }),
+  offset: queryInt({ min: 0, max: 1_000_000, default: 0, description: "Hits to skip (in the results' order), default 0" })
 })
 
 export const SearchHitKind = Schema.Literal("call", "transcript", "closer", "note")
@@ -82,8 +83,10 @@ export const SearchHit = Schema.Struct({
 
 export const SearchResults = Schema.Struct({
   q: Text,
-  results: Schema.Array(SearchHit).annotations({ description: "Best rank first, then the newest" }),
-  total: Schema.Number.annotations({ description: "Hits in all, of which `limit` at most are returned" })
+  results: Schema.Array(SearchHit).annotations({ description: "Best rank first, then the newest (then kind and id: a stable order for paging)" }),
+  total: Schema.Number.annotations({
+    description: "Hits in all (those the caller may see), of which `limit` at most are returned, from `offset`; more follow while `offset` + `results` < `total`"
+  })
 }).annotations({ identifier: "SearchResults" })
 
 // ---------------------------------------------------------------------------------------------
@@ -170,6 +173,9 @@ export const MeetingPrepBrief = Schema.Struct({
 
 export const DealInsight = Schema.Struct({
   call_id: CallId,
+  external_call_id: Schema.NullOr(Text).annotations({
+    description: "The deal's call's id in the uploader's system (the upload's `external_call_id`); null when it gave none"
+  }),
   closer_email: Schema.NullOr(Text),
   stage: Schema.NullOr(Text),
   outcome: Schema.NullOr(DealOutcome),

@@ -97,7 +97,11 @@ const me = Command.make(
       if (args.json) return yield* printJson(user)
       yield* Console.log(
         `${user.email} (${user.full_name ?? "no name"}), ${user.role} of ${user.company_name}\n` +
-          `  user id:   ${user.user_id}\n  client id: ${user.client_id}`
+          `  user id:   ${user.user_id}\n  client id: ${user.client_id}\n` +
+          `  closer:    ${user.closer === null ? "none" : `${user.closer.full_name} <${user.closer.email}> (${user.closer.closer_id})`}` +
+          (user.account_closing === null
+            ? ""
+            : `\n  closing:   since ${user.account_closing.closing_at}; its data is deleted after ${user.account_closing.deleted_after}`)
       )
     })
 ).pipe(Command.withDescription("Who the stored portal session signs in as"))

@@ -1,13 +1,14 @@
 /**
  * Portal sign-in (spec 4.2) against a real SMTP server started in the test: signup, the e-mailed
- * magic link, verify and its cookie, me, logout; single use and the 15-minute expiry of links;
+ * magic link, verify and its cookie, me (with the closer the user is), logout; single use and the 15-minute expiry of links;
  * the same answer for unknown e-mails; sliding sessions; rate limits; the outbox without SMTP.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { createHash } from "node:crypto"
-import { call, freshEmail, sessionCookie, signUpByMail, tokenOf } from "./utils/PortalRequests.js"
+import { call, freshEmail, memberSession, sessionCookie, signUpByMail, tokenOf } from "./utils/PortalRequests.js"
+import { seedCloser, seedWeekCall } from "./utils/SeedCalls.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 import { testServerLayer } from "./utils/TestServer.js"
 
@@ -49,7 +50,10 @@ describe("client authentication", () => {
           full_name: "Ana Owner",
           role: "owner",
           company_name: "Acme Corp",
-          last_login_at: expect.any(String)
+          last_login_at: expect.any(String),
+          // an owner who does not sell is no closer; the account is not closing
+          closer: null,
+          account_closing: null
         })
         const expiresIn = Date.parse(verified.body.session_expires_at) - Date.now()
         expect(expiresIn).toBeGreaterThan(14 * 86_400_000 - 60_000)
@@ -73,6 +77,57 @@ describe("client authentication", () => {
           { action: "tenant.signed_up", actor: signup.body.user_id },
           { action: "user.signed_in", actor: signup.body.user_id }
         ])
+      }))
+
+    it.effect("me names the closer the user is (verified, not removed, the same e-mail in any case), as the session door sees it; else null", () =>
+      Effect.gen(function* () {
+        const smtp = yield* Smtp
+        const sql = yield* SqlClient.SqlClient
+        const ownerEmail = freshEmail()
+        const owner = yield* signUpByMail(smtp, ownerEmail)
+        const me = (session: string) =>
+          Effect.map(call("GET", "/v1/client-auth/me", { session }), (r) => {
+            expect(r.status, JSON.stringify(r.body)).toBe(200)
+            return r.body
+          })
+        expect((yield* me(owner.session)).closer).toBeNull()
+
+        // a rep: the closer whose e-mail is theirs, whatever its case
+        const repEmail = freshEmail("rep")
+        const closerId = yield* seedCloser(owner.clientId, repEmail.toUpperCase(), "Rita Rep")
+        const rep = yield* memberSession(smtp, owner.clientId, repEmail)
+        const repMe = yield* me(rep)
+        expect(repMe).toMatchObject({ email: repEmail, role: "member", closer: { closer_id: closerId, email: repEmail.toUpperCase(), full_name: "Rita Rep" } })
+        // the calls the rep sees are that closer's: the door reads the same rule
+        yield* seedWeekCall(owner.clientId, { closerEmail: repEmail, weeksAgo: 0, overall: 70 })
+        yield* seedWeekCall(owner.clientId, { closerEmail: "someone.else@acme.test", weeksAgo: 0, overall: 70 })
+        const theirCalls = yield* call("GET", "/v1/teams/calls", { session: rep })
+        expect(theirCalls.body.calls.map((c: any) => c.closer_email)).toEqual([repEmail])
+
+        // a member whose closer has not confirmed their e-mail is no closer yet
+        const newEmail = freshEmail("new")
+        expect((yield* call("POST", "/v1/client-portal/closers", { session: owner.session, body: { email: newEmail, full_name: "Nia New" } })).status).toBe(200)
+        const newcomer = yield* memberSession(smtp, owner.clientId, newEmail)
+        expect((yield* me(newcomer)).closer).toBeNull()
+
+        // nor is a removed closer, nor another tenant's closer of the same e-mail
+        const goneEmail = freshEmail("gone")
+        yield* seedCloser(owner.clientId, goneEmail, "Gil Gone", "removed")
+        expect((yield* me(yield* memberSession(smtp, owner.clientId, goneEmail))).closer).toBeNull()
+        const other = yield* signUpByMail(smtp, freshEmail())
+        const salesOpsEmail = freshEmail("ops")
+        yield* seedCloser(other.clientId, salesOpsEmail, "Their Closer")
+        const salesOps = yield* memberSession(smtp, owner.clientId, salesOpsEmail)
+        expect((yield* me(salesOps)).closer).toBeNull()
+
+        // once verified, the newcomer is that closer at once (no new session needed); an owner who sells is one too
+        yield* sql`UPDATE closers SET email_verified_at = now(), status = 'active' WHERE client_id = ${owner.clientId} AND email = ${newEmail}`
+        expect((yield* me(newcomer)).closer).toMatchObject({ email: newEmail, full_name: "Nia New" })
+        const ownerCloser = yield* seedCloser(owner.clientId, ownerEmail, "Ana Owner")
+        expect((yield* me(owner.session)).closer).toEqual({ closer_id: ownerCloser, email: ownerEmail, full_name: "Ana Owner" })
+        // removed later: no longer
+        yield* sql`UPDATE closers SET status = 'removed' WHERE closer_id = ${closerId}`
+        expect((yield* me(rep)).closer).toBeNull()
       }))
 
     it.effect("a link works once: the second verify is 401", () =>

@@ -314,6 +314,7 @@ describe("coaching", () => {
         expect(made.body).toEqual({
           audit_id: expect.stringMatching(/^mau_/),
           call_id: callId,
+          external_call_id: `ext-${callId}`, // the upload's
           closer_id: closerId,
           closer_email: "cleo@acme.test",
           auditor_user_id: userId,
@@ -349,8 +350,11 @@ describe("coaching", () => {
           mean_absolute_gap: 0
         })
         const otherCall = yield* seedCall(clientId, { closerEmail: "nobody@acme.test", weeksAgo: 1, overall: null, dims: {} })
+        // an upload that gave no external id
+        yield* sql`UPDATE calls SET external_call_id = NULL WHERE call_id = ${otherCall}`
         const third = yield* call("POST", "/v1/coaching/manual-audits", { session, body: { call_id: otherCall, scores: { next_steps: 30 }, notes: "" } })
         expect(third.body).toMatchObject({
+          external_call_id: null,
           closer_id: null,
           closer_email: "nobody@acme.test",
           dimensions: [{ dimension: "next_steps", manual_score: 30, automated_score: null, gap: null }],
@@ -363,6 +367,7 @@ describe("coaching", () => {
         expect(list.body).toMatchObject({ total: 3, limit: 50, offset: 0 })
         expect(list.body.audits.map((a: any) => a.audit_id)).toEqual([third.body.audit_id, second.body.audit_id, made.body.audit_id])
         expect(list.body.audits[2]).toEqual(made.body)
+        expect(list.body.audits.map((a: any) => a.external_call_id)).toEqual([null, `ext-${callId}`, `ext-${callId}`])
         const page = yield* call("GET", "/v1/coaching/manual-audits?limit=1&offset=1", { session })
         expect(page.body).toMatchObject({ total: 3, limit: 1, offset: 1 })
         expect(page.body.audits.map((a: any) => a.audit_id)).toEqual([second.body.audit_id])
@@ -377,6 +382,7 @@ describe("coaching", () => {
         const theirs = yield* call("GET", `/v1/coaching/manual-audits/${made.body.audit_id}`, { session: other.session })
         expect(theirs.status).toBe(404)
         expect(theirs.body._tag).toBe("NotFound")
+        expect(JSON.stringify(theirs.body)).not.toContain(`ext-${callId}`)
         const onTheirCall = yield* call("POST", "/v1/coaching/manual-audits", { session: other.session, body: { call_id: callId, scores: { discovery: 1 }, notes: "" } })
         expect(onTheirCall.status).toBe(404)
         expect((yield* call("GET", "/v1/coaching/manual-audits/mau_nope", { session })).status).toBe(404)

@@ -32,7 +32,7 @@ interface Reply {
   reply: string
   intent: string | null
   sources: Array<{ kind: string; id: string | null; label: string }>
-  suggested_actions?: Array<{ action: string; call_id: string | null }>
+  suggested_actions?: Array<{ action: string; call_id: string | null; url?: string | null; operation?: unknown }>
 }
 
 const chat = (session: string, body: Record<string, unknown>, door: "workspace" | "concierge" = "workspace") =>
@@ -111,7 +111,16 @@ describe("chat without an LLM: the intent rules", () => {
         expect(first.reply).toContain("Talk ratio 60%")
         expect(first.sources).toContainEqual({ kind: "closer", id: t.maria, label: "Maria Lopez" })
         expect(first.sources.filter((s) => s.kind === "call").map((s) => s.id).sort()).toEqual([t.calls.m1, t.calls.m2].sort())
-        expect(first.suggested_actions?.[0]).toMatchObject({ action: "review_call", call_id: t.calls.m2 })
+        // the action as the daily brief's: the call's page in the web app, and the operation that shows its report
+        expect(first.suggested_actions?.[0]).toEqual({
+          action: "review_call",
+          label: "Review Maria Lopez's lowest call",
+          call_id: t.calls.m2,
+          closer_id: t.maria,
+          url: `http://localhost:8080/app/calls/${t.calls.m2}`,
+          operation: { method: "GET", path: `/v1/client-portal/calls/${t.calls.m2}/report` }
+        })
+        expect((yield* call("GET", `/app/calls/${t.calls.m2}`, { session: t.session })).status).toBe(200)
 
         const next = yield* chat(t.session, { message: "and last week?", conversation_id: first.conversation_id })
         expect(next.conversation_id).toBe(first.conversation_id)

@@ -85,6 +85,7 @@ describe("payments", () => {
         expect((yield* signed(payload)).status).toBe(401)
         const usage = yield* call("GET", "/v1/client-portal/plan-usage", { session })
         expect(usage.body.upgrade_links.every((l: any) => !l.url.includes("/checkout/"))).toBe(true)
+        expect(usage.body.credit_pack).toBeNull()
       }))
   })
 
@@ -99,6 +100,8 @@ describe("payments", () => {
           { plan: "starter", url: "http://localhost:8080/v1/client-portal/checkout/starter" },
           { plan: "growth", url: "http://localhost:8080/v1/client-portal/checkout/growth" }
         ])
+        // credits are bought by the checkout of a pack, which adds PAYMENTS_CREDIT_PACK_CREDITS
+        expect(usage.body.credit_pack).toEqual({ credits: 50, url: "http://localhost:8080/v1/client-portal/checkout/credit_pack" })
         const opened = yield* call("GET", "/v1/client-portal/checkout/starter", { session })
         expect(opened.status).toBe(303)
         expect(opened.headers.location).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/)
@@ -113,8 +116,10 @@ describe("payments", () => {
           "metadata[product]": "starter",
           "subscription_data[metadata][client_id]": clientId
         })
-        const pack = yield* call("GET", "/v1/client-portal/checkout/credit_pack", { session })
+        // the credit pack's link is that operation: followed, it opens the pack's checkout
+        const pack = yield* call("GET", new URL(usage.body.credit_pack.url).pathname, { session })
         expect(pack.status).toBe(303)
+        expect(platform.requests.at(-1)!.form.get("line_items[0][price]")).toBe("price_pack")
         expect(platform.requests.at(-1)!.form.get("mode")).toBe("payment")
         expect((yield* call("GET", "/v1/client-portal/checkout/scale", { session })).status).toBe(409)
         expect((yield* call("GET", "/v1/client-portal/checkout/trial", { session })).status).toBe(422)
@@ -153,7 +158,8 @@ describe("payments", () => {
         expect(yield* planOf(clientId)).toBe("starter")
         expect(yield* ledgerOf(clientId)).toEqual([{ delta: 5, reason: "trial" }, { delta: 100, reason: "plan_payment" }])
         const usage = yield* call("GET", "/v1/client-portal/plan-usage", { session })
-        expect(usage.body).toMatchObject({ plan: "starter", ingests_included: 100, credits_balance: 105 })
+        // on any plan credits are still bought by the pack
+        expect(usage.body).toMatchObject({ plan: "starter", ingests_included: 100, credits_balance: 105, credit_pack: { credits: 50 } })
         expect((yield* call("GET", "/v1/client-portal/checkout/starter", { session })).status).toBe(409)
 
         const sql = yield* SqlClient.SqlClient

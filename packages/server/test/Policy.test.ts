@@ -115,7 +115,11 @@ describe("the policy table", () => {
         const key = yield* call("POST", "/v1/client-portal/api-keys", { session: owner.session, body: { name: "ci" } })
         const invitation = yield* call("POST", "/v1/client-portal/members/invitations", { session: owner.session, body: { email: freshEmail("invitee"), role: "member" } })
         const audit = yield* call("POST", "/v1/coaching/manual-audits", { session: owner.session, body: { call_id: callId, scores: { discovery: 60 }, notes: "n" } })
+        const webhook = yield* call("POST", "/v1/teams/webhooks", { session: owner.session, body: { url: "http://127.0.0.1:9/hook" } })
         const ids: Record<string, string> = {
+          webhook_id: webhook.body.webhook_id,
+          // no delivery was made: the endpoint, the stranger's to look up, decides the answer
+          delivery_id: "msg_none",
           call_id: callId,
           closer_id: closer.body.closer_id,
           key_id: key.body.key_id,
@@ -144,6 +148,7 @@ describe("the policy table", () => {
         expect(members.members.find((m: { user_id: string }) => m.user_id === ids.user_id).role).toBe("member")
         expect(members.invitations.map((i: { invitation_id: string }) => i.invitation_id)).toContain(ids.invitation_id)
         expect((yield* call("GET", "/v1/client-portal/api-keys", { session: owner.session })).body.keys.find((k: { key_id: string }) => k.key_id === ids.key_id).revoked_at).toBeNull()
+        expect((yield* call("GET", "/v1/teams/webhooks", { session: owner.session })).body.webhooks.map((w: { webhook_id: string }) => w.webhook_id)).toEqual([ids.webhook_id])
       }), 120_000)
 
     it.effect("'self': a rep's answers hold only their own calls; another rep's call is 404; a member who is no closer sees none", () =>

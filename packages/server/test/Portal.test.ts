@@ -9,7 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { admin, upload } from "./utils/AudioRequests.js"
 import { fixture } from "../../../test/utils/Fixtures.js"
-import { call, freshEmail, newTenant, repSession, signInByMail } from "./utils/PortalRequests.js"
+import { call, freshEmail, memberSession, newTenant, repSession, signInByMail, signUpByMail } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
 
@@ -25,6 +25,30 @@ const auditActions = (clientId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ action: string }>`SELECT action FROM audit_logs WHERE client_id = ${clientId} ORDER BY at, log_id`
   ).pipe(Effect.map((rows) => rows.map((r) => r.action)))
+
+/** Query strings out of bounds for a page (`limit` 1–200, `offset` 0–1,000,000): each is 422. */
+const BAD_PAGES = ["limit=0", "limit=201", "limit=abc", "limit=1.5", "offset=-1", "offset=1000001", "offset=x"]
+
+/**
+ * Events written straight into `call_events`, each `[event_id, minutesAgo, platform, status,
+ * closerEmail]`, received that many minutes before the same whole minute (equal for equal ages).
+ */
+const seedEvents = (clientId: string, events: ReadonlyArray<readonly [string, number, string, "ok" | "error", string | null]>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    const minute = Math.floor(Date.now() / 60_000) * 60_000
+    return Effect.forEach(events, ([id, minutesAgo, platform, status, closer]) =>
+      sql`INSERT INTO call_events (event_id, client_id, type, platform, status, closer_email, call_id, error, received_at)
+          VALUES (${id}, ${clientId}, ${status === "ok" ? "analysis_completed" : "analysis_failed"}, ${platform}, ${status},
+                  ${closer}, NULL, ${status === "ok" ? null : "failed"}, ${new Date(minute - minutesAgo * 60_000).toISOString()}::timestamptz)`,
+      { discard: true })
+  }).pipe(Effect.orDie)
+
+/** An audit row written straight into `audit_logs`, at a given time. */
+const seedAudit = (clientId: string, row: { readonly id: string; readonly at: string; readonly actor: string; readonly actorType: string; readonly action: string; readonly targetType: string }) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`INSERT INTO audit_logs (log_id, client_id, at, actor, actor_type, action, target_type, target_id, ip, metadata)
+        VALUES (${row.id}, ${clientId}, ${row.at}::timestamptz, ${row.actor}, ${row.actorType}, ${row.action}, ${row.targetType}, NULL, NULL, '{}'::jsonb)`
+  ).pipe(Effect.orDie)
 
 const UPGRADE_URLS = {
   starter: new URL("https://pay.example/callsight/starter"),
@@ -196,7 +220,9 @@ describe("client portal", () => {
             upgrade_links: [
               { plan: "starter", url: UPGRADE_URLS.starter.toString() },
               { plan: "scale", url: UPGRADE_URLS.scale.toString() }
-            ]
+            ],
+            // credit packs are not sold here (no payment platform): nothing to buy them with
+            credit_pack: null
           })
 
           const granted = yield* call("PATCH", `/v1/internal/admin/clients/${clientId}/usage-bonus`, {
@@ -383,6 +409,7 @@ describe("client portal", () => {
           const recent = yield* call("GET", "/v1/client-portal/events/recent", { session })
           expect(recent.status).toBe(200)
           expect(recent.body.events.map((e: any) => e.call_id)).toEqual([b.body.call_id, a.body.call_id])
+          expect(recent.body.total).toBe(2)
           expect(recent.body.events[1]).toEqual({
             event_id: expect.stringMatching(/^evt_/),
             type: "upload_accepted",
@@ -395,6 +422,7 @@ describe("client portal", () => {
           })
           const byCloser = yield* call("GET", "/v1/client-portal/events?closer_email=rita@acme.test", { session })
           expect(byCloser.body.events.map((e: any) => e.call_id)).toEqual([a.body.call_id])
+          expect(byCloser.body.total).toBe(1)
           expect((yield* call("GET", "/v1/client-portal/events?status=error", { session })).body.events).toEqual([])
           expect((yield* call("GET", "/v1/client-portal/events?platform=recorder", { session })).body.events).toEqual([])
           expect((yield* call("GET", "/v1/client-portal/events?platform=api&status=ok", { session })).body.events).toHaveLength(2)
@@ -406,13 +434,89 @@ describe("client portal", () => {
           ])
 
           const other = yield* newTenant()
-          expect((yield* call("GET", "/v1/client-portal/events/recent", { session: other.session })).body.events).toEqual([])
-          expect((yield* call("GET", "/v1/client-portal/events?closer_email=rita@acme.test", { session: other.session })).body.events).toEqual([])
+          expect((yield* call("GET", "/v1/client-portal/events/recent", { session: other.session })).body).toEqual({ events: [], total: 0 })
+          expect((yield* call("GET", "/v1/client-portal/events?closer_email=rita@acme.test", { session: other.session })).body).toEqual({ events: [], total: 0 })
           expect((yield* call("GET", "/v1/client-portal/health-kpis", { session: other.session })).body.integrations[0]).toMatchObject({
             connected: false,
             events_7d: 0,
             error_rate_7d: null
           })
+        }))
+    })
+
+    describe("events, a page at a time", () => {
+      it.effect("pages are disjoint and newest first (equal times by id), total counts the matches, filters narrow pages and total; bad pages are 422; tenants apart", () =>
+        Effect.gen(function* () {
+          const { clientId, session } = yield* newTenant()
+          // 55 events, one a minute back from now: every fifth an error of the recorder, the
+          // others ok on the API; e_00 and e_01 share their time (the greater id comes first);
+          // one more ten days old, outside `events/recent`
+          const seeded = Array.from({ length: 55 }, (_, i) => {
+            const id = `evt_pg_${clientId}_${String(i).padStart(2, "0")}`
+            const error = i % 5 === 4
+            return [id, i === 0 ? 1 : i, error ? "recorder" : "api", error ? "error" : "ok", i % 2 === 0 ? "Even@Acme.test" : null] as const
+          })
+          yield* seedEvents(clientId, [...seeded, [`evt_pg_${clientId}_old`, 10 * 24 * 60, "api", "ok", null]])
+          const ids = (body: any) => body.events.map((e: any) => e.event_id as string)
+          const newestFirst = [seeded[1]![0], seeded[0]![0], ...seeded.slice(2).map((e) => e[0]), `evt_pg_${clientId}_old`]
+          const get = (query: string) =>
+            Effect.map(call("GET", `/v1/client-portal/events${query}`, { session }), (r) => {
+              expect(r.status, JSON.stringify(r.body)).toBe(200)
+              return r.body
+            })
+
+          // the default page: the newest 50 of 56
+          const first = yield* get("")
+          expect(first.total).toBe(56)
+          expect(ids(first)).toEqual(newestFirst.slice(0, 50))
+          // pages of 20: disjoint, in order, together every event once
+          const pages = [yield* get("?limit=20"), yield* get("?limit=20&offset=20"), yield* get("?limit=20&offset=40")]
+          expect(pages.map((p) => p.total)).toEqual([56, 56, 56])
+          expect(pages.map((p) => ids(p).length)).toEqual([20, 20, 16])
+          expect(pages.flatMap(ids)).toEqual(newestFirst)
+          expect(new Set(pages.flatMap(ids)).size).toBe(56)
+          const times = pages.flatMap((p) => p.events.map((e: any) => Date.parse(e.received_at)))
+          expect(times).toEqual([...times].sort((x, y) => y - x))
+          // the largest page holds them all; past the end, nothing but the total
+          expect(ids(yield* get("?limit=200"))).toEqual(newestFirst)
+          expect(yield* get("?offset=56")).toEqual({ events: [], total: 56 })
+          expect(yield* get("?offset=1000000&limit=1")).toEqual({ events: [], total: 56 })
+
+          // each filter narrows the page and the total to exactly the matching events
+          const errors = seeded.filter((e) => e[3] === "error").map((e) => e[0])
+          const errorPage = yield* get("?status=error&limit=5")
+          expect(errorPage.total).toBe(11)
+          expect(ids(errorPage)).toEqual(errors.slice(0, 5))
+          expect(ids(yield* get("?status=error&limit=5&offset=10"))).toEqual(errors.slice(10))
+          expect(ids(yield* get("?platform=recorder&limit=200"))).toEqual(errors)
+          const even = newestFirst.filter((id) => seeded.find((e) => e[0] === id)?.[4] === "Even@Acme.test")
+          const byCloser = yield* get("?closer_email=even@acme.test&limit=200")
+          expect(byCloser.total).toBe(28)
+          expect(ids(byCloser)).toEqual(even)
+          const both = yield* get("?closer_email=EVEN@acme.test&status=error&limit=200")
+          expect(ids(both)).toEqual(errors.filter((id) => even.includes(id)))
+          expect(both.total).toBe(ids(both).length)
+          expect(yield* get("?platform=calendar")).toEqual({ events: [], total: 0 })
+
+          // recent: the last 7 days' total, the ten-day-old event left out
+          const recent = yield* get("/recent")
+          expect(recent.total).toBe(55)
+          expect(ids(recent)).toEqual(newestFirst.slice(0, 55))
+
+          for (const query of BAD_PAGES) {
+            const reply = yield* call("GET", `/v1/client-portal/events?${query}`, { session })
+            expect(reply.status, query).toBe(422)
+            expect(reply.body.detail.length, query).toBeGreaterThan(0)
+          }
+          // the bounds themselves are taken
+          expect((yield* get("?limit=1&offset=0")).events).toHaveLength(1)
+          expect((yield* get("?limit=200&offset=1000000")).total).toBe(56)
+
+          // another tenant sees none of them, filtered or not, on any page
+          const other = yield* newTenant()
+          for (const query of ["", "?limit=200", "?offset=20", "?status=error", "?closer_email=even@acme.test"]) {
+            expect((yield* call("GET", `/v1/client-portal/events${query}`, { session: other.session })).body, query).toEqual({ events: [], total: 0 })
+          }
         }))
     })
 
@@ -630,6 +734,119 @@ describe("client portal", () => {
           const theirs = yield* call("GET", "/v1/client-portal/audit-logs", { session: other.session })
           expect(theirs.body.entries.map((e: any) => e.action)).toEqual(["user.signed_in", "tenant.signed_up"])
           expect(theirs.body.entries.every((e: any) => e.target_id === other.clientId || e.target_id === other.userId)).toBe(true)
+        }))
+
+      it.effect("filters in the service: action, target type, actor (a member's e-mail or the stored actor), actor type and dates, each narrowing the entries and the total exactly; pages disjoint; bad filters 422; tenants apart", () =>
+        Effect.gen(function* () {
+          const smtp = yield* Smtp
+          const ownerEmail = freshEmail("owner")
+          const { clientId, session, userId } = yield* signUpByMail(smtp, ownerEmail)
+          const adminEmail = freshEmail("admin")
+          const adminSession = yield* memberSession(smtp, clientId, adminEmail, "admin")
+          const adminId = `usr_member_${adminEmail}`
+          for (const industry of ["A", "B"]) yield* call("PUT", "/v1/client-portal/market-profile", { session, body: { industry } })
+          yield* call("PUT", "/v1/client-portal/lead-context-profile", { session: adminSession, body: { rep_channel: "left" } })
+          // older rows of other actors, at known times
+          const seed = `aud_seed_${clientId}`
+          yield* seedAudit(clientId, { id: `${seed}_1`, at: "2020-01-15T10:00:00.000Z", actor: "staff:admin", actorType: "staff", action: "usage_bonus.granted", targetType: "tenant" })
+          yield* seedAudit(clientId, { id: `${seed}_2`, at: "2020-01-16T23:59:59.999Z", actor: "system:retention", actorType: "system", action: "call.deleted", targetType: "call" })
+          yield* seedAudit(clientId, { id: `${seed}_3`, at: "2020-01-17T00:00:00.000Z", actor: "key_seeded", actorType: "api_key", action: "closer.added", targetType: "closer" })
+
+          const get = (query: string) =>
+            Effect.map(call("GET", `/v1/client-portal/audit-logs${query}`, { session }), (r) => {
+              expect(r.status, `${query}: ${JSON.stringify(r.body)}`).toBe(200)
+              return r.body as { entries: Array<any>; total: number }
+            })
+          const ids = (page: { entries: Array<any> }) => page.entries.map((e) => e.log_id as string)
+          const all = yield* get("?limit=200")
+          expect(all.entries.map((e) => [e.action, e.actor])).toEqual([
+            ["lead_context_profile.saved", adminId],
+            ["market_profile.saved", userId],
+            ["market_profile.saved", userId],
+            ["user.signed_in", adminId],
+            ["user.signed_in", userId],
+            ["tenant.signed_up", userId],
+            ["closer.added", "key_seeded"],
+            ["call.deleted", "system:retention"],
+            ["usage_bonus.granted", "staff:admin"]
+          ])
+          expect(all.total).toBe(9)
+          /** What a filter must answer: the entries of `all` that pass `keep`, in the same order, and their count. */
+          const expectFiltered = (query: string, keep: (e: any) => boolean) =>
+            Effect.gen(function* () {
+              const page = yield* get(`?limit=200&${query}`)
+              const wanted = all.entries.filter(keep).map((e) => e.log_id)
+              expect(wanted.length, query).toBeGreaterThan(0)
+              expect(ids(page), query).toEqual(wanted)
+              expect(page.total, query).toBe(wanted.length)
+            })
+
+          yield* expectFiltered("action=market_profile.saved", (e) => e.action === "market_profile.saved")
+          yield* expectFiltered("target_type=call", (e) => e.target_type === "call")
+          yield* expectFiltered("target_type=tenant", (e) => e.target_type === "tenant")
+          // the actor: a member's e-mail, in any case, names their user id's entries
+          yield* expectFiltered(`actor=${encodeURIComponent(ownerEmail.toUpperCase())}`, (e) => e.actor === userId)
+          yield* expectFiltered(`actor=${encodeURIComponent(adminEmail)}`, (e) => e.actor === adminId)
+          // or the stored actor itself
+          yield* expectFiltered(`actor=${userId}`, (e) => e.actor === userId)
+          yield* expectFiltered("actor=staff%3Aadmin", (e) => e.actor === "staff:admin")
+          yield* expectFiltered("actor=key_seeded", (e) => e.actor === "key_seeded")
+          yield* expectFiltered("actor_type=system", (e) => e.actor_type === "system")
+          yield* expectFiltered("actor_type=user", (e) => e.actor_type === "user")
+          // dates: inclusive bounds; a plain date as `until` is its whole day (UTC)
+          yield* expectFiltered("since=2020-01-16&until=2020-01-16", (e) => e.log_id === `${seed}_2`)
+          yield* expectFiltered("until=2020-01-16T23:59:59.999Z", (e) => e.log_id === `${seed}_1` || e.log_id === `${seed}_2`)
+          yield* expectFiltered("since=2020-01-16T23:59:59.999Z&until=2020-01-17T00:00:00Z", (e) => e.log_id === `${seed}_2` || e.log_id === `${seed}_3`)
+          yield* expectFiltered("since=2020-01-17", (e) => e.log_id !== `${seed}_1` && e.log_id !== `${seed}_2`)
+          yield* expectFiltered("since=2020-01-15T10%3A00%3A00%2B00%3A00&until=2020-01-15", (e) => e.log_id === `${seed}_1`)
+          // filters together
+          yield* expectFiltered(`actor=${encodeURIComponent(ownerEmail)}&action=user.signed_in`, (e) => e.actor === userId && e.action === "user.signed_in")
+          yield* expectFiltered("actor_type=user&target_type=tenant&since=2020-01-17", (e) => e.actor_type === "user" && e.target_type === "tenant")
+          // nothing matches: an empty page and a total of 0, not an error
+          for (const query of ["action=closer", "action=MARKET_PROFILE.SAVED", "target_type=nothing", "actor=nobody%40acme.test", "actor_type=staff&action=call.deleted", "until=2019-12-31", "since=2020-01-18&until=2020-01-19"]) {
+            expect(yield* get(`?${query}`), query).toEqual({ entries: [], total: 0 })
+          }
+
+          // a filtered list pages too: disjoint pages in order, the filtered total on each
+          const byOwner = `actor=${encodeURIComponent(ownerEmail)}`
+          const pages = [yield* get(`?${byOwner}&limit=2`), yield* get(`?${byOwner}&limit=2&offset=2`), yield* get(`?${byOwner}&limit=2&offset=4`)]
+          expect(pages.map((p) => p.total)).toEqual([4, 4, 4])
+          expect(pages.map((p) => p.entries.length)).toEqual([2, 2, 0])
+          expect(pages.flatMap(ids)).toEqual(all.entries.filter((e) => e.actor === userId).map((e) => e.log_id))
+          // unfiltered pages of 4: together the whole log, once, newest first
+          const whole = [yield* get("?limit=4"), yield* get("?limit=4&offset=4"), yield* get("?limit=4&offset=8")]
+          expect(whole.flatMap(ids)).toEqual(ids(all))
+          const times = whole.flatMap((p) => p.entries.map((e) => Date.parse(e.at)))
+          expect(times).toEqual([...times].sort((x, y) => y - x))
+
+          for (
+            const query of [
+              ...BAD_PAGES,
+              "action=",
+              "action=%20closer.added",
+              `action=${"x".repeat(201)}`,
+              "target_type=",
+              "actor=",
+              "actor_type=robot",
+              "since=yesterday",
+              "since=2020-02-30",
+              "until=2020-01-16T10%3A00",
+              "until=16%2F01%2F2020"
+            ]
+          ) {
+            const reply = yield* call("GET", `/v1/client-portal/audit-logs?${query}`, { session })
+            expect(reply.status, query).toBe(422)
+            expect(reply.body.detail.length, query).toBeGreaterThan(0)
+          }
+
+          // another tenant: none of ours, whatever the filter (our owner's e-mail names no user of theirs)
+          const other = yield* newTenant()
+          for (const query of [`actor=${encodeURIComponent(ownerEmail)}`, `actor=${userId}`, "actor=staff%3Aadmin", "action=market_profile.saved", "until=2020-01-17"]) {
+            expect((yield* call("GET", `/v1/client-portal/audit-logs?${query}`, { session: other.session })).body, query).toEqual({ entries: [], total: 0 })
+          }
+          // and we see none of theirs: their owner's e-mail is nobody here
+          const theirs = yield* get("?actor_type=user&limit=200")
+          expect(theirs.entries.every((e) => e.actor === userId || e.actor === adminId)).toBe(true)
         }))
     })
   })

@@ -4,7 +4,8 @@
  * member who is no closer, and another tenant. Checked by value: the owner's backlog, meetings and
  * search hits hold both reps' calls; a rep's only their own (call ids, meeting ids, closer ids), with
  * totals matching the hits; another rep's call is 404 to read or record, like another tenant's; a
- * member who is no closer gets empty lists.
+ * member who is no closer gets empty lists. Paged (meetings, search): a rep's pages are pages of
+ * their own rows, with their own total.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
@@ -169,11 +170,28 @@ describe("reps on outcomes, meetings and search", () => {
         const a = yield* get(MEETINGS, t.repA)
         expect(ids(a)).toEqual([meetingsA[1], meetingsA[0]])
         expect(a.meetings.every((m: any) => m.closer_id === closerA)).toBe(true)
+        expect(a.total).toBe(2)
         expect(ids(yield* get(MEETINGS, t.repB))).toEqual(meetingsB)
         expect(ids(yield* get(`${MEETINGS}?limit=1`, t.repA))).toEqual([meetingsA[1]])
-        expect(yield* get(MEETINGS, t.nobody)).toEqual({ meetings: [] })
+        // pages: a rep's are pages of their own meetings, with their own total
+        const repPages = [yield* get(`${MEETINGS}?limit=1`, t.repA), yield* get(`${MEETINGS}?limit=1&offset=1`, t.repA)]
+        expect(repPages.flatMap(ids)).toEqual([meetingsA[1], meetingsA[0]])
+        expect(repPages.map((p) => p.total)).toEqual([2, 2])
+        expect(yield* get(`${MEETINGS}?offset=2`, t.repA)).toEqual({ meetings: [], total: 2 })
+        // the owner's pages of 3: disjoint, latest first, together every meeting once
+        const ownerPages = [yield* get(`${MEETINGS}?limit=3`, t.owner.session), yield* get(`${MEETINGS}?limit=3&offset=3`, t.owner.session)]
+        expect(ownerPages.flatMap(ids)).toEqual([closerless, meetingsB[0], meetingsA[1], meetingsA[0]])
+        expect(ownerPages.map((p) => p.total)).toEqual([4, 4])
+        expect(yield* get(MEETINGS, t.nobody)).toEqual({ meetings: [], total: 0 })
+        expect(yield* get(`${MEETINGS}?offset=1`, t.nobody)).toEqual({ meetings: [], total: 0 })
+        for (const query of ["limit=0", "limit=201", "offset=-1", "offset=1000001", "offset=one", "offset=0.5"]) {
+          const reply = yield* call("GET", `${MEETINGS}?${query}`, { session: t.owner.session })
+          expect(reply.status, query).toBe(422)
+          expect(reply.body.detail.length, query).toBeGreaterThan(0)
+        }
         const other = yield* newTenant()
-        expect(yield* get(MEETINGS, other.session)).toEqual({ meetings: [] })
+        expect(yield* get(MEETINGS, other.session)).toEqual({ meetings: [], total: 0 })
+        expect(yield* get(`${MEETINGS}?limit=200&offset=2`, other.session)).toEqual({ meetings: [], total: 0 })
       }))
 
     it.effect("search: a rep's hits are their own calls, notes of them and their own closer row; totals match", () =>
@@ -208,6 +226,14 @@ describe("reps on outcomes, meetings and search", () => {
         const page = yield* get(`/v1/workspace/search?q=${WORD}&limit=2`, t.repA)
         expect(page.results).toHaveLength(2)
         expect(page.total).toBe(4)
+        // the rep's pages are pages of their own hits: disjoint, together their hits once, none of another's
+        const next = yield* get(`/v1/workspace/search?q=${WORD}&limit=2&offset=2`, t.repA)
+        expect(next.total).toBe(4)
+        expect([...page.results, ...next.results].map((r: any) => `${r.kind}:${r.id}`)).toEqual(a.results.map((r: any) => `${r.kind}:${r.id}`))
+        expect(yield* get(`/v1/workspace/search?q=${WORD}&offset=4`, t.repA)).toEqual({ q: WORD, total: 4, results: [] })
+        const ownerPage = yield* get(`/v1/workspace/search?q=${WORD}&limit=3&offset=3`, t.owner.session)
+        expect(ownerPage.total).toBe(owner.total)
+        expect(ownerPage.results).toEqual(owner.results.slice(3, 6))
 
         const b = yield* search(t.repB, WORD)
         expect(hits(b)).toEqual(sorted([`transcript:${theirCall}`, `note:${theirCall}`, `note:${auditB}`]))
@@ -227,6 +253,7 @@ describe("reps on outcomes, meetings and search", () => {
 
         // a member who is no closer finds nothing
         expect(yield* search(t.nobody, WORD)).toEqual({ q: WORD, total: 0, results: [] })
+        expect(yield* get(`/v1/workspace/search?q=${WORD}&offset=2`, t.nobody)).toEqual({ q: WORD, total: 0, results: [] })
         expect(yield* search(t.nobody, NAME)).toEqual({ q: NAME, total: 0, results: [] })
         // another tenant neither
         const other = yield* newTenant()

@@ -139,7 +139,13 @@ describe("retention", () => {
         expect((yield* call("POST", "/v1/client-portal/close", { session: t.session, body: { company_name: "Acme" } })).status).toBe(409)
         // the key stops at once; the owner still signs in and may export
         expect((yield* call("GET", `/v1/teams/calls/${t.done}`, { headers: { "x-api-key": t.key } })).status).toBe(401)
-        expect((yield* call("GET", "/v1/client-auth/me", { session: t.session })).status).toBe(200)
+        // every user's me says the account is closing, with the dates the closing answered; another account's does not
+        for (const session of [t.session, member]) {
+          const me = yield* call("GET", "/v1/client-auth/me", { session })
+          expect(me.status).toBe(200)
+          expect(me.body.account_closing).toEqual({ closing_at: closed.body.closing_at, deleted_after: closed.body.deleted_after })
+        }
+        expect((yield* call("GET", "/v1/client-auth/me", { session: other.session })).body.account_closing).toBeNull()
         expect((yield* exported(t.session)).text).toContain(t.done)
 
         const sql = yield* SqlClient.SqlClient
@@ -161,8 +167,14 @@ describe("retention", () => {
     it.effect("an owner may keep a closing account within its grace: nothing is deleted, the keys stay revoked; not closing is 409", () =>
       Effect.gen(function* () {
         const t = yield* tenantWithCall
+        expect((yield* call("GET", "/v1/client-auth/me", { session: t.session })).body.account_closing).toBeNull()
         expect((yield* call("DELETE", "/v1/client-portal/close", { session: t.session })).status).toBe(409)
-        expect((yield* call("POST", "/v1/client-portal/close", { session: t.session, body: { company_name: "Acme" } })).status).toBe(202)
+        const closed = yield* call("POST", "/v1/client-portal/close", { session: t.session, body: { company_name: "Acme" } })
+        expect(closed.status).toBe(202)
+        expect((yield* call("GET", "/v1/client-auth/me", { session: t.session })).body.account_closing).toEqual({
+          closing_at: closed.body.closing_at,
+          deleted_after: closed.body.deleted_after
+        })
         const member = yield* memberSession(yield* Smtp, t.clientId, `member.${Date.now()}@acme.test`)
         expect((yield* call("DELETE", "/v1/client-portal/close", { session: member })).status).toBe(403)
         const kept = yield* call("DELETE", "/v1/client-portal/close", { session: t.session })
@@ -170,7 +182,9 @@ describe("retention", () => {
         expect(kept.body).toEqual({ client_id: t.clientId, closing: false })
         expect((yield* passAt(later(31))).accounts_deleted).toBe(0)
         expect((yield* call("GET", `/v1/teams/calls/${t.done}`, { headers: { "x-api-key": t.key } })).status).toBe(401)
-        expect((yield* call("GET", "/v1/client-auth/me", { session: t.session })).status).toBe(200)
+        const meAfter = yield* call("GET", "/v1/client-auth/me", { session: t.session })
+        expect(meAfter.status).toBe(200)
+        expect(meAfter.body.account_closing).toBeNull()
         const sql = yield* SqlClient.SqlClient
         const actions = yield* sql<{ action: string }>`SELECT action FROM audit_logs WHERE client_id = ${t.clientId} AND action LIKE 'account.%' ORDER BY at, log_id`
         expect(actions.map((a) => a.action)).toEqual(["account.closing", "account.reopened"])

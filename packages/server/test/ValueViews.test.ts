@@ -2,7 +2,8 @@
  * The value views (customer value, ROI digest, review pack, daily brief) on tenants with known
  * calls, scores, evidence, objections, next steps and outcomes, seeded in SQL so that every
  * figure is known: the exact values each view must answer, the ROI's arithmetic and its refusals
- * (too few outcomes, no baseline), the brief's day in the team's time zone, and another tenant
+ * (too few outcomes, no baseline), the brief's day in the team's time zone, its actions each opened
+ * (the app's page, 200) and done (the declared operation, with the session), and another tenant
  * seeing none of it.
  */
 import { SqlClient } from "@effect/sql"
@@ -26,6 +27,8 @@ interface Seed {
   readonly outcome?: { outcome: "won" | "lost" | "open" | "no_decision"; value?: number; test?: boolean }
   readonly status?: "completed" | "failed" | "queued"
   readonly createdAt?: Date
+  /** The upload's own id of the call (none by default). */
+  readonly externalId?: string
 }
 
 /** A completed call with the given analysis, straight into the database; its id. */
@@ -37,17 +40,25 @@ const seed = (clientId: string, s: Seed) =>
       dimension, score, assessed: score !== null, weight: 1, reason: null
     }))
     const result = {
+      // what a stored analysis always has, so that its report renders
+      method_version: "callsight-test",
+      duration_s: s.durationS ?? 600,
+      channels: 1,
+      diarization: "clustering",
+      speakers: [],
+      speaker_turns: [],
+      metrics: {},
       scorecard: { overall: s.overall === undefined ? 70 : s.overall, dimensions: dims },
       evidence: (s.effects ?? []).map((effect, i) => ({ dimension: "discovery", start: i, end: i + 1, speaker: null, quote: null, effect })),
-      objections: s.objections ?? [],
+      objections: (s.objections ?? []).map((o) => ({ ...o, response_pause_s: null })),
       next_steps: Array.from({ length: s.nextSteps ?? 0 }, (_, i) => ({ at: i, quote: "let's meet on Friday", owner: null, due: "Friday" })),
       transcript: []
     }
     const status = s.status ?? "completed"
     const created = s.createdAt ?? new Date(s.completedAt.getTime() - 60_000)
-    yield* sql`INSERT INTO calls (call_id, client_id, closer_email, status, format, blob_key, size_bytes, sha256,
+    yield* sql`INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
                                   created_at, started_at, completed_at, duration_s, result)
-               VALUES (${callId}, ${clientId}, ${s.closer === undefined ? "ann@acme.test" : s.closer}, ${status}, 'mp3',
+               VALUES (${callId}, ${clientId}, ${s.externalId ?? null}, ${s.closer === undefined ? "ann@acme.test" : s.closer}, ${status}, 'mp3',
                        ${`${clientId}/${callId}.mp3`}, 1, 'x', ${created.toISOString()}, ${created.toISOString()},
                        ${status === "queued" ? null : s.completedAt.toISOString()}, ${s.durationS ?? 600},
                        ${status === "completed" ? JSON.stringify(result) : null}::jsonb)`
@@ -212,7 +223,7 @@ describe("value views", () => {
         expect(pack.calls_to_review.map((c: any) => c.overall_score)).toEqual([30, 50, 70, 90])
       }))
 
-    it.effect("the daily brief: yesterday in the team's time zone, notable moments, deals at risk, suggested actions with links", () =>
+    it.effect("the daily brief: yesterday in the team's time zone, its calls by their external ids, notable moments, deals at risk, and suggested actions that can all be done", () =>
       Effect.gen(function* () {
         const t = yield* newTenant()
         // Tokyo is UTC+9 all year: its today starts at 15:00 UTC the day before
@@ -223,8 +234,9 @@ describe("value views", () => {
         const todayStart = new Date(Date.UTC(tokyoNow.getUTCFullYear(), tokyoNow.getUTCMonth(), tokyoNow.getUTCDate()) - 9 * 3600_000)
         const yesterday = (hours: number) => new Date(todayStart.getTime() - DAY + hours * 3600_000)
 
-        const best = yield* seed(t.clientId, { createdAt: yesterday(1), completedAt: yesterday(2), closer: "ann@acme.test", overall: 88, nextSteps: 1 })
+        const best = yield* seed(t.clientId, { createdAt: yesterday(1), completedAt: yesterday(2), closer: "ann@acme.test", overall: 88, nextSteps: 1, externalId: "crm-best" })
         const worst = yield* seed(t.clientId, {
+          externalId: "crm-worst",
           createdAt: yesterday(3),
           completedAt: yesterday(4),
           closer: "bob@acme.test",
@@ -244,29 +256,44 @@ describe("value views", () => {
         yield* seed(t.clientId, { completedAt: daysAgo(3), outcome: { outcome: "won" } })
         // a call of 10 days ago without an outcome: record it
         const due = yield* seed(t.clientId, { completedAt: daysAgo(10), closer: "dee@acme.test", nextSteps: 1 })
+        // a closer who has not confirmed their e-mail: the managers are asked to send the link again
+        const pending = yield* call("POST", "/v1/client-portal/closers", { session: t.session, body: { email: "eve@acme.test", full_name: "Eve Pending" } })
+        expect(pending.status).toBe(200)
 
         const brief = yield* get(t.session, "daily-brief")
         expect(brief.date).toBe(tokyoNow.toISOString().slice(0, 10))
         expect(brief.calls.map((c: any) => c.call_id)).toEqual([best, worst, failed])
+        // each call named with the upload's own id, null where the upload gave none
+        expect(brief.calls.map((c: any) => c.external_call_id)).toEqual(["crm-best", "crm-worst", null])
         expect(brief.calls_analysed).toBe(2)
         expect(brief.average_score).toBe(64.5)
         expect(brief.notable_moments).toEqual([
-          { call_id: best, closer_email: "ann@acme.test", at: 0, kind: "best_score", quote: "score 88" },
-          { call_id: worst, closer_email: "bob@acme.test", at: 0, kind: "lowest_score", quote: "score 41" },
-          { call_id: worst, closer_email: "bob@acme.test", at: 312.5, kind: "objection_unexplored", quote: "That is more than we budgeted for." }
+          { call_id: best, external_call_id: "crm-best", closer_email: "ann@acme.test", at: 0, kind: "best_score", quote: "score 88" },
+          { call_id: worst, external_call_id: "crm-worst", closer_email: "bob@acme.test", at: 0, kind: "lowest_score", quote: "score 41" },
+          {
+            call_id: worst,
+            external_call_id: "crm-worst",
+            closer_email: "bob@acme.test",
+            at: 312.5,
+            kind: "objection_unexplored",
+            quote: "That is more than we budgeted for."
+          }
         ])
         const risks = Object.fromEntries(brief.deals_at_risk.map((d: any) => [d.call_id, d]))
-        expect(risks[worst]).toMatchObject({ risk: "high", reasons: ["no next step was agreed on the call", "1 objection not explored"] })
-        expect(risks[stale]).toMatchObject({ risk: "high", reasons: ["open for 20 days, longer than the sales cycle of 14 days"] })
+        expect(risks[worst]).toMatchObject({ external_call_id: "crm-worst", risk: "high", reasons: ["no next step was agreed on the call", "1 objection not explored"] })
+        expect(risks[stale]).toMatchObject({ external_call_id: null, risk: "high", reasons: ["open for 20 days, longer than the sales cycle of 14 days"] })
         expect(risks[best]).toBeUndefined()
         expect(brief.deals_at_risk.every((d: any) => d.risk === "high" || d.risk === "medium")).toBe(true)
 
         const [first] = brief.suggested_actions
-        expect(first).toMatchObject({
+        // each action: the app's page where a person does it, and the operation that does it
+        expect(first).toEqual({
           action: "review_call",
           call_id: worst,
+          closer_id: null,
           label: "Review the call of bob@acme.test: the lowest score yesterday (41)",
-          url: `http://localhost:8080/v1/client-portal/calls/${worst}/report`
+          url: `http://localhost:8080/app/calls/${worst}`,
+          operation: { method: "GET", path: `/v1/client-portal/calls/${worst}/report` }
         })
         expect(brief.suggested_actions.filter((a: any) => a.action === "follow_up").map((a: any) => a.call_id).sort()).toEqual(
           brief.deals_at_risk.filter((d: any) => d.risk === "high").slice(0, 3).map((d: any) => d.call_id).sort()
@@ -277,8 +304,35 @@ describe("value views", () => {
           label: `Record the outcome of the call of ${daysAgo(10).toISOString().slice(0, 10)} (dee@acme.test)`,
           call_id: due,
           closer_id: null,
-          url: `http://localhost:8080/v1/client-portal/calls/${due}/outcome-truth`
+          url: `http://localhost:8080/app/calls/${due}`,
+          operation: { method: "PUT", path: `/v1/client-portal/calls/${due}/outcome-truth` }
         })
+        expect(brief.suggested_actions.filter((a: any) => a.action === "verify_closer")).toEqual([{
+          action: "verify_closer",
+          label: "Ask eve@acme.test to confirm their e-mail (or send the link again)",
+          call_id: null,
+          closer_id: pending.body.closer_id,
+          url: "http://localhost:8080/app/team",
+          operation: { method: "POST", path: `/v1/client-portal/closers/${pending.body.closer_id}/send-verification` }
+        }])
+
+        // every action can be done: its link opens the web app (GET 200, the app's page, whose route it names), and the
+        // declared method on the declared path succeeds with the same session (record_outcome with an outcome)
+        const kinds = new Set<string>()
+        for (const a of brief.suggested_actions) {
+          kinds.add(a.action)
+          expect(a.url).toMatch(/^http:\/\/localhost:8080\/app\/(calls\/call_[0-9a-f]+|team)$/)
+          const page = yield* call("GET", a.url.slice("http://localhost:8080".length), { session: t.session })
+          expect(page.status, a.url).toBe(200)
+          expect(page.headers["content-type"]).toContain("text/html")
+          const done = yield* call(a.operation.method, a.operation.path, {
+            session: t.session,
+            ...(a.operation.method === "PUT" ? { body: { outcome: "open" } } : {})
+          })
+          expect(done.status, `${a.action}: ${a.operation.method} ${a.operation.path} ${JSON.stringify(done.body).slice(0, 300)}`).toBe(200)
+        }
+        expect([...kinds].sort()).toEqual(["follow_up", "record_outcome", "review_call", "verify_closer"])
+        expect((yield* call("GET", `/v1/client-portal/calls/${due}/outcome-truth`, { session: t.session })).body).toMatchObject({ outcome: "open" })
 
         // the report the brief links to is behind the session: 409 until it completed, another tenant's 404
         // (a completed call's report is tested with a real analysis in Portal.test.ts)
@@ -288,7 +342,8 @@ describe("value views", () => {
         const other = yield* newTenant()
         expect((yield* call("GET", `/v1/client-portal/calls/${worst}/report`, { session: other.session })).status).toBe(404)
         const otherBrief = yield* get(other.session, "daily-brief")
-        expect(otherBrief).toMatchObject({ calls: [], calls_analysed: 0, average_score: null, notable_moments: [], deals_at_risk: [] })
+        expect(otherBrief).toMatchObject({ calls: [], calls_analysed: 0, average_score: null, notable_moments: [], deals_at_risk: [], suggested_actions: [] })
+        for (const ours of ["crm-best", "crm-worst", worst, pending.body.closer_id]) expect(JSON.stringify(otherBrief)).not.toContain(ours)
       }))
 
     it.effect("a time zone the runtime does not know is 422; the views need a session", () =>

@@ -5,24 +5,30 @@
  * protocol: a person signs in by the e-mailed link and lands where they were, uploads a recording
  * from the browser and watches it complete, plays it and jumps to an evidence moment (the audio
  * from the range-request endpoint), records an outcome after seeing a field's error where the
- * field is; each screen is checked with axe-core (no serious or critical violation) and
- * photographed at 1280 px and at phone width. The first load's JavaScript is measured too.
+ * field is; a manager connects a closer's calendar through a local OAuth server (the browser goes
+ * there and comes back), sees a profile's bad values refused at their fields, adds a webhook
+ * endpoint that a local receiver then hears from, and sends a delivery again; each screen is
+ * checked with axe-core (no serious or critical violation) and photographed at 1280 px and at
+ * phone width. The first load's JavaScript is measured too.
  */
 import AxeBuilder from "@axe-core/playwright"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Cause, Effect, Layer, Option, Redacted } from "effect"
+import { Cause, Context, Effect, Layer, Option, Redacted } from "effect"
 import { join } from "node:path"
 import { gzipSync } from "node:zlib"
 import type { Page } from "playwright-core"
 import { loadWebApp } from "../src/http/WebApp.js"
 import { fixture } from "../../../test/utils/Fixtures.js"
+import { freePort } from "../../../test/utils/ServeProcess.js"
 import { baseUrl, runBrowser, screenshotDir, useBrowser } from "./utils/Browser.js"
+import { type MeetingProviders, startMeetingProviders } from "./utils/MeetingProviders.js"
 import { call, freshEmail, tokenOf } from "./utils/PortalRequests.js"
 import { seedWeekCall } from "./utils/SeedCalls.js"
 import { startSmtpServer } from "./utils/SmtpServer.js"
 import { Smtp } from "./utils/SmtpServerLayer.js"
 import { startDeepgram } from "./utils/SpeechProviders.js"
 import { testServerLayer } from "./utils/TestServer.js"
+import { startReceiver } from "./utils/WebhookReceiver.js"
 
 declare const document: any
 declare const window: any
@@ -31,20 +37,31 @@ const DEEPGRAM_KEY = "dg_web_app_test_key_0123456789"
 
 const browser = useBrowser()
 
-/** The service with its workers, e-mail to an SMTP sink, transcripts from a local Deepgram. */
+class Providers extends Context.Tag("test/MeetingProviders")<Providers, MeetingProviders>() {}
+
+/**
+ * The service with its workers, e-mail to an SMTP sink, transcripts from a local Deepgram, calendars
+ * and video tools from local OAuth servers. It listens on a port chosen first, so that its public
+ * URL is its own: the OAuth provider sends the browser back there.
+ */
 const appServer = Layer.unwrapScoped(Effect.gen(function* () {
   const smtp = yield* startSmtpServer
   const deepgram = yield* startDeepgram({ apiKey: DEEPGRAM_KEY })
-  return Layer.merge(
+  const providers = yield* startMeetingProviders
+  const port = yield* Effect.promise(freePort)
+  return Layer.mergeAll(
     testServerLayer({
+      ...providers.config,
+      publicBaseUrl: `http://127.0.0.1:${port}`,
       smtpUrl: Option.some(Redacted.make(smtp.url)),
       signInLimitPerAddress: 1000,
       workerConcurrency: 1,
       transcriber: "deepgram",
       deepgramApiKey: Option.some(Redacted.make(DEEPGRAM_KEY)),
       deepgramBaseUrl: deepgram.url
-    }, { workers: true }),
-    Layer.succeed(Smtp, smtp)
+    }, { workers: true, port }),
+    Layer.succeed(Smtp, smtp),
+    Layer.succeed(Providers, providers)
   )
 }))
 
@@ -295,7 +312,7 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         // every screen of the owner: one request per widget, axe, and a photograph at both widths
         const screens = yield* Effect.promise(async () => {
           const found: Record<string, ReadonlyArray<string>> = {}
-          for (const path of ["/app/calls", "/app/team", "/app/coaching", "/app/coaching/wiki", "/app/coaching/audits", "/app/workspace", "/app/workspace/chat", "/app/workspace/briefs", "/app/value", "/app/activity", "/app/activity/audit-log", "/app/settings", "/app/settings/integrations", "/app/settings/recorder", "/app/settings/api-keys", "/app/settings/account", `/app/calls/${repCall}`]) {
+          for (const path of ["/app/calls", "/app/team", "/app/coaching", "/app/coaching/wiki", "/app/coaching/audits", "/app/workspace", "/app/workspace/chat", "/app/workspace/briefs", "/app/value", "/app/activity", "/app/activity/audit-log", "/app/settings", "/app/settings/integrations", "/app/settings/recorder", "/app/settings/api-keys", "/app/settings/webhooks", "/app/settings/account", `/app/calls/${repCall}`]) {
             // each widget asks once: no request of the API is made twice while the screen loads
             const asked: Array<string> = []
             const counting = await ownerContext.newPage()
@@ -340,5 +357,155 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         expect(repScreens).toEqual(Object.fromEntries(Object.keys(repScreens).map((k) => [k, []])))
         expect(errors).toEqual([])
       }), 300_000)
+
+    it.scoped("settings: connect a closer's calendar through the local OAuth server and come back; a profile's bad values at their fields; a webhook endpoint added (its secret once), told of an analysis, and sent again", () =>
+      Effect.gen(function* () {
+        const base = yield* baseUrl
+        const smtp = yield* Smtp
+        const providers = yield* Providers
+        const owner = freshEmail("settings")
+        const signup = yield* call("POST", "/v1/client-auth/signup", { body: { email: owner, company_name: "Settings & Co" } })
+        expect(signup.status).toBe(201)
+        const session = (yield* call("POST", "/v1/client-auth/verify", { body: { token: tokenOf(yield* Effect.orDie(smtp.waitFor(owner, 1))) } }))
+          .headers["set-cookie"]!.match(/callsight_session=([^;]+)/)![1]!
+        const closer = yield* call("POST", "/v1/client-portal/closers", { session, body: { email: freshEmail("maria"), full_name: "Maria Closer" } })
+        expect(closer.status).toBe(200)
+        const receiver = yield* startReceiver()
+        const shots = yield* screenshotDir("callsight-web-settings-")
+        const context = yield* Effect.acquireRelease(
+          Effect.promise(async () => {
+            const c = await browser().newContext({ viewport: { width: 1280, height: 900 } })
+            await c.addCookies([{ name: "callsight_session", value: session, url: base }])
+            return c
+          }),
+          (c) => Effect.promise(() => c.close())
+        )
+        const errors: Array<string> = []
+        const page = yield* Effect.promise(async () => {
+          const p = await context.newPage()
+          p.on("pageerror", (e) => errors.push(e.message))
+          return p
+        })
+        const fieldError = (label: string) => page.locator(".field.invalid", { has: page.getByText(label, { exact: true }) }).locator(".field-error")
+
+        // the calendar: Connect goes to the provider, which sends the browser back to the service, which lands on this page
+        const connected = yield* Effect.promise(async () => {
+          await page.goto(`${base}/app/settings/integrations`)
+          await page.getByRole("button", { name: "Connect Maria Closer's calendar" }).click()
+          await page.waitForURL((u) => u.pathname === "/app/settings/integrations" && u.searchParams.get("status") === "connected", { timeout: 15_000 })
+          // said once the closers are read: whose tool it was
+          const status = page.getByRole("status").filter({ hasText: /^Maria Closer's/ })
+          await status.waitFor({ timeout: 10_000 })
+          const said = await status.textContent()
+          await page.screenshot({ path: join(shots, "integrations-connected-1280.png"), fullPage: true })
+          return { said, axe: await axeViolations(page) }
+        })
+        const closers = (yield* call("GET", "/v1/client-portal/closers", { session })).body.closers as Array<any>
+        expect(closers.find((c) => c.closer_id === closer.body.closer_id).calendar.connected).toBe(true)
+        // the code was exchanged with its PKCE verifier, and the browser came back to this service's own callback
+        const exchange = providers.calendar.exchanges.at(-1)!
+        expect(exchange).toMatchObject({ grantType: "authorization_code", status: 200 })
+        expect(exchange.body["code_verifier"]).toMatch(/^[A-Za-z0-9_-]{43,128}$/)
+        expect(exchange.body["redirect_uri"]).toBe(`${base}/v1/client-portal/integrations/calendar/callback`)
+        expect(connected.said).toBe("Maria Closer's calendar is connected.")
+        expect(connected.axe).toEqual([])
+
+        // the market profile: a sales cycle out of bounds and a time zone that is none, each refused at its field; then saved
+        const profile = yield* Effect.promise(async () => {
+          await page.goto(`${base}/app/settings/profiles`)
+          const form = page.getByRole("form", { name: "Market profile" })
+          await form.getByLabel("Industry", { exact: true }).fill("Laboratory software")
+          await form.getByLabel("Sales cycle (days)").fill("5000")
+          await form.getByLabel("Time zone").fill("Mars/Olympus_Mons")
+          await form.getByRole("button", { name: "Save the market profile" }).click()
+          await fieldError("Sales cycle (days)").waitFor({ timeout: 10_000 })
+          const shown = {
+            cycle: await fieldError("Sales cycle (days)").textContent(),
+            zone: await fieldError("Time zone").textContent(),
+            invalid: await page.locator(".field.invalid label").allTextContents(),
+            describedBy: await form.getByLabel("Sales cycle (days)").getAttribute("aria-invalid")
+          }
+          await page.screenshot({ path: join(shots, "profiles-invalid-1280.png"), fullPage: true })
+          const axe = await axeViolations(page)
+          await form.getByLabel("Sales cycle (days)").fill("45")
+          await form.getByLabel("Time zone").fill("Europe/Berlin")
+          await form.getByRole("button", { name: "Save the market profile" }).click()
+          await form.getByRole("status").filter({ hasText: "Saved." }).waitFor({ timeout: 10_000 })
+          return { shown, axe, invalidAfter: await page.locator(".field.invalid").count() }
+        })
+        expect(profile.shown.invalid.sort()).toEqual(["Sales cycle (days)", "Time zone"])
+        expect(profile.shown.cycle).toBe("must be between 0 and 3650")
+        expect(profile.shown.zone).toContain("must be an IANA time zone")
+        expect(profile.shown.describedBy).toBe("true")
+        expect(profile.axe).toEqual([])
+        expect(profile.invalidAfter).toBe(0)
+        // the service says the same of the same values, at the same field
+        const refused = yield* call("PUT", "/v1/client-portal/market-profile", { session, body: { sales_cycle_days: 5000 } })
+        expect(refused.status).toBe(422)
+        expect(refused.body.detail.map((d: { loc: Array<string> }) => d.loc.at(-1))).toContain("sales_cycle_days")
+        expect((yield* call("GET", "/v1/client-portal/market-profile", { session })).body).toMatchObject({
+          industry: "Laboratory software",
+          sales_cycle_days: 45,
+          time_zone: "Europe/Berlin"
+        })
+
+        // a webhook endpoint: its URL refused at its field when it is none, then added; the secret is shown once
+        const hook = yield* Effect.promise(async () => {
+          await page.goto(`${base}/app/settings/webhooks`)
+          const form = page.getByRole("form", { name: "Add a webhook endpoint" })
+          await form.getByRole("button", { name: "Add the endpoint" }).click()
+          await fieldError("Endpoint URL").waitFor({ timeout: 10_000 })
+          const blank = await fieldError("Endpoint URL").textContent()
+          await form.getByLabel("Endpoint URL").fill(`${receiver.url}/callsight`)
+          await form.getByLabel("Description (optional)").fill("our CRM bridge")
+          await form.getByRole("button", { name: "Add the endpoint" }).click()
+          const secret = await page.getByLabel("The new endpoint's signing secret").inputValue({ timeout: 10_000 })
+          await page.getByRole("cell", { name: /our CRM bridge/ }).waitFor({ timeout: 10_000 })
+          await page.screenshot({ path: join(shots, "webhooks-created-1280.png"), fullPage: true })
+          const axe = await axeViolations(page)
+          // a call is analysed: the endpoint is told
+          await page.goto(`${base}/app/calls`)
+          await page.setInputFiles("input[type=file]", { name: "discovery-short.mp3", mimeType: "audio/mpeg", buffer: Buffer.from(fixture("discovery-short.mp3")) })
+          await page.locator(".uploads a", { hasText: "completed" }).waitFor({ timeout: 120_000 })
+          return { blank, secret, axe }
+        })
+        expect(hook.blank).toBe("required")
+        expect(hook.secret).toMatch(/^whsec_/)
+        expect(hook.axe).toEqual([])
+        const [first] = yield* Effect.orDie(receiver.waitFor(1, { timeoutMs: 60_000 }))
+        expect(JSON.parse(first!.body).type).toBe("analysis.completed")
+        // the secret is not shown again, nor in the list
+        const listed = yield* call("GET", "/v1/teams/webhooks", { session })
+        expect(JSON.stringify(listed.body)).not.toContain(hook.secret)
+
+        // its deliveries: the one made, delivered; sent again from the page, with the same webhook-id
+        const again = yield* Effect.promise(async () => {
+          await page.goto(`${base}/app/settings/webhooks`)
+          await page.getByRole("button", { name: "Deliveries" }).click()
+          const delivery = page.locator(".meetings > li").first()
+          await delivery.waitFor({ timeout: 10_000 })
+          const before = await delivery.textContent()
+          await delivery.getByRole("button", { name: "Send again" }).click()
+          const status = page.getByRole("status").filter({ hasText: "Sent again" })
+          await status.waitFor({ timeout: 15_000 })
+          const said = await status.textContent()
+          const axe = await axeViolations(page)
+          await page.screenshot({ path: join(shots, "webhooks-deliveries-1280.png"), fullPage: true })
+          await page.setViewportSize({ width: 375, height: 800 })
+          const axePhone = await axeViolations(page)
+          const wide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)
+          await page.screenshot({ path: join(shots, "webhooks-deliveries-375.png"), fullPage: true })
+          return { before, said, axe, axePhone, wide }
+        })
+        expect(again.before).toContain("delivered")
+        expect(again.before).toContain("analysis.completed")
+        expect(again.said).toBe("Sent again: HTTP 204, delivered.")
+        expect(again.axe).toEqual([])
+        expect(again.axePhone).toEqual([])
+        expect(again.wide).toBe(false)
+        const both = yield* Effect.orDie(receiver.waitFor(2, { timeoutMs: 10_000 }))
+        expect(both[1]!.headers["webhook-id"]).toBe(both[0]!.headers["webhook-id"])
+        expect(errors).toEqual([])
+      }), 240_000)
   })
 })

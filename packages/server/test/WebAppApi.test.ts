@@ -539,4 +539,44 @@ layer(server, { excludeTestServices: true, timeout: 120_000 })("the web app's op
       const gone = yield* Effect.either(api.extensions.getCallAudio({ path: { call_id: callId }, headers: { "x-api-key": t.key } }))
       expect(Either.isLeft(gone) && gone.left._tag).toBe("Gone")
     }))
+
+  it.effect("webhooks from the portal: an owner's session adds, lists, reads deliveries and removes (the audit row names the person); a member's is 403 and changes nothing; the key sees the same endpoints", () =>
+    Effect.gen(function* () {
+      const t = yield* team()
+      const sql = yield* SqlClient.SqlClient
+      const created = yield* call("POST", "/v1/teams/webhooks", { session: t.owner, body: { url: "https://hooks.example.com/from-the-app", description: "app" } })
+      expect(created.status).toBe(201)
+      expect(created.body.secret).toMatch(/^whsec_/)
+      const hookId = created.body.webhook_id as string
+      // the key and the session see one list; neither shows the secret again
+      const bySession = yield* call("GET", "/v1/teams/webhooks", { session: t.owner })
+      const byKey = yield* call("GET", "/v1/teams/webhooks", { headers: { "x-api-key": t.key } })
+      expect(bySession.body.webhooks.map((w: { webhook_id: string }) => w.webhook_id)).toEqual([hookId])
+      expect(byKey.body.webhooks).toEqual(bySession.body.webhooks)
+      expect(JSON.stringify([bySession.body, byKey.body])).not.toContain(created.body.secret)
+      expect((yield* call("GET", `/v1/teams/webhooks/${hookId}/deliveries?limit=5`, { session: t.owner })).body).toEqual({ deliveries: [] })
+      // a member (a rep, or one who is no closer): 403 on every webhook operation, nothing changed
+      for (const member of [t.repA, t.nobody]) {
+        expect((yield* call("GET", "/v1/teams/webhooks", { session: member })).status).toBe(403)
+        expect((yield* call("POST", "/v1/teams/webhooks", { session: member, body: { url: "https://evil.example.com/x" } })).status).toBe(403)
+        expect((yield* call("DELETE", `/v1/teams/webhooks/${hookId}`, { session: member })).status).toBe(403)
+        expect((yield* call("GET", `/v1/teams/webhooks/${hookId}/deliveries`, { session: member })).status).toBe(403)
+      }
+      // another tenant's owner: 404, as for an endpoint that is not
+      expect((yield* call("DELETE", `/v1/teams/webhooks/${hookId}`, { session: t.stranger })).status).toBe(404)
+      expect((yield* call("GET", "/v1/teams/webhooks", { headers: { "x-api-key": t.key } })).body.webhooks).toHaveLength(1)
+      // a bad body from the app is the same 422 as from a key
+      const bad = yield* call("POST", "/v1/teams/webhooks", { session: t.owner, body: { url: "ftp://hooks.example.com/x" } })
+      expect(bad.status).toBe(422)
+      expect(bad.body.detail[0].loc).toEqual(["body", "url"])
+      const removed = yield* call("DELETE", `/v1/teams/webhooks/${hookId}`, { session: t.owner })
+      expect(removed.status).toBe(200)
+      expect((yield* call("GET", "/v1/teams/webhooks", { headers: { "x-api-key": t.key } })).body.webhooks).toEqual([])
+      // the audit rows name the owner who did it, as a user
+      const rows = yield* sql<{ action: string; actor_type: string; actor: string }>`
+        SELECT action, actor_type, actor FROM audit_logs WHERE client_id = ${t.clientId} AND target_id = ${hookId} ORDER BY at`.pipe(Effect.orDie)
+      expect(rows.map((r) => [r.action, r.actor_type])).toEqual([["webhook.created", "user"], ["webhook.deleted", "user"]])
+      const owner = yield* call("GET", "/v1/client-auth/me", { session: t.owner })
+      expect(rows.every((r) => r.actor === owner.body.user_id)).toBe(true)
+    }))
 })

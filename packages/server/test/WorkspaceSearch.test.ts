@@ -96,6 +96,10 @@ describe("workspace search", () => {
             "?q=pricing&limit=101",
             "?q=pricing&limit=abc",
             "?q=pricing&limit=1.5",
+            "?q=pricing&offset=-1",
+            "?q=pricing&offset=1000001",
+            "?q=pricing&offset=abc",
+            "?q=pricing&offset=2.5",
             "?q=pri%00cing"
           ]
         ) {
@@ -105,6 +109,7 @@ describe("workspace search", () => {
         }
         // the bounds themselves are accepted
         expect((yield* search(session, "x".repeat(200), "&limit=100")).total).toBe(0)
+        expect(yield* search(session, "pricing", "&limit=1&offset=1000000")).toEqual({ q: "pricing", total: 0, results: [] })
         // stop words only, or punctuation only: nothing to match, no error
         for (const q of ["the", "!!&|((", "\"\"", "- -", "or or", "a:* & b"]) {
           const body = yield* search(session, q)
@@ -167,6 +172,70 @@ describe("workspace search", () => {
         // words spread over segments: the call matches, the second is the best segment's
         const spread = yield* search(session, "hello sheet")
         expect(spread.results.map((r) => [r.call_id, r.start])).toEqual([[often, 0]])
+      }))
+
+    it.effect("pages: disjoint, in the one order (rank, the newest, kind, id), total on every page and past the last; a search is remembered by its first page only", () =>
+      Effect.gen(function* () {
+        const { session, clientId } = yield* newTenant()
+        // seven calls saying "budget" once, equally ranked, a day apart; one saying it three times
+        // (ranked first); a closer and a manual-audit note that match too
+        const equal: Array<string> = []
+        for (let day = 1; day <= 7; day++) {
+          equal.push(yield* seedCall(clientId, {
+            externalId: `ext-${day}`,
+            createdAt: `2026-04-0${day}T09:00:00Z`,
+            segments: [[0, "Good morning."], [10, "What is your budget for this?"]]
+          }))
+        }
+        const top = yield* seedCall(clientId, {
+          createdAt: "2026-01-01T09:00:00Z",
+          segments: [[0, "The budget, the budget and again the budget."]]
+        })
+        const closer = yield* seedCloser(clientId, "budget.owner@acme.test", "Bea Budget")
+        const note = yield* seedAudit(clientId, equal[0]!, "Asked about the budget early")
+        const key = (r: { kind: string; id: string }) => `${r.kind}:${r.id}`
+
+        const whole = yield* search(session, "budget", "&limit=100")
+        expect(whole.total).toBe(10)
+        expect(whole.results.map(key).sort()).toEqual(
+          [...equal, top].map((id) => `transcript:${id}`).concat(`closer:${closer}`, `note:${note}`).sort()
+        )
+        expect(whole.results[0]!.call_id).toBe(top)
+        // best rank first, equal ranks the newest first
+        for (const [a, b] of whole.results.slice(1).map((r, i) => [whole.results[i]!, r] as const)) {
+          expect(a.rank > b.rank || (a.rank === b.rank && (a.at ?? "") >= (b.at ?? ""))).toBe(true)
+        }
+        // the seven equal transcript hits come newest first
+        const transcripts = whole.results.filter((r) => r.kind === "transcript" && r.call_id !== top).map((r) => r.call_id)
+        expect(transcripts).toEqual([...equal].reverse())
+
+        // pages of 3: disjoint, in the same order, together every hit once; total on each
+        const pages = [
+          yield* search(session, "budget", "&limit=3"),
+          yield* search(session, "budget", "&limit=3&offset=3"),
+          yield* search(session, "budget", "&limit=3&offset=6"),
+          yield* search(session, "budget", "&limit=3&offset=9")
+        ]
+        expect(pages.map((p) => p.total)).toEqual([10, 10, 10, 10])
+        expect(pages.map((p) => p.results.length)).toEqual([3, 3, 3, 1])
+        expect(pages.flatMap((p) => p.results.map(key))).toEqual(whole.results.map(key))
+        // the same page asked again is the same page
+        expect((yield* search(session, "budget", "&limit=3&offset=3")).results.map(key)).toEqual(pages[1]!.results.map(key))
+        // each hit as it is on the whole list (snippet, second, title)
+        expect(pages[1]!.results).toEqual(whole.results.slice(3, 6))
+        // past the last page: no hit, the total still said
+        expect(yield* search(session, "budget", "&offset=10")).toEqual({ q: "budget", total: 10, results: [] })
+        expect(yield* search(session, "budget", "&limit=5&offset=1000000")).toEqual({ q: "budget", total: 10, results: [] })
+
+        // the recent searches: this search once, by its first page (the other pages are the same search)
+        const sql = yield* SqlClient.SqlClient
+        const remembered = yield* sql<{ q: string; results: number }>`
+          SELECT q, results FROM workspace_searches WHERE client_id = ${clientId} ORDER BY at`
+        expect(remembered.map((r) => [r.q, r.results])).toEqual([["budget", 10], ["budget", 10]])
+
+        // another tenant: nothing, on any page
+        const other = yield* newTenant()
+        expect(yield* search(other.session, "budget", "&offset=3")).toEqual({ q: "budget", total: 0, results: [] })
       }))
 
     it.effect("web-search syntax: quoted phrases, -word, or", () =>

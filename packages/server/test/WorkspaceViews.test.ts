@@ -187,6 +187,8 @@ describe("workspace views: call details, team health and deal intelligence", () 
           outcome: { outcome: "open", stage: "discovery", value: 12000, currency: "USD" }
         })
         const undated = yield* seedDeal(acme.clientId, { daysAgo: 3, overall: 80, nextSteps: [["call back", null]] })
+        // an upload that gave no external id
+        yield* sql`UPDATE calls SET external_call_id = NULL WHERE call_id = ${undated}`.pipe(Effect.orDie)
         // not open deals: decided, too old, no transcript; and another tenant's
         yield* seedDeal(acme.clientId, { daysAgo: 2, outcome: { outcome: "won", value: 99999 } })
         yield* seedDeal(acme.clientId, { daysAgo: 40 })
@@ -199,29 +201,32 @@ describe("workspace views: call details, team health and deal intelligence", () 
         expect(Date.parse(reply.body.generated_at)).not.toBeNaN()
         expect(reply.body.deals).toEqual([
           {
-            call_id: pastCycle, closer_email: "ada@acme.test", stage: "proposal", outcome: "open", deal_value: 5000, currency: "EUR",
+            call_id: pastCycle, external_call_id: `ext-${pastCycle}`, closer_email: "ada@acme.test", stage: "proposal", outcome: "open", deal_value: 5000, currency: "EUR",
             risk: "high",
             signals: ["open for 20 days, longer than the sales cycle of 14 days", "price objection answered with a question back"],
             next_step: "send the proposal (due Friday)"
           },
           {
-            call_id: noStep, closer_email: "ada@acme.test", stage: null, outcome: null, deal_value: null, currency: null,
+            call_id: noStep, external_call_id: `ext-${noStep}`, closer_email: "ada@acme.test", stage: null, outcome: null, deal_value: null, currency: null,
             risk: "high",
             signals: ["no next step was agreed on the call", "price objection unanswered", "timing objection answered after a pause"],
             next_step: null
           },
           {
-            call_id: lowScore, closer_email: "ada@acme.test", stage: "discovery", outcome: "open", deal_value: 12000, currency: "USD",
+            call_id: lowScore, external_call_id: `ext-${lowScore}`, closer_email: "ada@acme.test", stage: "discovery", outcome: "open", deal_value: 12000, currency: "USD",
             risk: "medium", signals: ["scored 42, below 50"], next_step: "demo for the CFO (due next Tuesday)"
           },
           {
-            call_id: undated, closer_email: "ada@acme.test", stage: null, outcome: null, deal_value: null, currency: null,
+            call_id: undated, external_call_id: null, closer_email: "ada@acme.test", stage: null, outcome: null, deal_value: null, currency: null,
             risk: "low", signals: ["no date on the next steps"], next_step: "call back"
           }
         ])
 
         const mine = yield* call("GET", "/v1/workspace/deal-intelligence", { session: other.session })
-        expect(mine.body.deals.map((d: any) => [d.call_id, d.risk, d.signals, d.next_step])).toEqual([[theirs, "low", [], "sign (due Monday)"]])
+        expect(mine.body.deals.map((d: any) => [d.call_id, d.external_call_id, d.risk, d.signals, d.next_step])).toEqual([
+          [theirs, `ext-${theirs}`, "low", [], "sign (due Monday)"]
+        ])
+        for (const ours of [pastCycle, noStep, lowScore]) expect(JSON.stringify(mine.body)).not.toContain(`"ext-${ours}"`)
 
         yield* setFlags(acme.clientId, { "assistant.enabled": false })
         const off = yield* call("GET", "/v1/workspace/deal-intelligence", { session: acme.session })

@@ -3,7 +3,8 @@
  * declaration: same origin, the session cookie sent by the browser, no API key. `call` runs one
  * client program and turns its outcome into what React code handles: the answer, or an `ApiError`
  * with the declaration's tag, message and, for a 422 or a body the declaration's schema refused
- * before sending, the `detail` of each field (so a form shows the same message either way).
+ * before sending, the `detail` of each field (so a form shows the same message either way), worded
+ * for a person ("required", "must be between 0 and 3650") rather than in the schema's words.
  *
  * A 401 means the session is gone: the app goes to the sign-in page, which comes back here.
  */
@@ -40,12 +41,42 @@ export const signInAgain = () => {
 const issuesOf = (error: ParseResult.ParseError, at: "body" | "query"): ReadonlyArray<FieldIssue> =>
   ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({ loc: [at, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))], msg: issue.message }))
 
+const ALTERNATIVE = /^Expected (null|undefined), actual /
+const BLANK = /^Expected a (non empty string|string at least 1 character\(s\) long), actual ""$/
+
+/** The schema's wording of the common complaints, in a form's words. */
+const plainly = (msg: string): string => {
+  if (BLANK.test(msg)) return "required"
+  const between = /^Expected (?:a number|an integer) between (\S+) and (\S+), actual /.exec(msg)
+  if (between !== null) return `must be between ${between[1]} and ${between[2]}`
+  if (/^Expected (number|a finite number), actual /.test(msg)) return "must be a number"
+  if (/^Expected an integer, actual /.test(msg)) return "must be a whole number"
+  const atLeast = /^Expected an array of at least (\d+) item\(s\), actual /.exec(msg)
+  if (atLeast !== null) return atLeast[1] === "1" ? "choose at least one" : `choose at least ${atLeast[1]}`
+  return msg
+}
+
+const within = (outer: ReadonlyArray<string | number>, inner: ReadonlyArray<string | number>) =>
+  outer.length <= inner.length && outer.every((p, i) => String(p) === String(inner[i]))
+
+/**
+ * Issues as a person reads them: an optional field's "Expected null / undefined" (the other members
+ * of its union) is left out when the field has a real complaint, and the common complaints are
+ * said plainly.
+ */
+const readable = (detail: ReadonlyArray<FieldIssue>): ReadonlyArray<FieldIssue> =>
+  detail
+    .filter((d, i) => !(ALTERNATIVE.test(d.msg) && detail.some((o, j) => j !== i && !ALTERNATIVE.test(o.msg) && within(d.loc, o.loc))))
+    .map((d) => ({ loc: d.loc, msg: plainly(d.msg) }))
+
+const invalid = (detail: ReadonlyArray<FieldIssue>) => new ApiError("ValidationFailed", "Some fields are not valid.", readable(detail))
+
 const toApiError = (error: unknown): ApiError => {
   if (error instanceof ApiError) return error
-  if (ParseResult.isParseError(error)) return new ApiError("ValidationFailed", "Some fields are not valid.", issuesOf(error, "body"))
+  if (ParseResult.isParseError(error)) return invalid(issuesOf(error, "body"))
   if (typeof error === "object" && error !== null && "_tag" in error) {
     const tagged = error as { _tag: string; message?: string; detail?: ReadonlyArray<FieldIssue> }
-    if (tagged._tag === "ValidationFailed") return new ApiError("ValidationFailed", "Some fields are not valid.", tagged.detail ?? [])
+    if (tagged._tag === "ValidationFailed") return invalid(tagged.detail ?? [])
     return new ApiError(tagged._tag, tagged.message ?? tagged._tag)
   }
   return new ApiError("Unexpected", String(error))
@@ -67,7 +98,14 @@ export const call = <A, E>(program: (client: CallsightClientService) => Effect.E
  */
 export const decodeBody = <A, I>(schema: Schema.Schema<A, I>, values: unknown): Effect.Effect<A, ApiError> =>
   Schema.decodeUnknown(schema, { errors: "all", onExcessProperty: "ignore" })(values).pipe(
-    Effect.mapError((error) => new ApiError("ValidationFailed", "Some fields are not valid.", issuesOf(error, "body")))
+    Effect.mapError((error) => invalid(issuesOf(error, "body")))
   )
+
+/** A form sent: its values checked against the request's schema, then `send` with the body. */
+export const checked = <A, I, B, E>(
+  schema: Schema.Schema<A, I>,
+  values: unknown,
+  send: (client: CallsightClientService, payload: A) => Effect.Effect<B, E>
+): Promise<B> => call((c) => Effect.flatMap(decodeBody(schema, values), (payload) => send(c, payload)))
 
 export { Api }

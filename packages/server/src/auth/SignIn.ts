@@ -8,6 +8,7 @@
  */
 import {
   ClientId,
+  ClientUser,
   Conflict,
   type LoginRequest,
   type SignupRequest,
@@ -33,9 +34,10 @@ import { InvitationsRepo } from "../tenancy/InvitationsRepo.js"
 import { MAGIC_LINK_MINUTES, MagicLinksRepo } from "../tenancy/MagicLinksRepo.js"
 import type { Origin } from "../tenancy/RequestOrigin.js"
 import { SessionsRepo } from "../tenancy/SessionsRepo.js"
-import { UsersRepo } from "./UsersRepo.js"
+import { type UserRow, UsersRepo } from "./UsersRepo.js"
 
 const SIGN_IN_WINDOW = Duration.minutes(15)
+const DAY = 86_400_000
 
 /** 429 with a `Retry-After` header (seconds) on the response. */
 export const tooManyRequests = (message: string, retryAfter: Duration.Duration) => {
@@ -80,6 +82,23 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
           return yield* tooManyRequests(`too many sign-in requests for ${window.what}; try again later`, result.left.retryAfter)
         }
       })
+
+    /**
+     * The user as verify and me answer it: with the closer they are, and while the account is
+     * closing, when its data goes (the grace period `Retention.close` states).
+     */
+    const clientUser = (row: UserRow): ClientUser => {
+      const { closer_email, closer_id, closer_name, closing_at, ...user } = row
+      return new ClientUser({
+        ...user,
+        // the closer's columns are all set or all null (a LEFT JOIN of one closer)
+        closer: closer_id === null || closer_email === null || closer_name === null ? null : { closer_id, email: closer_email, full_name: closer_name },
+        account_closing: closing_at === null ? null : {
+          closing_at: closing_at.toISOString(),
+          deleted_after: new Date(closing_at.getTime() + config.accountCloseGraceDays * DAY).toISOString()
+        }
+      })
+    }
 
     const sendLink = (to: string, token: string, companyName: string) =>
       mailer.send(signInMessage({ to, baseUrl: config.publicBaseUrl, token, companyName, validMinutes: MAGIC_LINK_MINUTES }))
@@ -181,7 +200,7 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
             targetId: user_id
           })
           const user = yield* users.find(client_id, user_id)
-          return { session, user: Option.getOrThrow(user) }
+          return { session, user: clientUser(Option.getOrThrow(user)) }
         })
       ).pipe(Effect.catchTag("SqlError", Effect.die))
       return opened
@@ -205,7 +224,7 @@ export class SignIn extends Effect.Service<SignIn>()("SignIn", {
       const found = yield* Effect.orDie(users.find(user.clientId, user.userId))
       return yield* Option.match(found, {
         onNone: () => Effect.fail(new Unauthorized({ message: "the session's user no longer exists" })),
-        onSome: Effect.succeed
+        onSome: (row) => Effect.succeed(clientUser(row))
       })
     })
 

@@ -19,6 +19,7 @@ import { Effect, Option, Schema } from "effect"
 import { FULL_BASIS_MIN, overallBasis } from "@callsight/analysis/light"
 import { analysisEngine } from "../lib/AnalysisEngine.js"
 import { howToConfigure } from "../lib/SpeechToTextSetup.js"
+import { instantAfter } from "../lib/Time.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
 import { sees } from "../tenancy/Sees.js"
 import { SpeechToText } from "../views/SpeechToText.js"
@@ -173,16 +174,12 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
   dependencies: [CallsRepo.Default, RuntimeFlags.Default, SpeechToText.Default]
 }) {}
 
-const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/
-const DAY_MS = 86_400_000
-
 /**
  * The first instant after `created_to`: after the whole day of a plain date (UTC), after the
  * millisecond of a time, as the API writes times (a call's own `created_at` as the bound keeps it;
  * the database holds microseconds).
  */
-const createdBefore = (to: string) =>
-  new Date(PLAIN_DATE.test(to) ? Date.parse(`${to}T00:00:00Z`) + DAY_MS : Date.parse(to) + 1).toISOString()
+const createdBefore = instantAfter
 
 /** The list's filters as the repository takes them. */
 const callFilter = (query: typeof ListCallsQuery.Type): CallFilter => ({

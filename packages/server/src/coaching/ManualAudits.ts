@@ -45,6 +45,7 @@ export const auditView = (row: AuditRow): typeof ManualAudit.Type => {
   return {
     audit_id: row.audit_id,
     call_id: row.call_id,
+    external_call_id: row.external_call_id,
     closer_id: row.closer_id,
     closer_email: row.closer_email,
     auditor_user_id: row.auditor_user_id,

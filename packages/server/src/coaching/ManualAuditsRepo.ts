@@ -16,10 +16,11 @@ import { seenBy, SeesSchema } from "../tenancy/Sees.js"
 
 const Scores = Schema.Record({ key: Schema.String, value: Schema.Number })
 
-/** An audit as stored, with its closer and the auditor's name (or e-mail) found. */
+/** An audit as stored, with its call's external id, its closer and the auditor's name (or e-mail) found. */
 const AuditRow = Schema.Struct({
   audit_id: Schema.String,
   call_id: CallId,
+  external_call_id: Schema.NullOr(Schema.String),
   closer_id: Schema.NullOr(CloserId),
   closer_email: Schema.NullOr(Schema.String),
   auditor_user_id: Schema.String,
@@ -77,10 +78,11 @@ export class ManualAuditsRepo extends Effect.Service<ManualAuditsRepo>()("Manual
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    const select = sql`SELECT a.audit_id, a.call_id, cl.closer_id, a.closer_email, a.auditor_user_id,
+    const select = sql`SELECT a.audit_id, a.call_id, c.external_call_id, cl.closer_id, a.closer_email, a.auditor_user_id,
                               COALESCE(u.full_name, u.email) AS auditor_name, a.scores, a.automated, a.automated_overall,
                               a.notes, a.created_at
                        FROM manual_audits a
+                       LEFT JOIN calls c ON c.call_id = a.call_id AND c.client_id = a.client_id
                        LEFT JOIN closers cl ON cl.client_id = a.client_id AND lower(cl.email) = lower(a.closer_email)
                        LEFT JOIN users u ON u.user_id = a.auditor_user_id AND u.client_id = a.client_id`
 

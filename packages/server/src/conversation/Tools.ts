@@ -17,8 +17,10 @@ import { CallId } from "@callsight/api-spec"
 import { Effect, Schema } from "effect"
 import { DIMENSION_LABELS } from "@callsight/analysis/light"
 import { CallViews } from "../calls/CallViews.js"
+import { AppConfig } from "../config.js"
 import { ClosersRepo } from "../tenancy/ClosersRepo.js"
 import { sees, type Viewer } from "../tenancy/Sees.js"
+import { suggestedActions } from "../views/Actions.js"
 import { Search } from "../views/Search.js"
 import { ValueQueries } from "../views/ValueQueries.js"
 import { ValueViews } from "../views/ValueViews.js"
@@ -43,7 +45,6 @@ const dimensionLabel = (d: string) => (DIMENSION_LABELS as Record<string, string
 const stripTags = (html: string) => html.replace(/<\/?b>/g, "").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, "\"").replace(/&#39;/g, "'")
 const callLabel = (c: { readonly call_id: string; readonly external_call_id: string | null }) => c.external_call_id ?? c.call_id
 const callSource = (c: { readonly call_id: string; readonly external_call_id: string | null }) => ({ kind: "call", id: c.call_id, label: callLabel(c) })
-const reportUrl = (callId: string) => `/v1/teams/calls/${callId}/report`
 
 const nothing = (text: string, data: unknown = null): ToolAnswer => ({ text, data, sources: [], suggested_actions: [] })
 
@@ -56,6 +57,8 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
     const value = yield* ValueViews
     const closersRepo = yield* ClosersRepo
     const valueQueries = yield* ValueQueries
+    // the web app's page of each action and the operation that does it, as the daily brief's (views/Actions.ts)
+    const act = suggestedActions((yield* AppConfig).publicBaseUrl)
 
     /** The team's time zone (the market profile's, else UTC), as the daily brief reads it: the periods' days are its days. */
     const zoneOf = (clientId: ClientId) =>
@@ -123,7 +126,7 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
             },
             sources: [callSource(a)],
             suggested_actions: a.status === "completed"
-              ? [{ action: "review_call", label: `Open the report of ${callLabel(a)}`, call_id: a.call_id, closer_id: null, url: reportUrl(a.call_id) }]
+              ? [act.reviewCall(a.call_id, `Open the report of ${callLabel(a)}`)]
               : []
           }
         }),
@@ -203,7 +206,7 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
           sources: [source, ...shown.map(callSource)],
           suggested_actions: worst === undefined
             ? []
-            : [{ action: "review_call", label: `Review ${closer.fullName}'s lowest call`, call_id: worst.call_id, closer_id: closer.closerId, url: reportUrl(worst.call_id) }]
+            : [act.reviewCall(worst.call_id, `Review ${closer.fullName}'s lowest call`, closer.closerId)]
         } satisfies ToolAnswer
       })
 
@@ -220,7 +223,7 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
             : `The ${rows.length} ${order === "best" ? "best" : "lowest-scored"} calls ${label}:\n${lines.map((l) => `- ${l}`).join("\n")}`,
           data: { order, period, calls: rows.map((c) => ({ call_id: c.call_id, external_call_id: c.external_call_id, closer_email: c.closer_email, overall: c.overall, created_at: c.created_at })) },
           sources: rows.map(callSource),
-          suggested_actions: rows.slice(0, 3).map((c) => ({ action: "review_call", label: `Open the report of ${callLabel(c)}`, call_id: c.call_id, closer_id: null, url: reportUrl(c.call_id) }))
+          suggested_actions: rows.slice(0, 3).map((c) => act.reviewCall(c.call_id, `Open the report of ${callLabel(c)}`))
         }
       }))
 

@@ -6,8 +6,14 @@ import { IsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
 import { newId } from "../lib/Ids.js"
 
-/** How many events the event views answer at most, newest first. */
-export const EVENTS_PAGE = 100
+/** How many events `events/recent` answers at most, newest first. */
+export const RECENT_EVENTS = 100
+
+/** A page of events: how many, after skipping how many (newest first). */
+export interface EventsPage {
+  readonly limit: number
+  readonly offset: number
+}
 
 export interface EventFilter {
   /** Only the last this many days. */
@@ -57,6 +63,8 @@ const Filter = Schema.Struct({
   platform: Schema.NullOr(Schema.String)
 })
 
+const PageRequest = Schema.Struct({ ...Filter.fields, limit: Schema.Number, offset: Schema.Number })
+
 export class EventsRepo extends Effect.Service<EventsRepo>()("EventsRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -69,28 +77,46 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("EventsRepo", {
                     ${e.callId}, ${e.error})`
     })
 
+    /** The rows of the tenant that pass the filter (the e-mail compared case-insensitively). */
+    const matching = (f: typeof Filter.Encoded) =>
+      sql`client_id = ${f.clientId}
+          AND (${f.days}::int IS NULL OR received_at > now() - make_interval(days => ${f.days ?? 0}))
+          AND (${f.status}::text IS NULL OR status = ${f.status})
+          AND (${f.closerEmail}::text IS NULL OR lower(closer_email) = lower(${f.closerEmail}))
+          AND (${f.platform}::text IS NULL OR platform = ${f.platform})`
+
     const select = Rows.findAll({
-      Request: Filter,
+      Request: PageRequest,
       Result: EventRow,
       execute: (f) =>
         sql`SELECT event_id, type, platform, status, closer_email, call_id, received_at, error FROM call_events
-            WHERE client_id = ${f.clientId}
-              AND (${f.days}::int IS NULL OR received_at > now() - make_interval(days => ${f.days ?? 0}))
-              AND (${f.status}::text IS NULL OR status = ${f.status})
-              AND (${f.closerEmail}::text IS NULL OR lower(closer_email) = lower(${f.closerEmail}))
-              AND (${f.platform}::text IS NULL OR platform = ${f.platform})
-            ORDER BY received_at DESC, event_id DESC LIMIT ${EVENTS_PAGE}`
+            WHERE ${matching(f)}
+            ORDER BY received_at DESC, event_id DESC LIMIT ${f.limit} OFFSET ${f.offset}`
     })
 
-    /** The tenant's events, newest first, filtered on the fields given (the e-mail case-insensitively). */
-    const list = (clientId: ClientId, filter: EventFilter = {}) =>
-      select({
+    const count = Rows.single({
+      Request: Filter,
+      Result: Schema.Struct({ total: Schema.Number }),
+      execute: (f) => sql`SELECT count(*)::int AS total FROM call_events WHERE ${matching(f)}`
+    })
+
+    /**
+     * A page of the tenant's events, newest first (equal times: the greater id first, so pages do
+     * not overlap), filtered on the fields given, and how many pass the filter.
+     */
+    const page = (clientId: ClientId, filter: EventFilter, range: EventsPage) => {
+      const f = {
         clientId,
         days: filter.days ?? null,
         status: filter.status ?? null,
         closerEmail: filter.closer_email ?? null,
         platform: filter.platform ?? null
-      }).pipe(Effect.orDie)
+      }
+      return Effect.all([select({ ...f, ...range }), count(f)]).pipe(
+        Effect.map(([events, { total }]) => ({ events, total })),
+        Effect.orDie
+      )
+    }
 
     /** A deleted call's events. */
     const forgetCall = Rows.execute({
@@ -98,6 +124,6 @@ export class EventsRepo extends Effect.Service<EventsRepo>()("EventsRepo", {
       execute: ({ callId, clientId }) => sql`DELETE FROM call_events WHERE client_id = ${clientId} AND call_id = ${callId}`
     })
 
-    return { record, list, forgetCall } as const
+    return { record, page, forgetCall } as const
   })
 }) {}

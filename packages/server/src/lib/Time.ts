@@ -41,3 +41,21 @@ export const previousDate = (date: string): string => {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number]
   return new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10)
 }
+
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/
+const DAY_MS = 86_400_000
+
+/**
+ * The first instant of an inclusive lower bound given as an ISO-8601 time or a plain date
+ * (`YYYY-MM-DD`: its midnight, UTC), as an ISO-8601 instant.
+ */
+export const instantFrom = (from: string): string =>
+  new Date(PLAIN_DATE.test(from) ? Date.parse(`${from}T00:00:00Z`) : Date.parse(from)).toISOString()
+
+/**
+ * The first instant after an inclusive upper bound: after the whole day of a plain date (UTC),
+ * after the millisecond of a time, as the API writes times (a row's own time as the bound keeps
+ * it; the database holds microseconds).
+ */
+export const instantAfter = (to: string): string =>
+  new Date(PLAIN_DATE.test(to) ? Date.parse(`${to}T00:00:00Z`) + DAY_MS : Date.parse(to) + 1).toISOString()

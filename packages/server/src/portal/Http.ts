@@ -12,7 +12,7 @@ import { CallsightApi, type ClientId, CurrentClient, Pending, type Sees } from "
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Conversation } from "../conversation/Conversation.js"
-import { EventsRepo } from "../events/EventsRepo.js"
+import { EventsRepo, RECENT_EVENTS } from "../events/EventsRepo.js"
 import { handlePending } from "../http/Pending.js"
 import { AuditLog } from "../tenancy/AuditLog.js"
 import { Callers } from "../tenancy/Caller.js"
@@ -74,9 +74,8 @@ export const PortalHttpLive = HttpApiBuilder.group(CallsightApi, "clientPortal",
       .handle("updateCloserStatus", ({ path, payload }) =>
         Effect.flatMap(closerManager, (c) => closers.updateStatus(c, path.closer_id, payload)))
       .handle("sendCloserVerification", ({ path }) => Effect.flatMap(closerManager, (c) => closers.resendVerification(c, path.closer_id)))
-      .handle("listRecentEvents", () => tenant((clientId) => Effect.map(events.list(clientId, { days: 7 }), (list) => ({ events: list }))))
-      .handle("listEvents", ({ urlParams }) =>
-        tenant((clientId) => Effect.map(events.list(clientId, urlParams), (list) => ({ events: list }))))
+      .handle("listRecentEvents", () => tenant((clientId) => events.page(clientId, { days: 7 }, { limit: RECENT_EVENTS, offset: 0 })))
+      .handle("listEvents", ({ urlParams: { limit, offset, ...filter } }) => tenant((clientId) => events.page(clientId, filter, { limit, offset })))
       .handle("getHealthKpis", () => tenant(views.healthKpis))
       .handle("listAuditLogs", ({ urlParams }) => tenant((clientId) => audit.list(clientId, urlParams)))
   })

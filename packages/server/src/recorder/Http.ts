@@ -23,7 +23,7 @@ export const RecorderHttpLive = HttpApiBuilder.group(CallsightApi, "recorder", (
       .handle("getRecallStatus", () => tenant(recorder.status))
       .handle("activateRecall", ({ payload }) => Effect.flatMap(manager, (c) => recorder.activate(c, payload)))
       .handle("deactivateRecall", () => Effect.flatMap(manager, (c) => recorder.deactivate(c)))
-      .handle("listRecallMeetings", ({ urlParams }) => Effect.flatMap(viewer, (v) => recorder.meetings(v.clientId, v.sees, urlParams.limit)))
+      .handle("listRecallMeetings", ({ urlParams }) => Effect.flatMap(viewer, (v) => recorder.meetings(v.clientId, v.sees, urlParams)))
       .handle("recordMeeting", ({ payload }) => Effect.flatMap(manager, (c) => recorder.recordMeeting(c, payload)))
       // Raw: the body is not parsed before its signature is checked.
       .handleRaw("receiveRecorderWebhook", ({ headers, request }) =>

@@ -489,9 +489,13 @@ export class Recorder extends Effect.Service<Recorder>()("Recorder", {
       return meetingView(Option.getOrThrow(row))
     })
 
-    /** The meetings the bot was sent to, latest first: a rep's own closer's only (`sees`), the team's for managers. */
-    const meetings = Effect.fn("Recorder.meetings")(function* (clientId: ClientId, sees: Sees, limit: number) {
-      return { meetings: (yield* repo.list(clientId, sees, limit)).map(meetingView) }
+    /**
+     * A page of the meetings the bot was sent to, latest first, and how many there are: a rep's own
+     * closer's only (`sees`), the team's for managers.
+     */
+    const meetings = Effect.fn("Recorder.meetings")(function* (clientId: ClientId, sees: Sees, page: { readonly limit: number; readonly offset: number }) {
+      const [rows, total] = yield* Effect.all([repo.list(clientId, sees, page), repo.count(clientId, sees)])
+      return { meetings: rows.map(meetingView), total }
     }, Effect.orDie)
 
     // -----------------------------------------------------------------------------------------

@@ -330,16 +330,25 @@ export class RecorderRepo extends Effect.Service<RecorderRepo>()("RecorderRepo",
     })
 
     /**
-     * The tenant's meetings, latest first, those the viewer sees: a rep's are the bots sent for
-     * their closer (the bot's `closer_email`, the closer's e-mail when it was scheduled, compared as
-     * calls' are); a bot without a closer e-mail is the team's only.
+     * A page of the tenant's meetings, latest first (equal times: the greater id first), those the
+     * viewer sees: a rep's are the bots sent for their closer (the bot's `closer_email`, the
+     * closer's e-mail when it was scheduled, compared as calls' are); a bot without a closer e-mail
+     * is the team's only.
      */
     const list = Rows.findAll({
-      Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, limit: Schema.Number }),
+      Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, limit: Schema.Number, offset: Schema.Number }),
       Result: MeetingRow,
-      execute: ({ clientId, limit, sees }) =>
+      execute: ({ clientId, limit, offset, sees }) =>
         sql`SELECT ${meetingFields} FROM recorder_bots WHERE client_id = ${clientId} AND ${seenBy(sql, sees, "closer_email")}
-            ORDER BY join_at DESC, meeting_id DESC LIMIT ${limit}`
+            ORDER BY join_at DESC, meeting_id DESC LIMIT ${limit} OFFSET ${offset}`
+    })
+
+    /** How many of the tenant's meetings the viewer sees (as `list` narrows them). */
+    const count = Rows.single({
+      Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema }),
+      Result: Schema.Struct({ total: Schema.Number }),
+      execute: ({ clientId, sees }) =>
+        sql`SELECT count(*)::int AS total FROM recorder_bots WHERE client_id = ${clientId} AND ${seenBy(sql, sees, "closer_email")}`
     })
 
     return {
@@ -364,7 +373,8 @@ export class RecorderRepo extends Effect.Service<RecorderRepo>()("RecorderRepo",
       markCancelled,
       dueForPoll: (at: Date, limit: number) => dueForPoll({ at: at.toISOString(), limit }),
       waiting,
-      list: (clientId: ClientId, sees: Sees, limit: number) => list({ clientId, sees, limit })
+      list: (clientId: ClientId, sees: Sees, page: { readonly limit: number; readonly offset: number }) => list({ clientId, sees, ...page }),
+      count: (clientId: ClientId, sees: Sees) => Effect.map(count({ clientId, sees }), (row) => row.total)
     } as const
   })
 }) {}

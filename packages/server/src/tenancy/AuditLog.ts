@@ -4,10 +4,11 @@
  * without its row (or a row without its change) cannot be committed. Metadata says what changed,
  * never a secret: callers pass names, ids and prefixes, not keys or tokens.
  */
-import type { ClientId } from "@callsight/api-spec"
+import type { AuditLogParams, ClientId } from "@callsight/api-spec"
 import type { SqlError } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { Transactions } from "../db/Transactions.js"
+import { instantAfter, instantFrom } from "../lib/Time.js"
 import { type Actor, type AuditEntry, AuditLogRepo } from "./AuditLogRepo.js"
 
 export type { Actor, ActorType, AuditEntry } from "./AuditLogRepo.js"
@@ -53,9 +54,21 @@ export class AuditLog extends Effect.Service<AuditLog>()("AuditLog", {
         })
       ).pipe(Effect.catchIf(isSqlError, Effect.die)) as Effect.Effect<A, E1 | Exclude<E2, SqlError.SqlError>, R1 | R2>
 
-    /** The tenant's rows, newest first, and how many there are. */
-    const list = Effect.fn("AuditLog.list")(function* (clientId: ClientId, page: { readonly limit: number; readonly offset: number }) {
-      const [entries, { total }] = yield* Effect.all([repo.page({ clientId, ...page }), repo.count(clientId)])
+    /**
+     * A page of the tenant's rows that pass the filters, newest first, and how many pass them
+     * (`AuditLogParams`: the times inclusive, a plain date as `until` its whole day, UTC).
+     */
+    const list = Effect.fn("AuditLog.list")(function* (clientId: ClientId, params: typeof AuditLogParams.Type) {
+      const filter = {
+        clientId,
+        action: params.action ?? null,
+        targetType: params.target_type ?? null,
+        actorType: params.actor_type ?? null,
+        actor: params.actor ?? null,
+        from: params.since === undefined ? null : instantFrom(params.since),
+        before: params.until === undefined ? null : instantAfter(params.until)
+      }
+      const [entries, { total }] = yield* Effect.all([repo.page({ ...filter, limit: params.limit, offset: params.offset }), repo.count(filter)])
       return { entries, total }
     }, Effect.orDie)
 

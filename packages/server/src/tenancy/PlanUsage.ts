@@ -5,7 +5,8 @@
  * completed analyses; calls still queued or processing are shown apart, and an upload is refused
  * (402) once used and in-progress calls together reach the plan's ingests plus the bonus.
  * Upgrade links go to the plans above the tenant's: the portal's checkout where the plan is sold here
- * (`PAYMENTS_SECRET_KEY` and `PAYMENTS_PRICE_<PLAN>`), else `UPGRADE_URL_<PLAN>`.
+ * (`PAYMENTS_SECRET_KEY` and `PAYMENTS_PRICE_<PLAN>`), else `UPGRADE_URL_<PLAN>`. Credits are bought on any
+ * plan by the checkout of a credit pack (`credit_pack`), where it is sold here (`PAYMENTS_PRICE_CREDIT_PACK`).
  */
 import { type ClientId, NotFound, type Plan, type PlanUsage as PlanUsageView, type UsageBonusRequest } from "@callsight/api-spec"
 import { Effect, Option } from "effect"
@@ -31,6 +32,11 @@ export class PlanUsage extends Effect.Service<PlanUsage>()("PlanUsage", {
       Option.isSome(config.payments.secretKey) && Option.isSome(config.payments.prices[p])
         ? Option.some(`${config.publicBaseUrl}/v1/client-portal/checkout/${p}`)
         : Option.none()
+
+    /** A credit pack sold here (a payments key and its price): the portal's checkout for it, and what it adds. */
+    const creditPack = Option.isSome(config.payments.secretKey) && Option.isSome(config.payments.prices.credit_pack)
+      ? { credits: config.payments.creditPackCredits, url: `${config.publicBaseUrl}/v1/client-portal/checkout/credit_pack` }
+      : null
 
     const upgradeLinks = (plan: Plan) =>
       PLAN_ORDER.slice(PLAN_ORDER.indexOf(plan) + 1).flatMap((p) => {
@@ -58,7 +64,8 @@ export class PlanUsage extends Effect.Service<PlanUsage>()("PlanUsage", {
         remaining: Math.max(0, allowance - row.used),
         usage_pct: allowance === 0 ? 0 : Math.round((1000 * row.used) / allowance) / 10,
         credits_balance: yield* ledger.balance(clientId),
-        upgrade_links: upgradeLinks(row.plan)
+        upgrade_links: upgradeLinks(row.plan),
+        credit_pack: creditPack
       } satisfies typeof PlanUsageView.Type
     }, Effect.catchTag("SqlError", Effect.die))
 

@@ -9,7 +9,7 @@
  * is this table written out (`npm run policy` writes it; a test keeps the two equal).
  *
  * The roles: owners and admins manage (API keys, closers, integrations, the recorder, members,
- * payment, retention, deleting calls) and see the whole team; only owners export or close the
+ * payment, retention, deleting calls, webhooks) and see the whole team; only owners export or close the
  * account. A member is a rep: where an operation reads calls, a member sees only the calls of the
  * verified closer whose e-mail is theirs ("self": their calls, reports, scorecards, coaching
  * dashboard, manual audits about them, search hits, chat answers, meetings, outcomes); a member
@@ -121,7 +121,12 @@ export const POLICY = {
   "account.saveRetention": managers,
   "account.exportAccount": owners,
   "account.closeAccount": owners,
-  "account.cancelClosing": owners
+  "account.cancelClosing": owners,
+  "webhooks.listWebhooks": managers,
+  "webhooks.createWebhook": managers,
+  "webhooks.deleteWebhook": managers,
+  "webhooks.listWebhookDeliveries": managers,
+  "webhooks.redeliverWebhook": managers
 } as const satisfies Readonly<Record<string, RoleAccess>>
 
 export type PolicyOperation = keyof typeof POLICY

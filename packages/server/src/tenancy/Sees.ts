@@ -48,6 +48,19 @@ export const seenBy = (sql: SqlClient.SqlClient, sees: Sees, column: string) => 
   return sql`lower(${sql.literal(column)}) = ${sees.email.toLowerCase()}`
 }
 
+/**
+ * The SQL condition that a closer row (alias `closer`, e.g. `k`) is the closer a user row (alias
+ * `user`, e.g. `u`) is: the same tenant, the same e-mail in any case, confirmed and not removed. One
+ * rule for the session's door (`SessionsRepo.use`: whose calls a rep sees) and for `me` (the
+ * closer the user is). At most one closer matches: closers are unique on the tenant and `lower(email)`.
+ */
+export const isUsersCloser = (sql: SqlClient.SqlClient, closer: string, user: string) => {
+  const k = sql.literal(closer)
+  const u = sql.literal(user)
+  return sql`${k}.client_id = ${u}.client_id AND lower(${k}.email) = lower(${u}.email)
+             AND ${k}.email_verified_at IS NOT NULL AND ${k}.status <> 'removed'`
+}
+
 /** Whether a call of this closer e-mail is seen (for what is filtered after reading, e.g. a chat answer's citations). */
 export const sees = (viewer: Sees, closerEmail: string | null): boolean =>
   viewer._tag === "Team" || (viewer.email !== null && closerEmail !== null && closerEmail.toLowerCase() === viewer.email.toLowerCase())

@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
 import { newSecret, sha256Hex } from "../lib/Ids.js"
+import { isUsersCloser } from "./Sees.js"
 
 export const SESSION_DAYS = 14
 
@@ -51,7 +52,7 @@ export class SessionsRepo extends Effect.Service<SessionsRepo>()("SessionsRepo",
      * The live session of this token with its user, its expiry pushed back to 14 days from now
      * when it was last used over a minute ago (`extended`: the cookie should be sent again); one
      * statement, as it runs on every portal request. `closer_email`: the verified closer (not
-     * removed) whose e-mail is the user's, if any: the calls a rep sees as their own.
+     * removed) whose e-mail is the user's, if any (`isUsersCloser`): the calls a rep sees as their own.
      */
     const useQuery = Rows.findOne({
       Request: Schema.String,
@@ -63,9 +64,7 @@ export class SessionsRepo extends Effect.Service<SessionsRepo>()("SessionsRepo",
             WHERE session_hash = ${hash} AND expires_at > now() AND last_seen_at < now() - interval '1 minute'
             RETURNING expires_at)
           SELECT u.user_id, u.client_id, u.email, u.role, EXISTS (SELECT 1 FROM extended) AS extended,
-                 (SELECT lower(k.email) FROM closers k
-                  WHERE k.client_id = u.client_id AND lower(k.email) = lower(u.email)
-                    AND k.email_verified_at IS NOT NULL AND k.status <> 'removed') AS closer_email
+                 (SELECT lower(k.email) FROM closers k WHERE ${isUsersCloser(sql, "k", "u")}) AS closer_email
           FROM sessions s JOIN users u ON u.user_id = s.user_id
           WHERE s.session_hash = ${hash} AND s.expires_at > now()`
     })

@@ -6,7 +6,8 @@
  * Whose hits (issue 36): the caller passes its `Sees`. A rep's hits are their own calls and what
  * is about them (outcome and manual-audit notes of those calls, their own closer row, never a
  * colleague's); a member who is no closer finds nothing; managers, keys (MCP) and the assistant
- * pass `TEAM`. The filter is in the statement, so `total` counts the hits the caller may see.
+ * pass `TEAM`. The filter is in the statement, so `total` counts the hits the caller may see, and
+ * pages (`offset`) are pages of those hits only.
  */
 import type { ClientId, SearchResults, Sees } from "@callsight/api-spec"
 import { Effect } from "effect"
@@ -17,13 +18,17 @@ export class Search extends Effect.Service<Search>()("Search", {
   effect: Effect.gen(function* () {
     const repo = yield* SearchRepo
 
-    const search = (clientId: ClientId, sees: Sees, params: { readonly q: string; readonly limit: number }) =>
+    /** A page of the hits (`offset`: 0 when not given), and how many there are in all. */
+    const search = (clientId: ClientId, sees: Sees, params: { readonly q: string; readonly limit: number; readonly offset?: number | undefined }) =>
       Effect.gen(function* () {
         const q = params.q.trim()
-        const rows = yield* repo.search(clientId, sees, q, params.limit)
+        const offset = params.offset ?? 0
+        const rows = yield* repo.search(clientId, sees, q, { limit: params.limit, offset })
+        // every row carries the total; a page past the last has none, so it is counted apart
+        const total = rows[0]?.total ?? (offset > 0 ? yield* repo.count(clientId, sees, q) : 0)
         return {
           q,
-          total: rows[0]?.total ?? 0,
+          total,
           results: rows.map((r) => ({
             kind: r.kind,
             id: r.id,
@@ -35,7 +40,7 @@ export class Search extends Effect.Service<Search>()("Search", {
             start: r.start
           }))
         } satisfies typeof SearchResults.Type
-      }).pipe(Effect.withSpan("Search.search", { attributes: { limit: params.limit } }))
+      }).pipe(Effect.withSpan("Search.search", { attributes: { limit: params.limit, offset: params.offset ?? 0 } }))
 
     return { search } as const
   })

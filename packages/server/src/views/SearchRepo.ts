@@ -1,7 +1,7 @@
 /**
  * The workspace search's one statement: the tenant's matching rows of every searchable table (the
- * `tsvector` documents of migration 0012, each behind its GIN index), ranked together, the best
- * `limit` kept, and only for those the costly parts: `ts_headline` snippets and, for transcript
+ * `tsvector` documents of migration 0012, each behind its GIN index), ranked together, one page
+ * of them kept (`offset`, `limit`), and only for those the costly parts: `ts_headline` snippets and, for transcript
  * hits, the segment of the stored transcript that matches best (its `start` is the second the hit
  * is at). Every branch filters on the tenant; the query is `websearch_to_tsquery('english', q)`.
  *
@@ -30,7 +30,8 @@ export const SearchRow = Schema.Struct({
 })
 export type SearchRow = typeof SearchRow.Type
 
-const SearchRequest = Schema.Struct({ tenantId: ClientId, sees: SeesSchema, q: Schema.String, limit: Schema.Number })
+const CountRequest = Schema.Struct({ tenantId: ClientId, sees: SeesSchema, q: Schema.String })
+const SearchRequest = Schema.Struct({ ...CountRequest.fields, limit: Schema.Number, offset: Schema.Number })
 
 /**
  * `ts_headline` options: the matches in `<b>`, one passage of at most 35 words around them (a
@@ -66,13 +67,11 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
      * notes of those calls, and of the closers only their own row. A rep does not find the other
      * closers by name, team or e-mail: the roster has its own operation (`listClosers`), and a hit
      * on a colleague would say nothing about the rep's calls, so search keeps to the safe side. A
-     * member who is no closer finds nothing.
+     * member who is no closer finds nothing. The statement's first part, `WITH q …, hits …`: every
+     * hit the viewer may see, unranked against each other yet.
      */
-    const search = Rows.findAll({
-      Request: SearchRequest,
-      Result: SearchRow,
-      execute: ({ limit, q, sees, tenantId }) =>
-        sql`
+    const hitsOf = ({ q, sees, tenantId }: typeof CountRequest.Encoded) =>
+      sql`
           WITH q AS (SELECT websearch_to_tsquery('english', ${q}) AS query),
           hits AS (
             SELECT 'transcript' AS kind, c.call_id AS id, c.call_id, ts_rank(c.search_transcript, q.query) AS rank, c.created_at AS at
@@ -91,11 +90,22 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
             SELECT 'audit', a.audit_id, a.call_id, ts_rank(a.search_doc, q.query), a.created_at
             FROM manual_audits a, q WHERE a.client_id = ${tenantId} AND a.search_doc @@ q.query
               AND ${aboutSeenCall(tenantId, sees, "a.call_id")}
-          ),
+          )`
+
+    /**
+     * One page of the hits (`offset`, `limit`) in their one order (rank, the newest, kind, id: a
+     * total order, so pages neither overlap nor skip), each row with `total`, the hits in all.
+     */
+    const search = Rows.findAll({
+      Request: SearchRequest,
+      Result: SearchRow,
+      execute: (request) =>
+        sql`
+          ${hitsOf(request)},
           top AS (
             SELECT hits.*, count(*) OVER () AS total FROM hits
             ORDER BY rank DESC, at DESC, kind, id
-            LIMIT ${limit}
+            LIMIT ${request.limit} OFFSET ${request.offset}
           )
           -- titles, texts and snippets of the kept hits only
           SELECT CASE WHEN top.kind IN ('outcome', 'audit') THEN 'note' ELSE top.kind END AS kind,
@@ -108,10 +118,10 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
                  END AS title,
                  ts_headline('english', ${escaped("coalesce(seg.text, body.text, '')")}, q.query, ${HEADLINE}) AS snippet
           FROM top CROSS JOIN q
-          LEFT JOIN calls c ON c.call_id = top.call_id AND c.client_id = ${tenantId}
-          LEFT JOIN closers cl ON top.kind = 'closer' AND cl.closer_id = top.id AND cl.client_id = ${tenantId}
-          LEFT JOIN outcome_truth o ON top.kind = 'outcome' AND o.call_id = top.id AND o.client_id = ${tenantId}
-          LEFT JOIN manual_audits a ON top.kind = 'audit' AND a.audit_id = top.id AND a.client_id = ${tenantId}
+          LEFT JOIN calls c ON c.call_id = top.call_id AND c.client_id = ${request.tenantId}
+          LEFT JOIN closers cl ON top.kind = 'closer' AND cl.closer_id = top.id AND cl.client_id = ${request.tenantId}
+          LEFT JOIN outcome_truth o ON top.kind = 'outcome' AND o.call_id = top.id AND o.client_id = ${request.tenantId}
+          LEFT JOIN manual_audits a ON top.kind = 'audit' AND a.audit_id = top.id AND a.client_id = ${request.tenantId}
           CROSS JOIN LATERAL (
             SELECT CASE top.kind
               WHEN 'call' THEN coalesce(c.external_call_id, '') || ' · ' || coalesce(c.closer_email, '') || ' · ' ||
@@ -138,8 +148,18 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
           ORDER BY top.rank DESC, top.at DESC, top.kind, top.id`
     })
 
+    /** How many hits there are (a page past the last has no row to carry its `total`). */
+    const count = Rows.single({
+      Request: CountRequest,
+      Result: Schema.Struct({ total: Schema.Number }),
+      execute: (request) => sql`${hitsOf(request)} SELECT count(*)::int AS total FROM hits`
+    })
+
     return {
-      search: (tenantId: ClientId, sees: Sees, q: string, limit: number) => search({ tenantId, sees, q, limit }).pipe(Effect.orDie)
+      search: (tenantId: ClientId, sees: Sees, q: string, page: { readonly limit: number; readonly offset: number }) =>
+        search({ tenantId, sees, q, ...page }).pipe(Effect.orDie),
+      count: (tenantId: ClientId, sees: Sees, q: string) =>
+        count({ tenantId, sees, q }).pipe(Effect.map((row) => row.total), Effect.orDie)
     } as const
   })
 }) {}

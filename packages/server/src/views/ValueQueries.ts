@@ -74,6 +74,7 @@ const ObjectionSeen = Schema.Struct({
 
 const BriefCallRow = Schema.Struct({
   call_id: CallId,
+  external_call_id: Schema.NullOr(Schema.String),
   closer_email: Schema.NullOr(Schema.String),
   status: Schema.Literal("queued", "processing", "completed", "failed"),
   created_at: IsoTimestamp,
@@ -84,6 +85,7 @@ const BriefCallRow = Schema.Struct({
 
 const OpenDeal = Schema.Struct({
   call_id: CallId,
+  external_call_id: Schema.NullOr(Schema.String),
   closer_email: Schema.NullOr(Schema.String),
   completed_at: IsoTimestamp,
   age_days: Schema.Number,
@@ -221,7 +223,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
       Request: Period,
       Result: BriefCallRow,
       execute: (p) =>
-        sql`SELECT c.call_id, c.closer_email, c.status, c.created_at, c.duration_s, ${sql.literal(overall)} AS overall_score,
+        sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.status, c.created_at, c.duration_s, ${sql.literal(overall)} AS overall_score,
                    CASE WHEN jsonb_typeof(c.result -> 'objections') = 'array' THEN c.result -> 'objections' END AS objections
             FROM calls c
             WHERE c.client_id = ${p.clientId} AND c.created_at >= ${p.from}::timestamptz AND c.created_at < ${p.to}::timestamptz
@@ -237,7 +239,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
       Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, days: Schema.Number }),
       Result: OpenDeal,
       execute: ({ clientId, days, sees }) =>
-        sql`SELECT c.call_id, c.closer_email, c.completed_at,
+        sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.completed_at,
                    floor(extract(epoch FROM now() - c.completed_at) / 86400)::int AS age_days,
                    jsonb_array_length(${Rows.resultArray(sql, "c", "next_steps")}) AS next_steps,
                    (SELECT count(*)::int FROM jsonb_array_elements(${Rows.resultArray(sql, "c", "objections")}) x

@@ -17,10 +17,10 @@
  *   progress and the calls worth reviewing, what a customer-success manager brings to a quarterly
  *   review.
  * - `dailyBrief`: yesterday's calls in the team's time zone (the market profile's, UTC without
- *   one), notable moments, deals at risk and today's suggested actions with links.
+ *   one), notable moments, deals at risk and today's suggested actions, each with the web app's page
+ *   where it is done and the operation that does it (`Actions.ts`).
  */
 import type {
-  CallId,
   CallWorthReviewing,
   ClientId,
   CustomerRoiReviewPack,
@@ -39,6 +39,7 @@ import { AppConfig } from "../config.js"
 import { dateIn, dayStart, previousDate } from "../lib/Time.js"
 import { MONTHLY_PRICE_USD } from "../tenancy/Plans.js"
 import { TEAM } from "../tenancy/Sees.js"
+import { suggestedActions } from "./Actions.js"
 import { type Period, ValueQueries } from "./ValueQueries.js"
 
 /** The window of the value views, and the one before it that the score change compares with. */
@@ -84,7 +85,7 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
     const queries = yield* ValueQueries
-    const reportUrl = (callId: CallId) => `${config.publicBaseUrl}/v1/client-portal/calls/${callId}/report`
+    const act = suggestedActions(config.publicBaseUrl)
 
     // the value views are the managers' (the policy): the whole team's calls
     const periodOf = (clientId: ClientId, now: Date): Period & { readonly previousFrom: string } => ({
@@ -310,15 +311,15 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
 
       const moments: Array<typeof NotableMoment.Type> = []
       if (highest !== undefined && lowest !== undefined && highest.call_id !== lowest.call_id) {
-        moments.push({ call_id: highest.call_id, closer_email: highest.closer_email, at: 0, kind: "best_score", quote: `score ${round(highest.overall_score)}` })
+        moments.push({ call_id: highest.call_id, external_call_id: highest.external_call_id, closer_email: highest.closer_email, at: 0, kind: "best_score", quote: `score ${round(highest.overall_score)}` })
       }
       if (lowest !== undefined) {
-        moments.push({ call_id: lowest.call_id, closer_email: lowest.closer_email, at: 0, kind: "lowest_score", quote: `score ${round(lowest.overall_score)}` })
+        moments.push({ call_id: lowest.call_id, external_call_id: lowest.external_call_id, closer_email: lowest.closer_email, at: 0, kind: "lowest_score", quote: `score ${round(lowest.overall_score)}` })
       }
       for (const c of calls) {
         for (const o of c.objections ?? []) {
           if (o.response === "other") {
-            moments.push({ call_id: c.call_id, closer_email: c.closer_email, at: o.at, kind: "objection_unexplored", quote: o.quote })
+            moments.push({ call_id: c.call_id, external_call_id: c.external_call_id, closer_email: c.closer_email, at: o.at, kind: "objection_unexplored", quote: o.quote })
           }
         }
       }
@@ -327,47 +328,30 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
       for (const d of yield* queries.openDeals({ clientId, sees, days: OPEN_DEAL_DAYS })) {
         const { reasons, risk } = openDealRisk(d, settings.sales_cycle_days)
         if (reasons.length === 0) continue
-        risks.push({ call_id: d.call_id, closer_email: d.closer_email, risk, reasons })
+        risks.push({ call_id: d.call_id, external_call_id: d.external_call_id, closer_email: d.closer_email, risk, reasons })
       }
       const order = { high: 0, medium: 1, low: 2 } as const
       const dealsAtRisk = risks.sort((a, b) => order[a.risk] - order[b.risk]).slice(0, 20)
 
+      // each with the app's page where it is done and the operation that does it (Actions.ts)
       const actions: Array<typeof SuggestedAction.Type> = []
       if (lowest !== undefined) {
-        actions.push({
-          action: "review_call",
-          label: `Review the call of ${lowest.closer_email ?? "an unknown closer"}: the lowest score yesterday (${round(lowest.overall_score)})`,
-          call_id: lowest.call_id,
-          closer_id: null,
-          url: reportUrl(lowest.call_id)
-        })
+        actions.push(act.reviewCall(
+          lowest.call_id,
+          `Review the call of ${lowest.closer_email ?? "an unknown closer"}: the lowest score yesterday (${round(lowest.overall_score)})`
+        ))
       }
       for (const d of dealsAtRisk.filter((r) => r.risk === "high").slice(0, 3)) {
-        actions.push({
-          action: "follow_up",
-          label: `Follow up the deal of ${d.closer_email ?? "an unknown closer"}'s call: ${d.reasons[0]}`,
-          call_id: d.call_id,
-          closer_id: null,
-          url: reportUrl(d.call_id)
-        })
+        actions.push(act.followUp(d.call_id, `Follow up the deal of ${d.closer_email ?? "an unknown closer"}'s call: ${d.reasons[0]}`))
       }
       for (const m of yield* queries.outcomesMissing({ clientId, sees, days: OUTCOME_DUE_DAYS })) {
-        actions.push({
-          action: "record_outcome",
-          label: `Record the outcome of the call of ${m.completed_at.slice(0, 10)}${m.closer_email === null ? "" : ` (${m.closer_email})`}`,
-          call_id: m.call_id,
-          closer_id: null,
-          url: `${config.publicBaseUrl}/v1/client-portal/calls/${m.call_id}/outcome-truth`
-        })
+        actions.push(act.recordOutcome(
+          m.call_id,
+          `Record the outcome of the call of ${m.completed_at.slice(0, 10)}${m.closer_email === null ? "" : ` (${m.closer_email})`}`
+        ))
       }
       for (const c of sees._tag === "Team" ? yield* queries.pendingClosers(clientId) : []) {
-        actions.push({
-          action: "verify_closer",
-          label: `Ask ${c.email} to confirm their e-mail (or send the link again)`,
-          call_id: null,
-          closer_id: c.closer_id,
-          url: `${config.publicBaseUrl}/v1/client-portal/closers/${c.closer_id}/send-verification`
-        })
+        actions.push(act.verifyCloser(c.closer_id, `Ask ${c.email} to confirm their e-mail (or send the link again)`))
       }
 
       return {
@@ -375,6 +359,7 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
         date: today,
         calls: calls.map((c) => ({
           call_id: c.call_id,
+          external_call_id: c.external_call_id,
           closer_email: c.closer_email,
           status: c.status,
           created_at: c.created_at,

@@ -101,6 +101,7 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
         if (steps.length > 0 && steps.every((s) => s.due === null || s.due.trim() === "")) signals.push("no date on the next steps")
         return {
           call_id: d.call_id,
+          external_call_id: d.external_call_id,
           closer_email: d.closer_email,
           stage: more?.stage ?? null,
           outcome: d.outcome,

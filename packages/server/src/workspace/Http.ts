@@ -1,8 +1,8 @@
 /**
  * Handlers of the `workspace` group (spec 4.8: session, state, search, chat, actions, briefs, call
  * details), every operation behind the portal session. Built: `search` (Search.ts; each search is
- * remembered for the user's state), `createSession`, `getState`, `runAction` and `sendToChannel`
- * (Workspace.ts), `getTeamHealth`, `getDealIntelligence` and `getCall` (Briefs.ts),
+ * remembered for the user's state, by its first page), `createSession`, `getState`, `runAction`
+ * and `sendToChannel` (Workspace.ts), `getTeamHealth`, `getDealIntelligence` and `getCall` (Briefs.ts),
  * `getMeetingPrepBrief` (MeetingPrep.ts; the closers' calendars come from the floor's
  * `MeetingCalendars` port, which `main.ts` provides), and the rest. An operation listed in
  * `Pending.workspace` (none today) would answer 501 `NotImplemented`.
@@ -32,7 +32,8 @@ export const WorkspaceHttpLive = HttpApiBuilder.group(CallsightApi, "workspace",
       .handle("search", ({ urlParams }) =>
         Effect.flatMap(user, (caller) =>
           search.search(caller.clientId, caller.sees, urlParams).pipe(
-            Effect.tap((found) => workspace.recordSearch(caller, found.q, found.total))
+            // a search is remembered once, by its first page: the next pages are the same search
+            Effect.tap((found) => urlParams.offset === 0 ? workspace.recordSearch(caller, found.q, found.total) : Effect.void)
           )))
       .handle("createSession", () => Effect.flatMap(user, workspace.createSession))
       .handle("getState", () => Effect.flatMap(user, workspace.state))

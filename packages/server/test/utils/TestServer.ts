@@ -3,10 +3,12 @@
  * database (PostgreSQL when TEST_DATABASE_URL is set, embedded PGlite otherwise). Its HttpClient
  * talks to that server.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpServer } from "@effect/platform"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig, type AppConfigShape } from "../../src/config.js"
@@ -20,7 +22,20 @@ export interface TestServerOptions {
   readonly workers?: boolean
   /** When given, every log line of the server (all levels, logfmt) is pushed here instead of printed. */
   readonly logs?: Array<string>
+  /**
+   * Listen on this port rather than a random one: for a test whose configuration names the
+   * server's own URL before it starts (`publicBaseUrl`, where an OAuth provider sends the browser back).
+   */
+  readonly port?: number
 }
+
+/** Node's test server (as `NodeHttpServer.layerTest`, whose client talks to it) on `port`. */
+const nodeTestServer = (port: number) =>
+  HttpServer.layerTestClient.pipe(
+    Layer.provide(NodeHttpClient.layerWithoutAgent),
+    Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port }))
+  )
 
 /** Warnings and errors printed, or every line kept in `logs` (to search them for a secret). */
 const testLogger = (logs: Array<string> | undefined) =>
@@ -38,7 +53,7 @@ const blobDirectory = Effect.acquireRelease(
 )
 
 export const testServerLayer = (overrides: Partial<AppConfigShape> = {}, options: TestServerOptions = {}) =>
-  makeServerLayer(NodeHttpServer.layerTest, TestDatabase.layer, options).pipe(
+  makeServerLayer(options.port === undefined ? NodeHttpServer.layerTest : nodeTestServer(options.port), TestDatabase.layer, options).pipe(
     Layer.provide(
       Layer.unwrapScoped(Effect.map(blobDirectory, (blobDir) =>
         AppConfig.layerWith({

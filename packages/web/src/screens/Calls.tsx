@@ -1,12 +1,14 @@
 /**
  * Calls: the list with its filters (closer, dates, score, outcome, call type, status), uploads from
  * the browser with their live status, and the call page (CallPage.tsx). A rep sees their own calls
- * (the service narrows the list; the closer filter is theirs).
+ * (the service narrows the list): the screen names the closer they are (`me`), without a closer
+ * filter; a member who is no closer is told why there is no call, and has no upload (it would be 403).
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query"
 import { useState } from "react"
 import { Link } from "wouter"
 import { call } from "../api.js"
+import { isManager, type Me, useMe } from "../session.js"
 import { Empty, Failure, Loading, Page, Pager, Score, When } from "../ui/kit.js"
 import { Uploads } from "./Uploads.js"
 
@@ -33,7 +35,15 @@ const queryOf = (f: Filters) =>
       .map(([k, v]) => [k, k === "min_score" || k === "max_score" ? Number(v) : v.trim()])
   )
 
+/** Whose calls a member sees: the closer they are, or none yet. */
+const YourCalls = ({ closer }: { readonly closer: Me["closer"] }) =>
+  closer === null
+    ? <p className="callout">You are not a closer of the team yet, so no call is yours to see or upload. An owner or admin adds you as a closer; you then confirm your e-mail from the link you get.</p>
+    : <p className="muted">Your calls, as the closer {closer.full_name} ({closer.email}). Uploads you make are yours.</p>
+
 export const CallsScreen = () => {
+  const me = useMe()
+  const rep = me.data !== undefined && !isManager(me.data.role)
   const [draft, setDraft] = useState<Filters>(NO_FILTERS)
   const [filters, setFilters] = useState<Filters>(NO_FILTERS)
   const [cursors, setCursors] = useState<ReadonlyArray<string | undefined>>([undefined])
@@ -48,7 +58,8 @@ export const CallsScreen = () => {
   const set = (name: keyof Filters) => (e: { target: { value: string } }) => setDraft({ ...draft, [name]: e.target.value })
   return (
     <Page title="Calls">
-      <Uploads />
+      {rep ? <YourCalls closer={me.data!.closer} /> : null}
+      {rep && me.data!.closer === null ? null : <Uploads />}
       <form
         className="inline"
         aria-label="Filter the calls"
@@ -68,10 +79,12 @@ export const CallsScreen = () => {
             <option value="failed">Failed</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="f-closer">Closer e-mail</label>
-          <input id="f-closer" type="email" value={draft.closer_email} onChange={set("closer_email")} />
-        </div>
+        {rep ? null : (
+          <div className="field">
+            <label htmlFor="f-closer">Closer e-mail</label>
+            <input id="f-closer" type="email" value={draft.closer_email} onChange={set("closer_email")} />
+          </div>
+        )}
         <div className="field">
           <label htmlFor="f-from">From</label>
           <input id="f-from" type="date" value={draft.created_from} onChange={set("created_from")} />

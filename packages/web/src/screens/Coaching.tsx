@@ -15,7 +15,7 @@ import { isManager, useMe } from "../session.js"
 import { Empty, Failure, Field, Loading, OtherIssues, Page, Pager, Panel, Score, When } from "../ui/kit.js"
 import { Markdown } from "./Coaching/Markdown.js"
 import { num, signed, Stats, Tabs, Trend, Words } from "./Coaching/parts.js"
-import { callHref } from "./Workspace/links.js"
+import { callHref, callName } from "./Workspace/links.js"
 
 const TABS = [
   { href: "/coaching", label: "Dashboard", exact: true },
@@ -39,7 +39,7 @@ export const CoachingScreen = () => {
       <CoachingTabs />
       <Steps />
       {dashboard.isPending ? <Loading what="the coaching dashboard" /> : dashboard.isError ? <Failure error={dashboard.error} /> : (
-        <Dashboard data={dashboard.data} manager={manager} />
+        <Dashboard data={dashboard.data} manager={manager} closer={me.data?.closer ?? null} />
       )}
     </Page>
   )
@@ -158,7 +158,7 @@ const SignedOath = ({ oath }: { readonly oath: NonNullable<StatusData["oath"]> }
 
 type DashboardData = typeof Api.CoachingDashboard.Type
 
-const Dashboard = ({ data, manager }: { readonly data: DashboardData; readonly manager: boolean }) => (
+const Dashboard = ({ closer, data, manager }: { readonly data: DashboardData; readonly manager: boolean; readonly closer: typeof Api.ClientUser.Type["closer"] }) => (
   <>
     <Panel title={manager ? `The team, week of ${data.week_start}` : `Your week of ${data.week_start}`}>
       <Stats
@@ -174,7 +174,9 @@ const Dashboard = ({ data, manager }: { readonly data: DashboardData; readonly m
       <Empty>
         {manager
           ? "No closer yet. Add your reps as closers on the Team screen; their analysed calls then show here with their focus and the calls worth reviewing."
-          : "Your coaching shows here once a manager has added you as a closer and your calls are analysed."}
+          : closer === null
+            ? "You are not a closer of the team yet: your coaching shows here once an owner or admin adds you as a closer, you confirm your e-mail and your calls are analysed."
+            : `No analysed call of yours yet, as ${closer.full_name} (${closer.email}): your coaching shows here once your calls are analysed.`}
       </Empty>
     ) : (
       <div className="grid">
@@ -402,14 +404,14 @@ export const AuditsScreen = () => {
             <tbody>
               {audits.data.audits.map((a) => (
                 <tr key={a.audit_id}>
-                  <td><Link href={callHref(a.call_id)}>{a.call_id}</Link></td>
+                  <td><Link href={callHref(a.call_id)}>{callName(a)}</Link></td>
                   <td>{a.closer_email ?? <span className="muted">—</span>}</td>
                   <td>{a.auditor_name ?? <span className="muted">—</span>}</td>
                   <td><Score value={a.manual_overall} /></td>
                   <td><Score value={a.automated_overall} /></td>
                   <td>{num(a.mean_absolute_gap)}</td>
                   <td><When at={a.created_at} /></td>
-                  <td><Link href={`/coaching/audits/${encodeURIComponent(a.audit_id)}`} aria-label={`Details of the audit of ${a.call_id}`}>Details</Link></td>
+                  <td><Link href={`/coaching/audits/${encodeURIComponent(a.audit_id)}`} aria-label={`Details of the audit of ${callName(a)}`}>Details</Link></td>
                 </tr>
               ))}
             </tbody>
@@ -445,7 +447,8 @@ export const AuditScreen = () => {
     <Page title="Manual audit">
       <CoachingTabs />
       <p className="muted wrap">
-        <Link href="/coaching/audits">Manual audits</Link> › the call <Link href={callHref(a.call_id)}>{a.call_id}</Link>
+        <Link href="/coaching/audits">Manual audits</Link> › the call <Link href={callHref(a.call_id)}>{callName(a)}</Link>
+        {a.external_call_id === null ? null : <> ({a.call_id})</>}
         {a.closer_email === null ? null : <> of {a.closer_email}</>}, audited by {a.auditor_name ?? "a manager"} on <When at={a.created_at} />
       </p>
       <Stats items={[["Manual", <Score key="m" value={a.manual_overall} />], ["Machine", <Score key="a" value={a.automated_overall} />], ["Mean absolute gap", num(a.mean_absolute_gap)]]} />

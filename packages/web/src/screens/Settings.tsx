@@ -1,14 +1,10 @@
 /**
  * Settings, one section at a time (`/settings/:section`): the team's profiles, the integrations
  * (calendars and video per closer, CRM, LLM and speech-to-text keys), the recorder, API keys, and
- * the account's data (retention, export, closing). Each section is shown to the roles the policy
- * table lets use it (docs/policy.md): a member reads and saves the profiles, reads the recorder's
- * status and the retention setting; the rest is the managers'. The sections are in
- * `settings/*.tsx`.
- *
- * Not here: the completion webhooks. Their operations (`/v1/teams/webhooks`) take a tenant API key
- * only, not the portal's session, so the app cannot call them; the API keys section says how to
- * manage them instead.
+ * the completion webhooks, the account's data (retention, export, closing). Each section is shown
+ * to the roles the policy table lets use it (docs/policy.md): a member reads and saves the
+ * profiles, reads the recorder's status and the retention setting; the rest is the managers'. The
+ * sections are in `settings/*.tsx`.
  */
 import type { ComponentType } from "react"
 import { Link, Redirect, useParams } from "wouter"
@@ -19,6 +15,7 @@ import { ApiKeysSection } from "./settings/ApiKeys.js"
 import { IntegrationsSection } from "./settings/Integrations.js"
 import { ProfilesSection } from "./settings/Profiles.js"
 import { RecorderSection } from "./settings/Recorder.js"
+import { WebhooksSection } from "./settings/Webhooks.js"
 
 interface Section {
   readonly slug: string
@@ -32,6 +29,7 @@ const SECTIONS: ReadonlyArray<Section> = [
   { slug: "integrations", label: "Integrations", managersOnly: true, component: IntegrationsSection },
   { slug: "recorder", label: "Recorder", managersOnly: false, component: RecorderSection },
   { slug: "api-keys", label: "API keys", managersOnly: true, component: ApiKeysSection },
+  { slug: "webhooks", label: "Webhooks", managersOnly: true, component: WebhooksSection },
   { slug: "account", label: "Data and account", managersOnly: false, component: AccountSection }
 ]
 

@@ -7,10 +7,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useState } from "react"
 import { Link } from "wouter"
-import { Api, call } from "../api.js"
+import { Api, call, checked } from "../api.js"
 import { isManager, type Role, useMe } from "../session.js"
 import { Empty, Failure, Field, Loading, OtherIssues, Page, Panel, Score, When } from "../ui/kit.js"
-import { Badge, checked, ConfirmButton, defined, text, type Tone, usePaged, words } from "./settings/parts.js"
+import { Badge, ConfirmButton, defined, text, type Tone, usePaged, words } from "./settings/parts.js"
 
 type Closer = typeof Api.Closer.Type
 type CloserStatus = Closer["status"]

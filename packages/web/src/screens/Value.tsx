@@ -1,8 +1,9 @@
 /**
- * Value: the plan and this month's usage with the way to upgrade (plan-usage's upgrade links open
- * the payment platform's checkout: links the browser follows, owners and admins only), and for
- * managers the value delivered over 90 days with the ROI and every assumption it rests on, the ROI
- * digest, and the quarterly review pack (each closer's progress and the calls worth reviewing).
+ * Value: the plan and this month's usage with the way to upgrade and to buy credits (plan-usage's
+ * upgrade links and its credit pack open the payment platform's checkout: links the browser
+ * follows, owners and admins only), and for managers the value delivered over 90 days with the ROI
+ * and every assumption it rests on, the ROI digest, and the quarterly review pack (each closer's
+ * progress and the calls worth reviewing).
  * A member sees the plan and its usage only (the policy: the value views are the managers').
  */
 import { useQuery } from "@tanstack/react-query"
@@ -82,8 +83,25 @@ const PlanUsagePanel = ({ manager }: { readonly manager: boolean }) => {
           ))}
         </ul>
       )}
-      {manager && links.length > 0 ? <p className="muted">The checkout opens at the payment platform; you come back here once paid.</p> : null}
+      {manager ? <BuyCredits pack={u.credit_pack} balance={u.credits_balance} /> : null}
+      {manager && (links.length > 0 || u.credit_pack !== null) ? <p className="muted">The checkout opens at the payment platform; you come back here once paid.</p> : null}
     </Panel>
+  )
+}
+
+/** Buying credits (owners and admins): plan-usage's credit pack, a checkout the browser follows, when the service sells one. */
+const BuyCredits = ({ balance, pack }: { readonly pack: typeof Api.PlanUsage.Type["credit_pack"]; readonly balance: number }) => {
+  const href = pack === null ? null : webUrl(pack.url)
+  return (
+    <>
+      <h3>Buy credits</h3>
+      <p className="muted">Each upload through the API or this app takes a credit once analysed; you have {balance} left.</p>
+      {pack === null || href === null ? (
+        <p className="muted">Buying credits online is not set up for this service: contact Callsight to add credits.</p>
+      ) : (
+        <p><a className="button" href={href}>Buy {pack.credits} credits</a></p>
+      )}
+    </>
   )
 }
 

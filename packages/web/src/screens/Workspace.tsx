@@ -15,7 +15,7 @@ import { Api, call, decodeBody } from "../api.js"
 import { isManager, useMe } from "../session.js"
 import { Empty, Failure, Field, Loading, OtherIssues, Page, Pager, Panel, Score, When } from "../ui/kit.js"
 import { Level, num, Stats, Tabs, words } from "./Coaching/parts.js"
-import { ActionLink, callHref, Snippet, SourceLink } from "./Workspace/links.js"
+import { type Action, ActionLink, callHref, callName, Snippet, SourceLink } from "./Workspace/links.js"
 
 const TABS = [
   { href: "/workspace", label: "Search", exact: true },
@@ -30,8 +30,7 @@ const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60))
 // ---------------------------------------------------------------------------------------------
 // Search
 
-/** The best 100 hits are fetched (the most the service answers) and shown a page at a time. */
-const FETCHED = 100
+/** Hits per page; the service pages them (`offset`) and counts them all (`total`). */
 const SHOWN = 20
 
 const KIND_LABEL: Record<string, string> = { call: "Call", transcript: "Transcript", closer: "Closer", note: "Note" }
@@ -41,20 +40,23 @@ export const SearchScreen = () => {
   const q = params.get("q") ?? ""
   const [draft, setDraft] = useState(q)
   const [checked, setChecked] = useState<unknown>(null)
-  const [page, setPage] = useState(0)
+  // the page, of the search it was turned for: another search starts at its first page
+  const [paged, setPaged] = useState({ q, offset: 0 })
+  const offset = paged.q === q ? paged.offset : 0
   const queries = useQueryClient()
   useEffect(() => {
     setDraft(q)
-    setPage(0)
   }, [q])
   const results = useQuery({
-    queryKey: ["workspace", "search", q],
+    queryKey: ["workspace", "search", q, offset],
     enabled: q.trim().length >= 2,
-    queryFn: () => call((c) => c.workspace.search({ urlParams: { q, limit: FETCHED } })).then((r) => {
-      // the search is remembered in the recent searches
-      void queries.invalidateQueries({ queryKey: ["workspace", "state"] })
+    queryFn: () => call((c) => c.workspace.search({ urlParams: { q, limit: SHOWN, offset } })).then((r) => {
+      // the search is remembered in the recent searches (by its first page)
+      if (offset === 0) void queries.invalidateQueries({ queryKey: ["workspace", "state"] })
       return r
-    })
+    }),
+    // the previous page stays while the next loads; another search's results do not
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === q ? previous : undefined)
   })
   const run = (text: string) => {
     const values = { q: text }
@@ -70,7 +72,8 @@ export const SearchScreen = () => {
   }
   const error = checked ?? results.error
   const hits = results.data?.results ?? []
-  const shown = hits.slice(page * SHOWN, (page + 1) * SHOWN)
+  const total = results.data?.total ?? 0
+  const turn = (to: number) => setPaged({ q, offset: Math.max(0, to) })
   return (
     <Page title="Workspace">
       <WorkspaceTabs />
@@ -85,16 +88,18 @@ export const SearchScreen = () => {
           <OtherIssues error={error} fields={["q"]} />
           {q === "" ? (
             <Empty>Search for a word said on a call ("pricing", "budget"), a phrase in quotes, a closer's name or a call's external id. Results open the call at the moment that matched.</Empty>
-          ) : results.isPending && results.fetchStatus !== "idle" ? <Loading what="the results" /> : results.isError ? <Failure error={results.error} /> : results.data === undefined ? null : hits.length === 0 ? (
+          ) : results.isPending && results.fetchStatus !== "idle" ? <Loading what="the results" /> : results.isError ? <Failure error={results.error} /> : results.data === undefined ? null : total === 0 ? (
             <Empty>Nothing matches “{q}”. Try fewer or other words, or a closer's name. Calls without a transcript (no speech-to-text provider) are found by their metadata only.</Empty>
+          ) : hits.length === 0 ? (
+            <Empty>No hit on this page: “{q}” has {total}. <button type="button" className="link" onClick={() => turn(0)}>Back to the first page</button></Empty>
           ) : (
             <>
               <p role="status" className="muted">
-                {results.data.total} hit{results.data.total === 1 ? "" : "s"} for “{results.data.q}”
-                {results.data.total > hits.length ? `; the best ${hits.length} are shown, refine the search to narrow them` : ""}.
+                {total} hit{total === 1 ? "" : "s"} for “{results.data.q}”
+                {total > hits.length ? `; ${offset + 1}–${offset + hits.length} shown, best first` : ""}.
               </p>
-              <ol className="hits" start={page * SHOWN + 1}>
-                {shown.map((h) => (
+              <ol className="hits" start={offset + 1}>
+                {hits.map((h) => (
                   <li key={`${h.kind}:${h.id}`}>
                     <div className="hit-head">
                       <span className="badge">{KIND_LABEL[h.kind] ?? h.kind}</span>{" "}
@@ -108,10 +113,10 @@ export const SearchScreen = () => {
               </ol>
               <Pager
                 label="Search results"
-                hasPrevious={page > 0}
-                hasNext={(page + 1) * SHOWN < hits.length}
-                onPrevious={() => setPage(page - 1)}
-                onNext={() => setPage(page + 1)}
+                hasPrevious={offset > 0}
+                hasNext={offset + SHOWN < total}
+                onPrevious={() => turn(offset - SHOWN)}
+                onNext={() => turn(offset + SHOWN)}
               />
             </>
           )}
@@ -174,7 +179,7 @@ interface Said {
   readonly about?: string | undefined
   readonly intent?: string | null
   readonly sources?: ReadonlyArray<{ readonly kind: string; readonly id: string | null; readonly label: string }>
-  readonly actions?: ReadonlyArray<{ readonly action: string; readonly label: string; readonly call_id: string | null; readonly closer_id: string | null; readonly url: string | null }>
+  readonly actions?: ReadonlyArray<Action>
 }
 
 interface Conversation {
@@ -346,12 +351,19 @@ export const BriefsScreen = () => {
   return (
     <Page title="Briefs">
       <WorkspaceTabs />
+      {me.data !== undefined && !isManager(me.data.role) ? <YourCalls closer={me.data.closer} /> : null}
       <DailyBriefPanel manager={isManager(me.data?.role)} />
       <DealsPanel />
       <MeetingPrepPanel />
     </Page>
   )
 }
+
+/** Whose calls a rep's briefs are made of: the closer `me` says they are, or none yet. */
+const YourCalls = ({ closer }: { readonly closer: typeof Api.ClientUser.Type["closer"] }) =>
+  closer === null
+    ? <p className="muted">You are not a closer of the team yet, so your briefs hold no call: an owner or admin adds you as a closer, then you confirm your e-mail.</p>
+    : <p className="muted">Your briefs are made of your own calls, as {closer.full_name} ({closer.email}).</p>
 
 const DailyBriefPanel = ({ manager }: { readonly manager: boolean }) => {
   const brief = useQuery({ queryKey: ["brief", "daily"], queryFn: () => call((c) => c.clientPortal.getDailyBrief()) })
@@ -375,6 +387,7 @@ const DailyBriefPanel = ({ manager }: { readonly manager: boolean }) => {
               {b.notable_moments.map((m, i) => (
                 <li key={i}>
                   <Link href={callHref(m.call_id, m.at)}>{words(m.kind)} at {clock(m.at)}</Link>
+                  <span className="muted"> · {callName(m)}</span>
                   {m.closer_email === null || !manager ? null : <span className="muted"> · {m.closer_email}</span>}
                   {m.quote === null ? null : <q>{m.quote}</q>}
                 </li>
@@ -391,7 +404,7 @@ const DailyBriefPanel = ({ manager }: { readonly manager: boolean }) => {
             <tbody>
               {b.calls.map((c) => (
                 <tr key={c.call_id}>
-                  <td><Link href={callHref(c.call_id)}>{c.call_id}</Link></td>
+                  <td><Link href={callHref(c.call_id)}>{callName(c)}</Link></td>
                   <td>{c.closer_email ?? <span className="muted">—</span>}</td>
                   <td><span className="badge">{c.status}</span></td>
                   <td><Score value={c.overall_score} /></td>
@@ -407,7 +420,7 @@ const DailyBriefPanel = ({ manager }: { readonly manager: boolean }) => {
           <ul className="plain">
             {b.deals_at_risk.map((d) => (
               <li key={d.call_id}>
-                <Level level={d.risk} /> <Link href={callHref(d.call_id)}>{d.call_id}</Link>
+                <Level level={d.risk} /> <Link href={callHref(d.call_id)}>{callName(d)}</Link>
                 {d.closer_email === null ? null : <span className="muted"> · {d.closer_email}</span>}: {d.reasons.join("; ")}
               </li>
             ))}
@@ -440,7 +453,7 @@ const DealsPanel = () => {
             {deals.data.deals.map((d) => (
               <li key={d.call_id}>
                 <p className="deal-head">
-                  <Level level={d.risk} /> <Link href={callHref(d.call_id)}>{d.call_id}</Link>
+                  <Level level={d.risk} /> <Link href={callHref(d.call_id)}>{callName(d)}</Link>
                 </p>
                 <p className="muted">
                   {d.closer_email ?? "No closer"}

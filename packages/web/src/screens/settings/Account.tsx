@@ -7,10 +7,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { Effect } from "effect"
 import { type FormEvent, useState } from "react"
-import { Api, ApiError, call, decodeBody } from "../../api.js"
-import { isManager, type Role, useMe } from "../../session.js"
+import { Api, ApiError, call, checked, decodeBody } from "../../api.js"
+import { isManager, ME_KEY, type Role, useMe } from "../../session.js"
 import { Failure, Field, Loading, OtherIssues, Panel, When } from "../../ui/kit.js"
-import { checked, numberOf, rethrowTidy } from "./parts.js"
+import { numberOf } from "./parts.js"
 
 export const AccountSection = ({ role }: { readonly role: Role }) => (
   <>
@@ -82,8 +82,12 @@ const ExportPanel = () => (
 
 const ClosePanel = () => {
   const me = useMe()
+  const queries = useQueryClient()
   const company = me.data?.company_name ?? ""
-  const [closing, setClosing] = useState<typeof Api.ClosingAccount.Type | null>(null)
+  // the closing as `me` says it (so it shows on every visit), with the keys revoked when it was just done here
+  const [closed, setClosed] = useState<typeof Api.ClosingAccount.Type | null>(null)
+  const known = me.data?.account_closing ?? null
+  const closing = closed ?? (known === null ? null : { deleted_after: known.deleted_after, api_keys_revoked: null })
   const close = useMutation({
     mutationFn: (typed: string) =>
       call((c) => Effect.flatMap(
@@ -93,17 +97,19 @@ const ClosePanel = () => {
             ? Effect.succeed(body)
             : Effect.fail(new ApiError("ValidationFailed", "Some fields are not valid.", [{ loc: ["body", "company_name"], msg: `type the company's name exactly: ${company}` }]))),
         (payload) => c.account.closeAccount({ payload })
-      )).catch(rethrowTidy),
-    onSuccess: (closed) => {
-      setClosing(closed)
+      )),
+    onSuccess: (done) => {
+      setClosed(done)
       keep.reset()
+      return queries.invalidateQueries({ queryKey: ME_KEY })
     }
   })
   const keep = useMutation({
     mutationFn: () => call((c) => c.account.cancelClosing()),
     onSuccess: () => {
-      setClosing(null)
+      setClosed(null)
       close.reset()
+      return queries.invalidateQueries({ queryKey: ME_KEY })
     }
   })
   return (
@@ -114,6 +120,7 @@ const ClosePanel = () => {
             Closing stops every API key at once. The team can still sign in and export the data during a grace period; then all the account's
             data, recordings and calls are deleted for good.
           </p>
+          {keep.isSuccess ? <p role="status" className="ok">The account is kept: nothing will be deleted.</p> : null}
           <form onSubmit={(e) => { e.preventDefault(); close.mutate(String(new FormData(e.currentTarget).get("company_name") ?? "")) }} aria-label="Close the account" noValidate>
             <Field label={`Type the company's name, ${company}, to confirm`} name="company_name" error={close.error}>
               {(p) => <input {...p} autoComplete="off" spellCheck={false} />}
@@ -126,21 +133,22 @@ const ClosePanel = () => {
           </form>
         </>
       ) : (
-        <div className="callout" role="alert">
-          <p className="strong">The account is closing.</p>
-          <p>
-            {closing.api_keys_revoked} API key{closing.api_keys_revoked === 1 ? " was" : "s were"} revoked. All the data will be deleted after{" "}
-            <When at={closing.deleted_after} />; until then you can still sign in and export it, or keep the account.
+        <>
+          <div className="callout" role="alert">
+            <p className="strong">The account is closing.</p>
+            <p>
+              {closing.api_keys_revoked === null ? "Its API keys were revoked." : `${closing.api_keys_revoked} API key${closing.api_keys_revoked === 1 ? " was" : "s were"} revoked.`}{" "}
+              All the data will be deleted after <When at={closing.deleted_after} />; until then you can still sign in and export it, or keep the account.
+            </p>
+          </div>
+          <h3>Keep the account</h3>
+          <p className="muted">
+            While the account is closing, an owner can keep it: nothing is deleted. The API keys revoked at closing stay revoked: create new ones.
           </p>
-        </div>
+          <Failure error={keep.error} />
+          <button type="button" className="secondary" disabled={keep.isPending} onClick={() => keep.mutate()}>Keep the account (cancel the closing)</button>
+        </>
       )}
-      <h3>Keep the account</h3>
-      <p className="muted">
-        While the account is closing, an owner can keep it: nothing is deleted. The API keys revoked at closing stay revoked: create new ones.
-      </p>
-      <Failure error={keep.error} />
-      {keep.isSuccess ? <p role="status" className="ok">The account is kept: nothing will be deleted.</p> : null}
-      <button type="button" className="secondary" disabled={keep.isPending} onClick={() => keep.mutate()}>Keep the account (cancel the closing)</button>
     </Panel>
   )
 }

@@ -1,13 +1,12 @@
 /**
  * API keys (owners and admins): the tenant's keys by prefix, a new key (shown once, with a copy
- * button and a warning: the service keeps only its hash), and revocation. The completion webhooks
- * are managed with a key (their operations take no session), so this is where the app says how.
+ * button and a warning: the service keeps only its hash), and revocation.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useState } from "react"
-import { Api, call } from "../../api.js"
+import { Api, call, checked } from "../../api.js"
 import { Empty, Failure, Field, Loading, OtherIssues, Panel, When } from "../../ui/kit.js"
-import { Badge, checked, ConfirmButton, CopyButton, usePaged } from "./parts.js"
+import { Badge, ConfirmButton, CopyButton, usePaged } from "./parts.js"
 
 type CreatedKey = typeof Api.CreatedApiKey.Type
 
@@ -100,13 +99,6 @@ export const ApiKeysSection = () => {
             <input type="checkbox" checked={showRevoked} onChange={(e) => setShowRevoked(e.target.checked)} /> Show the {revokedCount} revoked key{revokedCount === 1 ? "" : "s"}
           </label>
         )}
-      </Panel>
-      <Panel title="Webhooks">
-        <p>
-          Completion webhooks (<code>analysis.completed</code>, <code>analysis.failed</code>) are managed with an API key, not from this page: with the
-          command line, <code>callsight webhooks add https://your.app/hook --api-key csk_…</code> (also <code>list</code>, <code>deliveries</code>,{" "}
-          <code>redeliver</code>, <code>remove</code>), or the Webhooks operations of the <a href="/docs">API reference</a>.
-        </p>
       </Panel>
     </>
   )

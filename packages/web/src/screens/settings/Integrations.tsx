@@ -9,9 +9,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useState } from "react"
 import { Link, useSearch } from "wouter"
-import { Api, call } from "../../api.js"
+import { Api, call, checked } from "../../api.js"
 import { Empty, Failure, Field, Loading, OtherIssues, Panel, When } from "../../ui/kit.js"
-import { Badge, checked, ConfirmButton, defined, text, usePaged, words } from "./parts.js"
+import { Badge, ConfirmButton, defined, text, usePaged, words } from "./parts.js"
 
 export const IntegrationsSection = () => (
   <>
@@ -86,7 +86,12 @@ const MeetingTools = () => {
         Each closer connects their own calendar (to know their meetings) and video-meeting tool (to fetch recordings). Connect opens the
         provider's consent page; the closer signs in there with their own account.
       </p>
-      {returned === null ? null : <p role="status" className="ok">The {TOOL[returned as Kind] ?? returned} is connected.</p>}
+      {returned === null ? null : (
+        <p role="status" className="ok">
+          {closers.data?.closers.find((c) => c.closer_id === search.get("closer_id"))?.full_name.concat("'s ") ?? "The "}
+          {TOOL[returned as Kind] ?? returned} is connected.
+        </p>
+      )}
       {start.isPending || start.isSuccess ? <p role="status" className="muted">Opening the provider's consent page…</p> : null}
       <Failure error={start.error} />
       {disconnect.isSuccess ? <p role="status" className="ok">{disconnect.data}</p> : null}

@@ -7,9 +7,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useMemo, useState } from "react"
-import { Api, call } from "../../api.js"
+import { Api, call, checked } from "../../api.js"
 import { Failure, Field, Loading, OtherIssues, Panel, When } from "../../ui/kit.js"
-import { checked, defined, GroupIssues, lines, numberOf, scoped, text } from "./parts.js"
+import { defined, GroupIssues, lines, numberOf, scoped, text } from "./parts.js"
 
 export const ProfilesSection = () => (
   <>

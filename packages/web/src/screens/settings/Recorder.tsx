@@ -2,15 +2,15 @@
  * The meeting recorder (a bot that joins the team's meetings and turns their recordings into
  * calls): whether it is on, how it joins, on which platforms, what it did lately, and the meetings
  * it was scheduled for. Owners and admins turn it on, change it and turn it off; a member reads its
- * status and the meetings of their own calls (the service narrows the list).
+ * status and the meetings of their own calls (the service narrows the list and pages it).
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useState } from "react"
 import { Link } from "wouter"
-import { Api, call } from "../../api.js"
+import { Api, call, checked } from "../../api.js"
 import { isManager, type Role } from "../../session.js"
-import { Empty, Failure, Field, Loading, OtherIssues, Panel, When } from "../../ui/kit.js"
-import { Badge, checked, Choices, ConfirmButton, defined, text, type Tone, usePaged, words } from "./parts.js"
+import { Empty, Failure, Field, Loading, OtherIssues, Pager, Panel, When } from "../../ui/kit.js"
+import { Badge, Choices, ConfirmButton, defined, text, type Tone, words } from "./parts.js"
 
 type RecallStatus = typeof Api.RecallStatus.Type
 type MeetingState = (typeof Api.RecallMeeting.Type)["state"]
@@ -140,24 +140,35 @@ const RecorderSetup = ({ status }: { readonly status: RecallStatus }) => {
   )
 }
 
+/** Meetings per page; the service pages them (`offset`) and counts those the viewer sees (`total`). */
+const MEETINGS_PAGE = 20
+
 const Meetings = ({ manager }: { readonly manager: boolean }) => {
+  const [offset, setOffset] = useState(0)
   const meetings = useQuery({
-    queryKey: ["recall-meetings"],
-    queryFn: () => call((c) => c.recorder.listRecallMeetings({ urlParams: { limit: 200 } }))
+    // under ["recall-meetings"], which a change of the recorder invalidates
+    queryKey: ["recall-meetings", offset],
+    queryFn: () => call((c) => c.recorder.listRecallMeetings({ urlParams: { limit: MEETINGS_PAGE, offset } })),
+    placeholderData: keepPreviousData
   })
-  const { pager, rows } = usePaged(meetings.data?.meetings ?? [], "Recorded meetings")
+  const rows = meetings.data?.meetings ?? []
+  const total = meetings.data?.total ?? 0
   return (
     <Panel title="Meetings">
-      {meetings.isPending ? <Loading what="the meetings" /> : meetings.isError ? <Failure error={meetings.error} /> : meetings.data.meetings.length === 0 ? (
+      {meetings.isPending ? <Loading what="the meetings" /> : meetings.isError ? <Failure error={meetings.error} /> : rows.length === 0 ? (
         <Empty>
-          {manager
+          {total > 0
+            ? "No meeting on this page. Go back to the previous page."
+            : manager
             ? "No meeting yet. With the recorder on, its bot joins the meetings of the closers whose calendar is connected (Settings, Integrations); they are listed here with what became of them."
             : "No meeting of yours yet. Once an owner or admin turns the recorder on and connects your calendar, the bot joins your meetings and they are listed here."}
         </Empty>
       ) : (
         <div className="table-wrap" tabIndex={0}>
           <table className="stack">
-            <caption className="muted">Latest first (the last 200)</caption>
+            <caption className="muted">
+              {offset === 0 && rows.length === total ? `${total} meeting${total === 1 ? "" : "s"}` : `Meetings ${offset + 1}–${offset + rows.length} of ${total}`}, latest first
+            </caption>
             <thead>
               <tr><th scope="col">Meeting</th><th scope="col">Closer</th><th scope="col">Joins</th><th scope="col">State</th><th scope="col">Call</th></tr>
             </thead>
@@ -178,7 +189,13 @@ const Meetings = ({ manager }: { readonly manager: boolean }) => {
           </table>
         </div>
       )}
-      {pager}
+      <Pager
+        label="Recorded meetings"
+        hasPrevious={offset > 0}
+        hasNext={offset + MEETINGS_PAGE < total}
+        onPrevious={() => setOffset(Math.max(0, offset - MEETINGS_PAGE))}
+        onNext={() => setOffset(offset + MEETINGS_PAGE)}
+      />
     </Panel>
   )
 }

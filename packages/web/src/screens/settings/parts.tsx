@@ -2,54 +2,12 @@
  * Small pieces the Team and Settings screens share: a list paged in the browser (for the
  * operations that answer a whole list at once), a button that asks before it does something that
  * cannot be undone, a status badge with its tone, the issues of one row of a repeated group of
- * fields, a copy button for what is shown once, and the text helpers of the forms.
+ * fields, a copy button for what is shown once, and the text helpers of the forms. (A form is
+ * sent with `checked`, in `api.ts`.)
  */
-import type { CallsightClientService } from "@callsight/client"
-import { Effect, type Schema } from "effect"
 import { type ReactNode, useId, useState } from "react"
-import { ApiError, call, decodeBody } from "../../api.js"
+import { ApiError } from "../../api.js"
 import { issuesAt, Pager } from "../../ui/kit.js"
-
-const ALTERNATIVE = /^Expected (null|undefined), actual /
-const BLANK = /^Expected a (non empty string|string at least 1 character\(s\) long), actual ""$/
-/** Effect's wording of the common complaints, in the form's words. */
-const plainly = (msg: string): string => {
-  if (BLANK.test(msg)) return "required"
-  const between = /^Expected (?:a number|an integer) between (\S+) and (\S+), actual /.exec(msg)
-  if (between !== null) return `must be between ${between[1]} and ${between[2]}`
-  if (/^Expected (number|a finite number), actual /.test(msg)) return "must be a number"
-  if (/^Expected an integer, actual /.test(msg)) return "must be a whole number"
-  const atLeast = /^Expected an array of at least (\d+) item\(s\), actual /.exec(msg)
-  if (atLeast !== null) return atLeast[1] === "1" ? "choose at least one" : `choose at least ${atLeast[1]}`
-  return msg
-}
-const within = (outer: ReadonlyArray<string | number>, inner: ReadonlyArray<string | number>) =>
-  outer.length <= inner.length && outer.every((p, i) => String(p) === String(inner[i]))
-
-/**
- * A form's issues as a person reads them: an optional field's "Expected null / undefined" (the
- * other members of its union) is left out when the field has a real complaint, and a blank
- * required text says "required".
- */
-export const tidy = (error: unknown): unknown => {
-  if (!(error instanceof ApiError) || error.detail.length === 0) return error
-  const detail = error.detail
-    .filter((d, i) => !(ALTERNATIVE.test(d.msg) && error.detail.some((o, j) => j !== i && !ALTERNATIVE.test(o.msg) && within(d.loc, o.loc))))
-    .map((d) => ({ loc: d.loc, msg: plainly(d.msg) }))
-  return new ApiError(error.tag, error.message, detail)
-}
-
-/** A failed request's error, tidied (for `.catch`). */
-export const rethrowTidy = (error: unknown): never => {
-  throw tidy(error)
-}
-
-/** A form sent: its values checked against the request's schema, then `send`; its failure tidied. */
-export const checked = <A, I, B, E>(
-  schema: Schema.Schema<A, I>,
-  values: unknown,
-  send: (client: CallsightClientService, payload: A) => Effect.Effect<B, E>
-): Promise<B> => call((c) => Effect.flatMap(decodeBody(schema, values), (payload) => send(c, payload))).catch(rethrowTidy)
 
 /** Rows per page of the lists paged in the browser. */
 export const PAGE_SIZE = 20
