@@ -101,7 +101,7 @@ export const EventsScreen = () => {
         </Empty>
       ) : (
         <div className="table-wrap" tabIndex={0}>
-          <table>
+          <table className="stack">
             <caption className="muted cap">{range(offset, list.length, total, "event", "events")}{filtered ? " that match" : ""}, newest first</caption>
             <thead>
               <tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Platform</th><th scope="col">Status</th><th scope="col">Closer</th><th scope="col">Call</th></tr>
@@ -110,11 +110,11 @@ export const EventsScreen = () => {
               {list.map((e) => (
                 <tr key={e.event_id}>
                   <td><When at={e.received_at} /></td>
-                  <td>{words(e.type)}{e.error === null ? null : <><br /><span className="failure">{e.error}</span></>}</td>
-                  <td>{e.platform ?? <span className="muted">—</span>}</td>
-                  <td><span className={e.status === "error" ? "badge level-high" : "badge"}>{e.status}</span></td>
-                  <td>{e.closer_email ?? <span className="muted">—</span>}</td>
-                  <td>{e.call_id === null ? <span className="muted">—</span> : <Link href={callHref(e.call_id)}>{e.call_id}</Link>}</td>
+                  <td data-label="Event">{words(e.type)}{e.error === null ? null : <><br /><span className="failure">{e.error}</span></>}</td>
+                  <td data-label="Platform">{e.platform ?? <span className="muted">—</span>}</td>
+                  <td data-label="Status"><span className={e.status === "error" ? "badge level-high" : "badge"}>{e.status}</span></td>
+                  <td data-label="Closer">{e.closer_email ?? <span className="muted">—</span>}</td>
+                  <td data-label="Call">{e.call_id === null ? <span className="muted">—</span> : <Link href={callHref(e.call_id)}>{e.call_id}</Link>}</td>
                 </tr>
               ))}
             </tbody>
@@ -237,7 +237,7 @@ export const AuditLogScreen = () => {
         <>
           <p className="muted" role="status">{range(offset, entries.length, total, "entry", "entries")}{filtered ? " that match" : ""}, newest first.</p>
           <div className="table-wrap" tabIndex={0}>
-            <table>
+            <table className="stack">
               <thead>
                 <tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Actor</th><th scope="col">Target</th><th scope="col">Details</th></tr>
               </thead>
@@ -247,13 +247,13 @@ export const AuditLogScreen = () => {
                   return (
                     <tr key={e.log_id}>
                       <td><When at={e.at} /></td>
-                      <td><code>{e.action}</code></td>
-                      <td>{who.get(e.actor) ?? e.actor} <span className="muted">({words(e.actor_type)}{e.ip === null ? "" : `, ${e.ip}`})</span></td>
-                      <td>
+                      <td data-label="Action"><code>{e.action}</code></td>
+                      <td data-label="Actor">{who.get(e.actor) ?? e.actor} <span className="muted">({words(e.actor_type)}{e.ip === null ? "" : `, ${e.ip}`})</span></td>
+                      <td data-label="Target">
                         {words(e.target_type)}{" "}
                         {e.target_id === null ? null : e.target_type === "call" ? <Link href={callHref(e.target_id)}>{e.target_id}</Link> : <span className="muted">{e.target_id}</span>}
                       </td>
-                      <td>
+                      <td data-label="Details">
                         {meta.length === 0 ? <span className="muted">—</span> : (
                           <dl className="meta">
                             {meta.map(([k, v]) => <div key={k}><dt>{words(k)}</dt><dd>{asText(v)}</dd></div>)}
