@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useState } from "react"
 import { Api, call, checked } from "../../api.js"
 import { Empty, Failure, Field, Loading, OtherIssues, Panel, When } from "../../ui/kit.js"
-import { Badge, ConfirmButton, CopyButton, usePaged } from "./parts.js"
+import { Badge, ConfirmButton, ShownOnce, usePaged } from "./parts.js"
 
 type CreatedKey = typeof Api.CreatedApiKey.Type
 
@@ -52,16 +52,10 @@ export const ApiKeysSection = () => {
           <div className="row-actions"><button type="submit" disabled={create.isPending}>Create a key</button></div>
         </form>
         {fresh === null ? null : (
-          <div className="callout" role="alert">
+          <ShownOnce label="The new API key" value={fresh.api_key} copyLabel="Copy the key" onHide={() => setFresh(null)}>
             <p className="strong">Copy the key “{fresh.name}” now: it is shown this once.</p>
             <p>Callsight keeps only a hash of it; if you lose it, revoke it and create another.</p>
-            <label htmlFor="new-key" className="visually-hidden">The new API key</label>
-            <input id="new-key" className="secret" readOnly value={fresh.api_key} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-            <div className="row-actions">
-              <CopyButton text={fresh.api_key} label="Copy the key" />
-              <button type="button" className="secondary" onClick={() => setFresh(null)}>I have stored it: hide it</button>
-            </div>
-          </div>
+          </ShownOnce>
         )}
         {revoke.isSuccess ? <p role="status" className="ok">The key {revoke.data.name} ({revoke.data.prefix}…) is revoked: it no longer works.</p> : null}
         <Failure error={revoke.error} />

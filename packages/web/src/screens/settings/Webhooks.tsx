@@ -11,7 +11,7 @@ import { Link } from "wouter"
 import { Api, call, checked } from "../../api.js"
 import { Empty, Failure, Field, Loading, OtherIssues, Panel, When } from "../../ui/kit.js"
 import { callHref } from "../Workspace/links.js"
-import { Badge, Choices, ConfirmButton, CopyButton, defined, text, type Tone, usePaged } from "./parts.js"
+import { Badge, Choices, ConfirmButton, defined, ShownOnce, text, type Tone, usePaged } from "./parts.js"
 
 type Endpoint = typeof Api.WebhookEndpoint.Type
 type Created = typeof Api.CreatedWebhookEndpoint.Type
@@ -87,16 +87,10 @@ export const WebhooksSection = () => {
           <div className="row-actions"><button type="submit" disabled={create.isPending}>Add the endpoint</button></div>
         </form>
         {fresh === null ? null : (
-          <div className="callout" role="alert">
+          <ShownOnce label="The new endpoint's signing secret" value={fresh.secret} copyLabel="Copy the secret" onHide={() => setFresh(null)}>
             <p className="strong">Copy the signing secret of {fresh.url} now: it is shown this once.</p>
             <p>Your endpoint checks each message's <code>webhook-signature</code> with it. If you lose it, remove the endpoint and add it again.</p>
-            <label htmlFor="new-webhook-secret" className="visually-hidden">The new endpoint's signing secret</label>
-            <input id="new-webhook-secret" className="secret" readOnly value={fresh.secret} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-            <div className="row-actions">
-              <CopyButton text={fresh.secret} label="Copy the secret" />
-              <button type="button" className="secondary" onClick={() => setFresh(null)}>I have stored it: hide it</button>
-            </div>
-          </div>
+          </ShownOnce>
         )}
         {remove.isSuccess ? <p role="status" className="ok">{remove.data.url} is removed: nothing more is sent to it.</p> : null}
         <Failure error={remove.error} />
@@ -142,12 +136,9 @@ export const WebhooksSection = () => {
       {current === null ? null : <DeliveriesPanel key={current.webhook_id} endpoint={current} />}
       {list.data?.callback_secret == null ? null : (
         <Panel title="Callback secret">
-          <div className="callout" role="alert">
+          <ShownOnce label="The callback signing secret" value={list.data.callback_secret} copyLabel="Copy the callback secret">
             <p className="strong">The signing secret of your uploads' <code>callback_url</code> deliveries, shown this once:</p>
-            <label htmlFor="callback-secret" className="visually-hidden">The callback signing secret</label>
-            <input id="callback-secret" className="secret" readOnly value={list.data.callback_secret} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-            <div className="row-actions"><CopyButton text={list.data.callback_secret} label="Copy the callback secret" /></div>
-          </div>
+          </ShownOnce>
         </Panel>
       )}
     </>

@@ -117,6 +117,31 @@ export const CopyButton = ({ label, text }: { readonly text: string; readonly la
   )
 }
 
+/**
+ * A secret shown this once (a new API key, a signing secret): what to do with it, the value
+ * selected on focus, a copy button and, when `onHide` is given, the button that hides it.
+ */
+export const ShownOnce = ({ children, copyLabel, label, onHide, value }: {
+  readonly children: ReactNode
+  readonly label: string
+  readonly value: string
+  readonly copyLabel: string
+  readonly onHide?: () => void
+}) => {
+  const id = useId()
+  return (
+    <div className="callout" role="alert">
+      {children}
+      <label htmlFor={id} className="visually-hidden">{label}</label>
+      <input id={id} className="secret" readOnly value={value} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
+      <div className="row-actions">
+        <CopyButton text={value} label={copyLabel} />
+        {onHide === undefined ? null : <button type="button" className="secondary" onClick={onHide}>I have stored it: hide it</button>}
+      </div>
+    </div>
+  )
+}
+
 /** A form's text: trimmed, `undefined` when blank (left out of the body). */
 export const text = (value: string): string | undefined => {
   const v = value.trim()
