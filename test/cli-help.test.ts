@@ -42,11 +42,12 @@ describe("callsight --help", () => {
         "callsight calls list",
         "callsight admin create-tenant",
         "callsight webhooks redeliver",
+        "callsight trackers report",
         "callsight serve",
         "callsight mcp"
       ])
     )
-    expect(paths.length).toBe(31)
+    expect(paths.length).toBe(36)
     // the tree the help walks is the one @effect/cli parses (which answers a command without
     // subcommands with the command itself)
     for (const path of paths) {

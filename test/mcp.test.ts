@@ -93,6 +93,7 @@ describe("callsight mcp (stdio)", () => {
       "get_call",
       "list_calls",
       "search_calls",
+      "tracker_report",
       "record_outcome",
       "get_report_url"
     ])
@@ -136,6 +137,8 @@ describe("callsight mcp (stdio)", () => {
       expect(outcome).toMatchObject({ call_id: accepted.call_id, outcome: "lost", recorded_by: a.key_id })
       const found = structured(await call(client, "search_calls", { q: "stdio-7", limit: 5 }))
       expect(found.results.some((r: { call_id: string | null }) => r.call_id === accepted.call_id)).toBe(true)
+      // the trackers' report, forwarded too: the tenant has no tracker, so nothing is counted
+      expect(structured(await call(client, "tracker_report", { period: "day", quotes: 2, limit: 5 }))).toMatchObject({ period: "day", trackers: [], calls: [], next_cursor: null })
 
       const links = structured(await call(client, "get_report_url", { call_id: accepted.call_id }))
       expect(links).toMatchObject({ ready: true, report_url: `${server.url}/reports/${accepted.call_id}/html` })

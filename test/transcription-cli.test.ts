@@ -62,6 +62,11 @@ describe("callsight result with a speech-to-text provider", () => {
     expect(words.stdout).toMatch(/Qualification \(MEDDPICC\): \d+ of 16 points/)
     expect(words.stdout).toMatch(/economic_buyer\s+2\s+“.*VP of sales/)
     expect(words.stdout).toMatch(/Next steps:\n\s+01:0\d Tuesday 14:00, S\d/)
+    // the summary: the agreed step with its quotes, as the JSON has it
+    expect(analysis.summary.agreed[0].text).toBe("A next step for the rep, due Tuesday 14:00; the buyer side agreed.")
+    expect(words.stdout).toMatch(/Summary:\n  needs  .+\n/)
+    expect(words.stdout).toContain("  agreed A next step for the rep, due Tuesday 14:00; the buyer side agreed.\n")
+    expect(words.stdout).toMatch(/\d\d:\d\d S\d  “Tuesday at two works\.”/)
     expect(words.stdout).toMatch(/competitor\s+question back/)
     expect(words.stdout).toMatch(/transcript of \d+ segments \(deepgram nova-3, its speakers agree with ours on \d+ %\)/)
   })

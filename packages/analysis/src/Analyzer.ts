@@ -7,13 +7,14 @@
  * report renders it.
  */
 import type { CallTypeResult, NextStep, Objection, Qualification, Transcription, TranscriptSegment } from "@callsight/api-spec"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { type CallType, detectCallType, detectedReason } from "./models/CallTypeModel.js"
 import { settleRepChannel } from "./RepChannel.js"
 import { analyzeFile } from "./signal/Acoustic.js"
 import { acousticMetrics } from "./signal/Metrics.js"
 import { applyAssist, assessmentRequest, type LlmAssist, type LlmAssistanceResult } from "./scoring/Assist.js"
 import { analyzeContent, type ContentAnalysis } from "./text/Content.js"
+import { type Summary, summarize, writtenSummary } from "./text/Summary.js"
 import { METHOD_VERSION } from "./Method.js"
 import { byCallType, scoreCall } from "./scoring/Scorecard.js"
 import type { Framework, Transcript } from "./text/Transcript.js"
@@ -36,6 +37,8 @@ export interface AnalysisResult extends AcousticAnalysis, ScoredCall {
   readonly call_type: typeof CallTypeResult.Type | null
   /** Stereo diarized by channel: which channel is the rep's, and why; null otherwise. */
   readonly rep_channel: RepChannelDecision | null
+  /** What the buyer needs, what was agreed, the open risks, quoted (`text/Summary.ts`); null without words. */
+  readonly summary: Summary | null
 }
 
 export type ProgressListener = (stage: AnalysisStage, fraction: number) => void
@@ -112,7 +115,8 @@ const resultOf = (
   content: ContentAnalysis | null,
   scored: ScoredCall,
   llm: LlmAssistanceResult | null,
-  callType: typeof CallTypeResult.Type | null
+  callType: typeof CallTypeResult.Type | null,
+  summary: Summary | null = content === null ? null : summarize(content, acoustic.speakers, acoustic.speaker_turns)
 ): AnalysisResult => ({
   ...acoustic,
   metrics: metricsOf(acoustic, content),
@@ -130,7 +134,8 @@ const resultOf = (
   next_steps: content?.next_steps ?? [],
   llm,
   call_type: callType,
-  rep_channel: acoustic.rep_channel ?? null
+  rep_channel: acoustic.rep_channel ?? null,
+  summary
 })
 
 const scoreContent = (acoustic: AcousticAnalysis, content: ContentAnalysis | null, callType: CallType | null): ScoredCall =>
@@ -200,7 +205,19 @@ export const combineAssisted = (
     }
     // the merged findings rescored with the default weights: weighed again for the call's type
     const scored = callType === null ? assisted.scored : byCallType(assisted.scored, callType.type)
-    return resultOf(acoustic, transcript, assisted.content, scored, assisted.llm, callType)
+    // the summary of the merged findings; the LLM's sentences where every quote they cite is found
+    const extractive = summarize(assisted.content, acoustic.speakers, acoustic.speaker_turns)
+    if (extractive === null || assisted.llm.error !== null || Either.isLeft(outcome)) {
+      return resultOf(acoustic, transcript, assisted.content, scored, assisted.llm, callType, extractive)
+    }
+    const answer = outcome.right
+    const written = writtenSummary(
+      extractive,
+      typeof answer === "object" && answer !== null ? (answer as Record<string, unknown>).summary : undefined,
+      assisted.content.transcript
+    )
+    const llm = { ...assisted.llm, dropped_items: assisted.llm.dropped_items + written.dropped }
+    return resultOf(acoustic, transcript, assisted.content, scored, llm, callType, written.summary)
   }).pipe(Effect.withSpan("Analyzer.assist", { attributes: { provider: assist.provider, model: assist.model } }))
 
 export class Analyzer extends Effect.Service<Analyzer>()("Analyzer", {

@@ -42,6 +42,7 @@ export * from "./text/lexicon/When.js"
 export * from "./text/Moment.js"
 export { gapFeatures, opensClause } from "./text/Sentences.js"
 export * from "./text/Pushback.js"
+export * from "./text/Summary.js"
 export * from "./text/Transcript.js"
 
 export * from "./models/CallTypeModel.js"

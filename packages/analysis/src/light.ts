@@ -9,3 +9,4 @@
 export * from "./report/Html.js"
 export * from "./scoring/Dimensions.js"
 export * from "./signal/Sniff.js"
+export * from "./text/Trackers.js"

@@ -72,7 +72,7 @@ export class AccountApi extends HttpApiGroup.make("account")
       .annotate(
         OpenApi.Description,
         "Lines `{\"type\", \"data\"}` of types `tenant`, `setting` (market and lead-context profiles, retention), `member`, " +
-          "`closer`, `call` (with its whole analysis), `outcome`, `manual_audit`, `ledger` and `audit_log`, streamed as read. " +
+          "`closer`, `call` (with its whole analysis), `outcome`, `manual_audit`, `tracker`, `ledger` and `audit_log`, streamed as read. " +
           "Never exported: API keys, sessions, sign-in links, integration tokens, webhook and callback secrets."
       )
   )

@@ -18,6 +18,7 @@ import { PaymentsApi } from "./Payments.js"
 import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
 import { RecorderApi } from "./Recorder.js"
+import { TrackersApi } from "./Trackers.js"
 import { API_VERSION, VERSIONS_LINE } from "./Version.js"
 import { WebhooksApi } from "./Webhooks.js"
 import { WorkspaceApi } from "./Workspace.js"
@@ -42,6 +43,7 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(PaymentsApi)
   .add(AccountApi)
   .add(WebhooksApi)
+  .add(TrackersApi)
   .pipe(withApiErrors)
   .annotate(OpenApi.Title, "Callsight")
   .annotate(OpenApi.Version, API_VERSION)

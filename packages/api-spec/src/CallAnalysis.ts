@@ -221,6 +221,58 @@ export const RepChannelResult = Schema.Struct({
   reason: Schema.String.annotations({ description: "why that channel: as set, or which cues won under `auto`" })
 }).annotations({ identifier: "RepChannelResult" })
 
+/** A quote a summary item rests on: words exactly as said, where they were said. */
+export const SummaryQuote = Schema.Struct({
+  speaker: Schema.String.annotations({ description: "the speaker label of the transcript segment the words are in" }),
+  start: Schema.Number.annotations({ description: "seconds from the start of the call: when the quoted words begin" }),
+  quote: Schema.String.annotations({
+    description: "the words exactly as in one segment of `transcript` (a substring of its `text`, never an ellipsis or a paraphrase)"
+  })
+}).annotations({ identifier: "SummaryQuote" })
+
+/** What a summary item is about: the finding it rests on, or `need` / `agreement` / `risk` for an item the tenant's LLM wrote. */
+export const SummaryItemKind = Schema.Literal(
+  "pain",
+  "business_number",
+  "next_step",
+  "objection",
+  "no_next_step",
+  "no_owner",
+  "need",
+  "agreement",
+  "risk"
+).annotations({
+  identifier: "SummaryItemKind",
+  description: "needs: `pain` (a problem the buyer side stated), `business_number` (a figure of their business); agreed: `next_step` " +
+    "(a dated step, with its owner and due); risks: `objection` (one left open), `no_next_step` (the call ended without a dated " +
+    "step), `no_owner` (a step nobody owns); `need`, `agreement`, `risk`: an item the tenant's LLM wrote (`source: \"llm\"`)"
+})
+
+export const SummaryItem = Schema.Struct({
+  kind: SummaryItemKind,
+  text: Schema.String.annotations({ description: "one short sentence" }),
+  quotes: Schema.Array(SummaryQuote).annotations({
+    description: "the words the sentence rests on, each verbatim from the transcript; empty only for `no_next_step` when the rep said nothing"
+  }),
+  source: EvidenceSource.annotations({ description: "`rules`: written from the method's findings; `llm`: written by the tenant's LLM, every quote verified" })
+}).annotations({ identifier: "SummaryItem" })
+
+/**
+ * A short summary of the call (docs/method.md, "Summary"): what the buyer needs, what was agreed,
+ * the open risks; each item a sentence with the verbatim quotes it rests on.
+ */
+export const CallSummary = Schema.Struct({
+  needs: Schema.Array(SummaryItem).annotations({ description: "what the buyer side needs: the pains and business figures they stated (3 at most)" }),
+  agreed: Schema.Array(SummaryItem).annotations({ description: "what was agreed: the dated next steps, with owner and due (5 at most)" }),
+  risks: Schema.Array(SummaryItem).annotations({
+    description: "open risks: objections left open, no dated next step, a step without an owner (5 at most)"
+  }),
+  source: EvidenceSource.annotations({
+    description: "`llm` when the tenant's LLM wrote any part (its items verified against the transcript; a part it gave nothing " +
+      "verifiable for keeps the rules' items), else `rules` (extractive, no LLM)"
+  })
+}).annotations({ identifier: "CallSummary" })
+
 export const AnalysisSummary = Schema.Struct({
   overall_score: Schema.NullOr(Schema.Number),
   overall_basis: Schema.optional(OverallBasis),
@@ -261,6 +313,10 @@ export const CallAnalysis = Schema.Struct({
   call_type: Schema.optionalWith(Schema.NullOr(CallTypeResult), { default: () => null }),
   /** Which stereo channel was taken for the rep, and why; null for mono (or stereo diarized by clustering). */
   rep_channel: Schema.optionalWith(Schema.NullOr(RepChannelResult), { default: () => null }),
+  summary: Schema.optionalWith(Schema.NullOr(CallSummary), { default: () => null }).annotations({
+    description: "A short summary: what the buyer needs, what was agreed, open risks, each item quoted verbatim from the " +
+      "transcript. Null without a transcript, before the analysis completed, and for calls analysed before method callsight-1.26"
+  }),
   requested_call_type: Schema.optionalWith(Schema.NullOr(CallTypeName), { default: () => null }).annotations({
     description: "`call_type` as given at upload; null when not given (then it is detected)"
   }),

@@ -21,6 +21,7 @@ import type { MembersAdminApi, MembersApi } from "./Members.js"
 import type { PaymentsApi } from "./Payments.js"
 import type { ProbesApi } from "./Probes.js"
 import type { RecorderApi } from "./Recorder.js"
+import type { TrackersApi } from "./Trackers.js"
 import type { WebhooksApi } from "./Webhooks.js"
 import type { WorkspaceApi } from "./Workspace.js"
 
@@ -44,6 +45,7 @@ type Group =
   | PaymentsApi
   | AccountApi
   | WebhooksApi
+  | TrackersApi
 
 /** The names of a group's endpoints. */
 export type EndpointName<G> = G extends HttpApiGroup.HttpApiGroup<any, infer E, any, any, any>
@@ -74,7 +76,8 @@ export const Pending = {
   membersAdmin: [],
   payments: [],
   account: [],
-  webhooks: []
+  webhooks: [],
+  trackers: []
 } as const satisfies PendingLists
 
 export type PendingGroup = keyof typeof Pending

@@ -166,7 +166,13 @@ const EXTENSIONS = [
   "PUT /v1/client-portal/retention",
   "GET /v1/client-portal/export",
   "POST /v1/client-portal/close",
-  "DELETE /v1/client-portal/close"
+  "DELETE /v1/client-portal/close",
+  // trackers (Trackers.ts, issue 38)
+  "GET /v1/client-portal/trackers",
+  "POST /v1/client-portal/trackers",
+  "PUT /v1/client-portal/trackers/{tracker_id}",
+  "DELETE /v1/client-portal/trackers/{tracker_id}",
+  "GET /v1/client-portal/trackers/report"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any

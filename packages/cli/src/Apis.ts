@@ -4,7 +4,7 @@
  * loads the declarations of its own operations and not the other groups' (docs/architecture.md,
  * "The CLI's builds").
  */
-import { AudioApi, ClientAuthApi, ExtensionsApi, MembersAdminApi, WebhooksApi, withApiErrors } from "@callsight/api-spec"
+import { AudioApi, ClientAuthApi, ExtensionsApi, MembersAdminApi, TrackersApi, WebhooksApi, withApiErrors } from "@callsight/api-spec"
 import { HttpApi } from "@effect/platform"
 
 /** `calls list`, `admin create-tenant`, `admin grant-credits`. */
@@ -21,3 +21,6 @@ export const WebhooksClientApi = withApiErrors(HttpApi.make("callsight").add(Web
 
 /** `admin members ...`. */
 export const MembersClientApi = withApiErrors(HttpApi.make("callsight").add(MembersAdminApi))
+
+/** `trackers ...` (the stored portal session). */
+export const TrackersClientApi = withApiErrors(HttpApi.make("callsight").add(TrackersApi))

@@ -243,6 +243,17 @@ const describeAnalysis = (a: CallAnalysis): string => {
       lines.push(`  ${clock(n.at)} ${n.due ?? "no date"}, ${n.owner ?? "no owner"}${quoted(n.quote)}${n.source === "llm" ? " [LLM]" : ""}`)
     }
   }
+  if (a.summary != null) {
+    // what the buyer needs, what was agreed, open risks: each sentence with the words it rests on
+    lines.push(`Summary${a.summary.source === "llm" ? " (written by the LLM, its quotes verified)" : ""}:`)
+    for (const [label, items] of [["needs", a.summary.needs], ["agreed", a.summary.agreed], ["risks", a.summary.risks]] as const) {
+      if (items.length === 0) lines.push(`  ${label.padEnd(7)}none found`)
+      for (const [k, item] of items.entries()) {
+        lines.push(`  ${(k === 0 ? label : "").padEnd(7)}${item.text}`)
+        for (const q of item.quotes) lines.push(`         ${clock(q.start)} ${q.speaker}${quoted(q.quote)}`)
+      }
+    }
+  }
   const t = a.transcription
   const transcribedBy = t === null
     ? ""

@@ -21,6 +21,7 @@
  *   callsight openapi [-o FILE]
  *   callsight mcp [--url URL] [--api-key K]
  *   callsight webhooks add URL [--event E]... [--description D] | list | remove ID | deliveries ID | redeliver ID MSG_ID
+ *   callsight trackers list | add NAME --term T... [--kind K] | remove ID | report [--from D] [--to D] [--period P] ... [--json]
  *   callsight --version | --help | COMMAND --help   (help pages: Help.ts)
  *
  * Exit codes: 0 success, 1 analysis failed, 2 usage error, 3 service error.
@@ -38,13 +39,14 @@ import { openapi } from "./OpenApi.js"
 import { withOutput } from "./Output.js"
 import { serve } from "./Serve.js"
 import { sessionCommands } from "./Session.js"
+import { trackers } from "./Trackers.js"
 import { webhooks } from "./Webhooks.js"
 import { worker } from "./Worker.js"
 
 export const callsight = group(
   "callsight",
   "Callsight: sales-call intelligence service, its analysis workers, and its command-line client",
-  [serve, worker, ...audioCommands, calls, ...sessionCommands, admin, openapi, webhooks, mcp]
+  [serve, worker, ...audioCommands, calls, ...sessionCommands, admin, openapi, webhooks, trackers, mcp]
 )
 
 /** The commands, for their help pages (Help.ts). */

@@ -78,7 +78,7 @@ export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption },
     const client = yield* clientOf(AudioClientApi, { baseUrl: base, apiKey }, "fetch")
     // the tools (the server's mcp/Tools.ts entry) and the declarations of the forwarded ones, loaded
     // here: the other commands start without them
-    const [{ OutcomeTruth, OutcomeTruthRequest, SearchResults }, { makeMcpServer, McpToolError }] = yield* Effect
+    const [{ OutcomeTruth, OutcomeTruthRequest, SearchResults, TrackerReport }, { makeMcpServer, McpToolError }] = yield* Effect
       .promise(() => Promise.all([import("./Whole.js"), import("@callsight/server/mcp-tools")]))
     const key = Redacted.value(apiKey)
     const remote = remoteTools(base, key, McpToolError)
@@ -91,6 +91,7 @@ export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption },
       reportBaseUrl: base,
       audio: { _tag: "path" },
       searchCalls: (params) => remote.call("search_calls", { ...params }, SearchResults),
+      trackerReport: (params) => remote.call("tracker_report", { ...params }, TrackerReport),
       recordOutcome: (callId, request) =>
         Effect.flatMap(Schema.encode(OutcomeTruthRequest)(request), (body) =>
           remote.call("record_outcome", { call_id: callId, ...body }, OutcomeTruth)),

@@ -21,7 +21,7 @@ import { forgetSession, loadSession, saveSession } from "./SessionStore.js"
 const tokenFrom = (input: string): string => /[#?&]token=([A-Za-z0-9_-]+)/.exec(input)?.[1] ?? input.trim()
 
 /** The stored session of the service, or a usage error saying how to get one. */
-const storedSession = (url: string) =>
+export const storedSession = (url: string) =>
   Effect.gen(function* () {
     const base = yield* baseUrl(url)
     const stored = yield* loadSession(base)

@@ -34,6 +34,7 @@ import { WebAppLive } from "./http/WebApp.js"
 import { PortalHttpLive, PortalPublicHttpLive } from "./portal/Http.js"
 import { ProbesHttpLive } from "./probes/Http.js"
 import { RecorderHttpLive } from "./recorder/Http.js"
+import { TrackersHttpLive } from "./trackers/Http.js"
 import { WebhooksHttpLive } from "./webhooks/Http.js"
 import { WorkspaceHttpLive } from "./workspace/Http.js"
 
@@ -57,7 +58,8 @@ const GroupsLive = Layer.mergeAll(
   MembersAdminHttpLive,
   PaymentsHttpLive,
   AccountHttpLive,
-  WebhooksHttpLive
+  WebhooksHttpLive,
+  TrackersHttpLive
 )
 
 /** What several groups share: outgoing e-mail and the rate limiter. */

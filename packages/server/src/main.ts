@@ -21,6 +21,7 @@ import { SpeechIntegrationsLive } from "./integrations/SpeechIntegrationsLive.js
 import { OutcomeRecordsLive } from "./portal/OutcomeRecordsLive.js"
 import { QualificationFrameworksLive } from "./portal/QualificationFrameworksLive.js"
 import { RepChannelsLive } from "./portal/RepChannelsLive.js"
+import { CallTrackersLive } from "./trackers/CallTrackersLive.js"
 import { RecorderSchedulerLive } from "./recorder/Scheduler.js"
 import { RetentionPassesLive } from "./account/RetentionPasses.js"
 import { WebhookSenderLive } from "./webhooks/WebhookSender.js"
@@ -42,7 +43,7 @@ export const DatabaseLive = Layer.unwrapEffect(
  * and default rep channel (portal), its own speech-to-text provider and its LLM (integrations).
  */
 const AnalysisWorkersLive = WorkersLive.pipe(
-  Layer.provide([QualificationFrameworksLive, RepChannelsLive, SpeechIntegrationsLive, LlmAssistantsLive])
+  Layer.provide([QualificationFrameworksLive, RepChannelsLive, SpeechIntegrationsLive, LlmAssistantsLive, CallTrackersLive])
 )
 
 /** The recorder's scheduling and polling passes, with the closers' calendars (integrations). */
@@ -98,7 +99,7 @@ export const makeServerLayer = <S, E1, R1, D, E2, R2>(
   options: { readonly workers?: boolean } = {}
 ) =>
   Layer.merge(
-    makeHttpLayer(server).pipe(Layer.provide([CompanionForAdminLive, OutcomeRecordsLive, MeetingCalendarsLive, LlmAssistantsLive])),
+    makeHttpLayer(server).pipe(Layer.provide([CompanionForAdminLive, OutcomeRecordsLive, MeetingCalendarsLive, LlmAssistantsLive, CallTrackersLive])),
     options.workers === true ? BackgroundLive : Layer.empty
   ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 

@@ -365,7 +365,7 @@ describe("chat with the tenant's LLM (OpenAI Responses API, Anthropic messages)"
         const first = model.requests[0]!.json
         expect(first.model).toBe("chat-model")
         expect(first.tools.map((tool: any) => tool.name).sort()).toEqual(
-          ["closer_stats", "daily_brief", "get_call", "rank_calls", "search_calls", "win_rate"]
+          ["call_summary", "closer_stats", "daily_brief", "get_call", "rank_calls", "search_calls", "win_rate"]
         )
         const stats = first.tools.find((tool: any) => tool.name === "closer_stats")
         expect(stats.type).toBe("function")
@@ -411,7 +411,7 @@ describe("chat with the tenant's LLM (OpenAI Responses API, Anthropic messages)"
         expect(reply.sources).toContainEqual({ kind: "model", id: "anthropic:claude-test", label: "Answer written by claude-test (anthropic)" })
         expect(model.requests.map((r) => r.path)).toEqual(["/v1/messages", "/v1/messages"])
         expect(model.requests[0]!.json.tools.map((tool: any) => tool.name).sort()).toEqual(
-          ["closer_stats", "daily_brief", "get_call", "rank_calls", "search_calls", "win_rate"]
+          ["call_summary", "closer_stats", "daily_brief", "get_call", "rank_calls", "search_calls", "win_rate"]
         )
         const second = JSON.stringify(model.requests[1]!.json.messages)
         expect(second).toContain("tool_result")

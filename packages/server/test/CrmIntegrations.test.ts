@@ -18,6 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { AppConfig } from "../src/config.js"
 import { CrmSync } from "../src/integrations/CrmSync.js"
+import { analysedFixture, insertAnalysed } from "./utils/AnalysedCalls.js"
 import { call, freshEmail, memberSession, newTenant } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 
@@ -613,6 +614,36 @@ layer(TestLayer, { excludeTestServices: true })("CRM integrations", (it) => {
         const crmA = (yield* call("GET", CRM_A, { session })).body
         expect(crmA).toMatchObject({ status: "connected", last_error: null, last_sync_at: expect.any(String) })
         expect(yield* leaks(token, crmA)).toBe(false)
+      }))
+
+    it.effect("the note of an analysed call carries its summary: what the buyer needs, what was agreed, open risks, with the quotes", () =>
+      Effect.gen(function* () {
+        const providers = yield* ProvidersTag
+        const token = hubToken()
+        const account = providers.hubspot(token)
+        const { clientId, session } = yield* newTenant()
+        yield* call("PUT", CRM_A, { session, body: { access_token: token, sync_outcomes: true } })
+        const target = deal(account, { dealname: "Acme analytics" })
+        const result = analysedFixture("demo-objection")
+        const callId = yield* insertAnalysed(clientId, result, { externalCallId: target.id })
+        yield* call("PUT", `/v1/client-portal/calls/${callId}/outcome-truth`, { session, body: { outcome: "open" } })
+        expect((yield* syncNow).failures).toBe(0)
+        expect(account.notes).toHaveLength(1)
+        const [outcome, heading, needs, agreed, risks, ...rest] = account.notes[0]!.body.split("\n")
+        expect(outcome).toBe(`Callsight call outcome: Open · (call ${callId}, external id ${target.id})`)
+        expect(heading).toBe("Call summary")
+        expect(rest).toEqual([])
+        const summary = result.summary!
+        expect(needs).toMatch(/^Needs: /)
+        expect(agreed).toMatch(/^Agreed: /)
+        expect(risks).toMatch(/^Risks: /)
+        for (const [line, items] of [[needs, summary.needs], [agreed, summary.agreed], [risks, summary.risks]] as const) {
+          for (const item of items) {
+            expect(line).toContain(item.text)
+            for (const q of item.quotes) expect(line).toContain(`“${q.quote}” (${q.speaker}, `)
+          }
+        }
+        expect(risks).toContain("“That sounds useful, but honestly the price is a problem.” (S2, 1:09)")
       }))
 
     it.effect("closed deals fill the outcome truth of matching calls, never a person's, never another tenant's; each with its audit row", () =>

@@ -207,7 +207,7 @@ describe("LLM-assisted assessments", () => {
         expect(sent[0]!.headers.authorization).toBe(`Bearer ${LLM_KEY}`)
         expect(body.model).toBe("good-model")
         expect(body.response_format).toMatchObject({ type: "json_schema", json_schema: { name: "call_assessment", strict: true } })
-        expect(Object.keys(body.response_format.json_schema.schema.properties)).toEqual(["objections", "verdicts", "next_steps", "pains", "value_claims", "qualification"])
+        expect(Object.keys(body.response_format.json_schema.schema.properties)).toEqual(["objections", "verdicts", "next_steps", "pains", "value_claims", "qualification", "summary"])
         const prompt = body.messages.map((m: any) => m.content).join("\n")
         for (const segment of analysis.transcript) expect(prompt).toContain(segment.text)
         expect(prompt).toContain(COMPETITOR)
@@ -221,6 +221,12 @@ describe("LLM-assisted assessments", () => {
         ])
         expect(analysis.objections.find((o: any) => o.source === "llm").at).toBeCloseTo(8.42, 0)
         expect(analysis.next_steps).toEqual(control.analysis.next_steps)
+        // the worker stores the summary: this model wrote none, so it is the rules', each quote said in the transcript
+        expect(analysis.summary.source).toBe("rules")
+        expect(analysis.summary.agreed.map((i: any) => i.kind)).toEqual(control.analysis.summary.agreed.map((i: any) => i.kind))
+        for (const item of [...analysis.summary.needs, ...analysis.summary.agreed, ...analysis.summary.risks]) {
+          for (const q of item.quotes) expect(analysis.transcript.some((t: any) => t.speaker === q.speaker && t.text.includes(q.quote)), q.quote).toBe(true)
+        }
 
         // rescored by the same rules: the LLM's question back adds its points to Objection handling
         const added = effects(analysis, "objection_handling", "llm")

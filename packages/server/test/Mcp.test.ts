@@ -23,6 +23,7 @@ const TOOLS = [
   "get_call",
   "list_calls",
   "search_calls",
+  "tracker_report",
   "record_outcome",
   "get_report_url"
 ]
@@ -132,7 +133,7 @@ describe("MCP over Streamable HTTP", () => {
         }
       }))
 
-    it.effect("lists the eight tools with input and output schemas from the declaration", () =>
+    it.effect("lists the nine tools with input and output schemas from the declaration", () =>
       Effect.gen(function* () {
         const base = yield* serverUrl
         const tenant = yield* createTenant(1)
@@ -270,6 +271,9 @@ describe("MCP over Streamable HTTP", () => {
 
             const found = structured(await call(client, "search_calls", { q: "mcp-b64-42" }))
             expect(found.results.some((r: { call_id: string | null }) => r.call_id === fromBase64.call_id)).toBe(true)
+            // the trackers' report over the key's tenant (no tracker yet: nothing counted); bad arguments are tool errors
+            expect(structured(await call(client, "tracker_report", { period: "month", quotes: 1 }))).toMatchObject({ period: "month", trackers: [], calls: [], next_cursor: null })
+            expect(errorText(await call(client, "tracker_report", { period: "year" }))).toContain("period")
 
             const outcome = structured(
               await call(client, "record_outcome", {

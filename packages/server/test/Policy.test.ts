@@ -116,8 +116,10 @@ describe("the policy table", () => {
         const invitation = yield* call("POST", "/v1/client-portal/members/invitations", { session: owner.session, body: { email: freshEmail("invitee"), role: "member" } })
         const audit = yield* call("POST", "/v1/coaching/manual-audits", { session: owner.session, body: { call_id: callId, scores: { discovery: 60 }, notes: "n" } })
         const webhook = yield* call("POST", "/v1/teams/webhooks", { session: owner.session, body: { url: "http://127.0.0.1:9/hook" } })
+        const tracker = yield* call("POST", "/v1/client-portal/trackers", { session: owner.session, body: { name: "Pricing", terms: ["price"] } })
         const ids: Record<string, string> = {
           webhook_id: webhook.body.webhook_id,
+          tracker_id: tracker.body.tracker.tracker_id,
           // no delivery was made: the endpoint, the stranger's to look up, decides the answer
           delivery_id: "msg_none",
           call_id: callId,
@@ -132,7 +134,8 @@ describe("the policy table", () => {
         const bodies: Record<string, unknown> = {
           "clientPortal.recordOutcomeTruth": { outcome: "open" },
           "clientPortal.updateCloserStatus": { status: "paused" },
-          "members.changeMemberRole": { role: "admin" }
+          "members.changeMemberRole": { role: "admin" },
+          "trackers.updateTracker": { name: "Mine" }
         }
         const named = sessionOperations.filter((o) => Object.keys(ids).some((name) => o.path.includes(`:${name}`)))
         expect(named.length).toBeGreaterThan(15)
@@ -149,6 +152,7 @@ describe("the policy table", () => {
         expect(members.invitations.map((i: { invitation_id: string }) => i.invitation_id)).toContain(ids.invitation_id)
         expect((yield* call("GET", "/v1/client-portal/api-keys", { session: owner.session })).body.keys.find((k: { key_id: string }) => k.key_id === ids.key_id).revoked_at).toBeNull()
         expect((yield* call("GET", "/v1/teams/webhooks", { session: owner.session })).body.webhooks.map((w: { webhook_id: string }) => w.webhook_id)).toEqual([ids.webhook_id])
+        expect((yield* call("GET", "/v1/client-portal/trackers", { session: owner.session })).body.trackers.map((t: { name: string }) => t.name)).toEqual(["Pricing"])
       }), 120_000)
 
     it.effect("'self': a rep's answers hold only their own calls; another rep's call is 404; a member who is no closer sees none", () =>
@@ -213,7 +217,8 @@ describe("the policy table", () => {
           "audio.getReportHtml": () => ({}),
           "extensions.listCalls": () => ({ query: "?limit=200" }),
           "extensions.getPortalReport": () => ({}),
-          "extensions.getCallAudio": () => ({})
+          "extensions.getCallAudio": () => ({}),
+          "trackers.getTrackerReport": () => ({ query: "?quotes=5" })
         }
         const selfOperations = sessionOperations.filter((o) => (POLICY as Record<string, Record<string, string>>)[o.key]!.member === "self")
         expect(selfOperations.map((o) => o.key).sort()).toEqual(Object.keys(requests).sort())

@@ -93,6 +93,7 @@ describe("retention", () => {
         const sql = yield* SqlClient.SqlClient
         expect((yield* call("PUT", `/v1/client-portal/calls/${t.done}/outcome-truth`, { session: t.session, body: { outcome: "won", deal_value: 4200 } })).status).toBe(200)
         expect((yield* call("PUT", "/v1/client-portal/retention", { session: t.session, body: { audio_days: null, analysis_days: 3650 } })).status).toBe(200)
+        expect((yield* call("POST", "/v1/client-portal/trackers", { session: t.session, body: { name: "Pricing", kind: "pricing", terms: ["price"] } })).status).toBe(201)
         const member = yield* memberSession(yield* Smtp, t.clientId, `member.${Date.now()}@acme.test`)
         const reply = yield* exported(t.session)
         expect(reply.status).toBe(200)
@@ -107,6 +108,7 @@ describe("retention", () => {
         expect(of("call").find((c) => c.call_id === t.done).analysis.scorecard.overall).toBe(70)
         expect(of("outcome")).toEqual([expect.objectContaining({ call_id: t.done, outcome: "won", deal_value: 4200 })])
         expect(of("setting")).toContainEqual(expect.objectContaining({ kind: "retention", audio_days: null, analysis_days: 3650 }))
+        expect(of("tracker")).toEqual([expect.objectContaining({ name: "Pricing", kind: "pricing", terms: ["price"], source: "tenant" })])
         expect(of("ledger").map((e) => e.reason)).toEqual(["trial", "analysis"])
         expect(of("audit_log").map((a) => a.action)).toContain("account.exported")
         // no secret in any form: the key, its hash or prefix's row, the session, a sign-in token's hash

@@ -179,6 +179,28 @@ describe("transcripts", () => {
         expect(call.next_steps.every((n: any) => n.owner === repSpeaker(call))).toBe(true)
       }))
 
+    it.effect("trackers: the worker matches the tenant's trackers on the stored transcript when the analysis completes (docs/trackers.md)", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(3)
+        const sql = yield* SqlClient.SqlClient
+        const trackerId = `trk_test_${Date.now()}`
+        yield* sql`INSERT INTO trackers (tracker_id, client_id, name, kind, terms)
+                   VALUES (${trackerId}, ${tenant.client_id}, 'Deal words', 'risk', ${JSON.stringify(["contract", "revenue operations", "call"])}::jsonb)`
+        const { callId, status, call } = yield* analyse(tenant.api_key, "discovery-short.wav", "mark@acme.test")
+        expect(status.status).toBe("completed")
+        // counted here from the stored transcript, by hand-written patterns
+        const texts: Array<string> = call.transcript.map((s: any) => s.text)
+        const count = (re: RegExp) => texts.reduce((n, text) => n + (text.match(re)?.length ?? 0), 0)
+        const expected = { contract: count(/\bcontracts?\b/gi), "revenue operations": count(/\brevenue operations\b/gi), call: count(/\bcalls?\b/gi) }
+        expect(expected).toEqual({ contract: 1, "revenue operations": 2, call: 4 })
+        const rows = yield* sql<{ term: string; n: string; roles: string; quotes_ok: boolean }>`
+          SELECT term, count(*)::text AS n, string_agg(DISTINCT coalesce(role, '?'), ',') AS roles,
+                 bool_and(position(matched in quote) > 0) AS quotes_ok
+          FROM tracker_mentions WHERE tracker_id = ${trackerId} AND call_id = ${callId} GROUP BY term ORDER BY term`
+        expect(Object.fromEntries(rows.map((r) => [r.term, Number(r.n)]))).toEqual(expected)
+        expect(rows.every((r) => r.quotes_ok && !r.roles.includes("?"))).toBe(true)
+      }))
+
     it.effect("a rep-monologue call scores lower on Discovery and Listening than discovery-short", () =>
       Effect.gen(function* () {
         const tenant = yield* createTenant(3)

@@ -191,6 +191,11 @@ i.lvl-specific{background:var(--good)}i.lvl-vague{background:#f59e0b}i.lvl-none{
 .objections td small,.next-steps td small{margin-top:3px}
 .reply{margin-top:6px;font-size:12.5px;display:flex;flex-wrap:wrap;gap:2px 8px;align-items:baseline;padding-left:9px;border-left:3px solid #c7d2fe}
 .reply .quote{color:var(--ink-2)}
+.call-summary h3{margin:12px 0 6px;font-size:13px;font-weight:650;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
+.call-summary ul{list-style:none;margin:0;padding:0}
+.sum-item{margin:0 0 10px}
+.sum-text{font-weight:550}
+.sum-risks .sum-text{color:var(--ink)}
 .objections tr:target td,.next-steps tr:target td{background:#eef2ff}
 .next-steps td b{font-weight:600}
 .segments{list-style:none;margin:0;padding:0}

@@ -4,7 +4,8 @@
  * Every string from the input is escaped (external ids, speaker labels and transcript words are
  * user-supplied).
  *
- * Sections: header (call id, external id, date, duration, speakers), overall score, scorecard
+ * Sections: header (call id, external id, date, duration, speakers), overall score, the summary
+ * (what the buyer needs, what was agreed, open risks, with their quotes; with a transcript), scorecard
  * (with "not assessed" and the reason where it applies, weights, links from each score to its
  * evidence and, with a transcript, the quotes behind it linked to their moment), speaker timeline
  * (inline SVG, one lane per speaker, evidence markers linking to the evidence list), talk-ratio
@@ -22,6 +23,7 @@
  * dimensions is shown "partial (n of 6)", in a neutral colour and without a grade word.
  */
 import { metricsSection, timelineSection } from "./Acoustics.js"
+import { callSummarySection } from "./CallSummary.js"
 import { evidenceSection } from "./EvidenceList.js"
 import { nextStepsSection, objectionsSection, qualificationSection } from "./Findings.js"
 import { headerSection } from "./Header.js"
@@ -31,6 +33,7 @@ import { missingTranscriptSection } from "./MissingTranscript.js"
 import { scorecardSection, summarySection } from "./Scores.js"
 import { transcriptSection } from "./TranscriptSection.js"
 import { viewOf } from "./View.js"
+import type { Summary } from "../text/Summary.js"
 import type {
   EvidenceItem,
   Metrics,
@@ -87,6 +90,8 @@ export interface ReportInput {
     readonly confidence: number
     readonly reason: string
   } | null
+  /** What the buyer needs, what was agreed, the open risks (`text/Summary.ts`); null or absent: none (shown near the top). */
+  readonly summary?: Summary | null
   /** Stereo: which channel was taken for the rep and why; null or absent otherwise. Shown in the header. */
   readonly rep_channel?: { readonly requested: string; readonly chosen: string; readonly reason: string } | null
   /** What the tenant's LLM added (null or absent: none ran). */
@@ -119,6 +124,7 @@ export const renderReport = (input: ReportInput): string => {
     headerSection(view),
     `<main class="wrap">`,
     summarySection(view),
+    callSummarySection(view, input.summary),
     missingTranscriptSection(view),
     scorecardSection(view),
     timelineSection(view),

@@ -118,6 +118,12 @@ const listOf = (description: string, properties: Record<string, Record<string, u
   items: { type: "object", properties, required: Object.keys(properties), additionalProperties: false }
 })
 
+const summaryList = (description: string) =>
+  listOf(description, {
+    text: { type: "string", description: "one short sentence in your words" },
+    quotes: { type: "array", items: { type: "string" }, description: `the words it rests on, each ${QUOTE} (one at least)` }
+  })
+
 /** The answer's JSON Schema for a framework (strict-mode compatible: every property required, nullable as a type union). */
 export const assessmentSchema = (framework: Framework): Record<string, unknown> => ({
   type: "object",
@@ -148,9 +154,20 @@ export const assessmentSchema = (framework: Framework): Record<string, unknown> 
       element: { type: "string", enum: [...FRAMEWORK_ELEMENTS[framework]] },
       score: { type: "integer", enum: [0, 1, 2], description: "0 not covered, 1 vague, 2 specific (a number, a named person or title, a date, a named competitor)" },
       quote: { type: "string", description: `the evidence: ${QUOTE}` }
-    })
+    }),
+    summary: {
+      type: "object",
+      description: "A short summary of the call for the rep's CRM: each item one short sentence and the quotes it rests on.",
+      properties: {
+        needs: summaryList("What the buyer side needs: the problems and goals they stated (3 at most)."),
+        agreed: summaryList("What was agreed: next steps and commitments, with who acts and when (5 at most)."),
+        risks: summaryList("Open risks to the deal: objections left unresolved, no agreed next step, a missing decision maker (5 at most).")
+      },
+      required: ["needs", "agreed", "risks"],
+      additionalProperties: false
+    }
   },
-  required: ["objections", "verdicts", "next_steps", "pains", "value_claims", "qualification"],
+  required: ["objections", "verdicts", "next_steps", "pains", "value_claims", "qualification", "summary"],
   additionalProperties: false
 })
 
@@ -161,6 +178,7 @@ const SYSTEM = [
   "Every quote must be copied verbatim from one transcript line: the same words and punctuation, no ellipsis, no paraphrase, no speaker label or time.",
   "Some objections the method found are listed as doubtful, each with an id: give a verdict on each, keep when the words are an objection of the buyer side",
   "(a condition, constraint, risk or demand that stands between them and buying), reject when they are not, with a one-sentence reason.",
+  "Then summarize the call: what the buyer needs, what was agreed, the open risks, each item a short sentence with the quotes it rests on.",
   "Leave out anything you cannot quote exactly. Answer with empty lists when nothing is found."
 ].join(" ")
 
@@ -234,7 +252,9 @@ const Answer = Schema.Struct({
   value_claims: Schema.Array(Schema.Struct({ quote: Schema.String, pain: Schema.NullOr(Schema.String) })),
   qualification: Schema.Array(Schema.Struct({ element: Schema.String, score: Schema.Literal(0, 1, 2), quote: Schema.String })),
   /** Read one by one (`Verdict`): one of another shape is ignored, not the whole answer; absent, none was given. */
-  verdicts: Schema.optional(Schema.Unknown)
+  verdicts: Schema.optional(Schema.Unknown),
+  /** Read item by item by `writtenSummary` (`text/Summary.ts`); absent or of another shape, the rules' summary stands. */
+  summary: Schema.optional(Schema.Unknown)
 })
 export type Assessment = typeof Answer.Type
 

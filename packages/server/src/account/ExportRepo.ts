@@ -29,6 +29,8 @@ export class ExportRepo extends Effect.Service<ExportRepo>()("ExportRepo", {
                                  WHERE client_id = ${c} ORDER BY created_at, user_id) x`),
       closer: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT closer_id, email, full_name, team, status, email_verified_at, created_at FROM closers
                                  WHERE client_id = ${c} ORDER BY created_at, closer_id) x`),
+      tracker: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT tracker_id, name, kind, terms, source, created_at, updated_at FROM trackers
+                                  WHERE client_id = ${c} ORDER BY created_at, tracker_id) x`),
       outcome: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT call_id, outcome, deal_value, currency, closed_at, stage, reason, notes, is_test_data,
                                   recorded_by, created_at FROM outcome_truth WHERE client_id = ${c} ORDER BY created_at, call_id) x`),
       manual_audit: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT audit_id, call_id, closer_email, auditor_user_id, scores, automated,

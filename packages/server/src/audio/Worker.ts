@@ -41,6 +41,7 @@ import { LlmAssistants } from "../ports/LlmAssistants.js"
 import { SpeechIntegrations } from "../ports/SpeechIntegrations.js"
 import { QualificationFrameworks } from "../ports/QualificationFrameworks.js"
 import { RepChannels } from "../ports/RepChannels.js"
+import { CallTrackers } from "../ports/CallTrackers.js"
 import { Assessors } from "../llm/Assessors.js"
 import { Transcribers } from "../transcription/Transcribers.js"
 
@@ -77,6 +78,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     const assessors = yield* Assessors
     const frameworks = yield* QualificationFrameworks
     const repChannels = yield* RepChannels
+    const callTrackers = yield* CallTrackers
     const outbox = yield* WebhookOutbox
     const speechIntegrations = yield* SpeechIntegrations
     const llmAssistants = yield* LlmAssistants
@@ -250,6 +252,8 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         yield* Effect.logInfo("analysis completed").pipe(
           Effect.annotateLogs({ ...(yield* logFields(call, started)), credits })
         )
+        // the tenant's trackers on the stored transcript (ports/CallTrackers.ts; never fails the call)
+        yield* callTrackers.matchCall(call.client_id, call.call_id)
         if (llm !== null) {
           yield* assessors.recordUse(call.client_id, llm.provider, llm.error)
         }

@@ -59,6 +59,7 @@ export const toAnalysis = (call: CallRecord): CallAnalysis => {
     llm: r?.llm ?? null,
     call_type: r?.call_type ?? null,
     rep_channel: r?.rep_channel ?? null,
+    summary: r?.summary ?? null,
     requested_call_type: call.requested_call_type,
     requested_rep_channel: call.requested_rep_channel,
     error: errorOf(call)

@@ -11,6 +11,7 @@ import {
   AnalysisStatus,
   CallId,
   CallMetrics,
+  CallSummary,
   CallTypeName,
   CallTypeResult,
   ClientId,
@@ -59,7 +60,9 @@ export const StoredResult = Schema.Struct({
   next_steps: orEmpty(Schema.Array(NextStep), () => []),
   llm: orEmpty(Schema.NullOr(LlmAssistance), () => null),
   call_type: orEmpty(Schema.NullOr(CallTypeResult), () => null),
-  rep_channel: orEmpty(Schema.NullOr(RepChannelResult), () => null)
+  rep_channel: orEmpty(Schema.NullOr(RepChannelResult), () => null),
+  // analyses before method callsight-1.26 have none: null (their pains were not stored to write one from)
+  summary: orEmpty(Schema.NullOr(CallSummary), () => null)
 })
 
 const Format = Schema.Literal("mp3", "wav", "m4a")

@@ -30,7 +30,7 @@ import { AppConfig } from "../config.js"
 import { newId } from "../lib/Ids.js"
 import { chatFailure, ChatModels } from "../llm/ChatModels.js"
 import { ConversationRepo, type Door, type MessageRow } from "./ConversationRepo.js"
-import { type Intent, recognise } from "./Intents.js"
+import { asksSummary, type Intent, recognise } from "./Intents.js"
 import { llmAnswer } from "./LlmChat.js"
 import { ConversationTools, type ToolAnswer } from "./Tools.js"
 
@@ -63,7 +63,8 @@ export const HELP = [
   "- our win rate by lead source (or by closer, or overall; from recorded outcomes)",
   "- what should I do today? (the daily brief: suggested actions and deals at risk)",
   "- show the worst call yesterday (or the best calls this month)",
-  "- tell me about call_… (one call's scores, objections and next steps)"
+  "- tell me about call_… (one call's scores, objections and next steps)",
+  "- summarize my last call, or summary of call_… (what the buyer needs, what was agreed, open risks, quoted)"
 ].join("\n")
 
 const uniqueSources = (sources: ReadonlyArray<typeof AnswerSource.Type>) => {
@@ -161,7 +162,7 @@ export class Conversation extends Effect.Service<Conversation>()("Conversation",
         }
       } else {
         const intent: Intent | undefined = request.call_id !== undefined
-          ? { tool: "get_call", call_id: request.call_id }
+          ? asksSummary(request.message) ? { tool: "call_summary", call_id: request.call_id, closer: null } : { tool: "get_call", call_id: request.call_id }
           : recognise(request.message, closers, previousIntent(conversation.history))
         const found: ToolAnswer | undefined = intent === undefined ? undefined : yield* tools.run(viewer, intent, now)
         answer = {

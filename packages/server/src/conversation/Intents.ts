@@ -7,17 +7,19 @@
  * period it names is read first ("yesterday", "this week", "last month", "in the last 30 days"),
  * then the first rule that matches in this order wins:
  *
- * 1. a call id in the message (`call_…`), or the request's `call_id` → `get_call`;
- * 2. best/worst/top/lowest call(s) → `rank_calls`;
- * 3. win rate / close rate / conversion / win-loss, optionally "by lead source" / "by closer" →
+ * 1. a summary asked for ("summarize", "summary", "recap") of a call id, or of the last call (the
+ *    caller's latest analysed call they see, or the named closer's) → `call_summary`;
+ * 2. a call id in the message (`call_…`), or the request's `call_id` → `get_call`;
+ * 3. best/worst/top/lowest call(s) → `rank_calls`;
+ * 4. win rate / close rate / conversion / win-loss, optionally "by lead source" / "by closer" →
  *    `win_rate`;
- * 4. "what should I do", "today's actions", "priorities", "to-do", "daily brief", "at risk" →
+ * 5. "what should I do", "today's actions", "priorities", "to-do", "daily brief", "at risk" →
  *    `daily_brief`;
- * 5. "how did/is <name> do(ing)", "<name>'s calls/score/performance" where the name is one of the
+ * 6. "how did/is <name> do(ing)", "<name>'s calls/score/performance" where the name is one of the
  *    tenant's closers (first name, full name or e-mail) → `closer_stats`;
- * 6. "calls that mention/about/with/discussing X", "find/search (for) X", "mentions of X" →
+ * 7. "calls that mention/about/with/discussing X", "find/search (for) X", "mentions of X" →
  *    `search_calls` with X as the query (web-search syntax passes through);
- * 7. a follow-up that names only a period ("and last week?") repeats the conversation's previous
+ * 8. a follow-up that names only a period ("and last week?") repeats the conversation's previous
  *    intent with the new period.
  *
  * Nothing matched: no intent (the reply lists what the chat can answer).
@@ -147,6 +149,7 @@ export type WinRateBy = "overall" | "lead_source" | "closer"
 
 export type Intent =
   | { readonly tool: "get_call"; readonly call_id: string }
+  | { readonly tool: "call_summary"; readonly call_id: string | null; readonly closer: string | null }
   | { readonly tool: "rank_calls"; readonly order: "worst" | "best"; readonly period: Period; readonly limit: number }
   | { readonly tool: "win_rate"; readonly by: WinRateBy; readonly period: Period | null }
   | { readonly tool: "daily_brief" }
@@ -173,6 +176,12 @@ export const closerNamed = (text: string, closers: ReadonlyArray<NamedCloser>): 
 
 const CALL_ID = /\b(call_[A-Za-z0-9_-]{4,100})\b/
 
+/** The message asks for a summary: "summarize", "summary", "sum up", "recap", "tl;dr". */
+export const asksSummary = (text: string): boolean => /\bsummar(?:y|ies|ise|ize|ised|ized)\b|\bsum (?:it )?up\b|\brecap\b|\btl;?dr\b/i.test(text)
+
+/** The message names the latest call: "my last call", "the latest meeting", "our most recent conversation". */
+const LAST_CALL = /\b(?:last|latest|most recent|previous|newest)\s+(?:\w+\s+){0,2}?(?:call|meeting|conversation|demo)\b/
+
 /** What the search rule takes as the query: the words after "mention(s)/about/…", unquoted if quoted. */
 const searchQueryOf = (text: string): string | undefined => {
   const m = /\b(?:calls?|conversations?|meetings?)\s+(?:that|which|where|when)?\s*(?:mentions?|mentioned|mentioning|discuss(?:es|ed|ing)?|talk(?:s|ed)? about|cover(?:s|ed)?|about|with|on)\s+(.+)$/i.exec(text)
@@ -198,6 +207,10 @@ export const recognise = (
   const period = periodOf(t)
 
   const callId = CALL_ID.exec(text)?.[1]
+  if (asksSummary(t) && (callId !== undefined || LAST_CALL.test(t))) {
+    const named = callId === undefined && !/\b(my|mine|i)\b/.test(t) ? closerNamed(t, closers) : undefined
+    return { tool: "call_summary", call_id: callId ?? null, closer: named?.email ?? null }
+  }
   if (callId !== undefined) return { tool: "get_call", call_id: callId }
 
   const rank = /\b(worst|weakest|lowest|poorest|bad(?:dest)?|best|strongest|highest|top)\b[\w\s-]{0,20}?\b(calls?|conversations?|scores?)\b/.exec(t)

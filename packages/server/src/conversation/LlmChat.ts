@@ -43,6 +43,14 @@ export const GetCallTool = Tool.make("get_call", {
   success: ToolResult
 })
 
+export const CallSummaryTool = Tool.make("call_summary", {
+  description: "One call's summary: what the buyer needs, what was agreed, the open risks, each with the words said (quotes with speaker and time).",
+  parameters: {
+    call_id: Schema.NullOr(Schema.String).annotations({ description: "The call id (call_…), or null for the latest analysed call the user sees" })
+  },
+  success: ToolResult
+})
+
 export const CloserStatsTool = Tool.make("closer_stats", {
   description: "How a closer did in a period: calls analysed, average score and the change on the period before, strongest and weakest dimensions, talk ratio, best and lowest call.",
   parameters: {
@@ -76,7 +84,7 @@ export const DailyBriefTool = Tool.make("daily_brief", {
   success: ToolResult
 })
 
-export const ChatToolkit = Toolkit.make(SearchCallsTool, GetCallTool, CloserStatsTool, RankCallsTool, WinRateTool, DailyBriefTool)
+export const ChatToolkit = Toolkit.make(SearchCallsTool, GetCallTool, CallSummaryTool, CloserStatsTool, RankCallsTool, WinRateTool, DailyBriefTool)
 
 export interface UsedTool {
   readonly tool: string
@@ -120,6 +128,7 @@ export const llmAnswer = (options: {
     const handlers = yield* ChatToolkit.toContext(ChatToolkit.of({
       search_calls: ({ query }) => record("search_calls", tools.searchCalls(viewer, query)),
       get_call: ({ call_id }) => record("get_call", tools.getCall(viewer, call_id)),
+      call_summary: ({ call_id }) => record("call_summary", tools.callSummary(viewer, call_id)),
       closer_stats: ({ closer, period }) => record("closer_stats", tools.closerStats(viewer, closer, period, now)),
       rank_calls: ({ limit, order, period }) =>
         record("rank_calls", tools.rankCalls(viewer, order, period, Math.min(Math.max(Math.round(limit) || 1, 1), 10), now)),

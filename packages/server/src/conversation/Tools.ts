@@ -12,7 +12,7 @@
  * (`ValueViews.dailyBrief`); a closer's figures, ranked calls and win rates are read by
  * ConversationRepo.ts.
  */
-import type { AnswerSource, ClientId, SuggestedAction } from "@callsight/api-spec"
+import type { AnswerSource, ClientId, ListCallsQuery, SuggestedAction } from "@callsight/api-spec"
 import { CallId } from "@callsight/api-spec"
 import { Effect, Schema } from "effect"
 import { DIMENSION_LABELS } from "@callsight/analysis/light"
@@ -22,6 +22,7 @@ import { ClosersRepo } from "../tenancy/ClosersRepo.js"
 import { sees, type Viewer } from "../tenancy/Sees.js"
 import { suggestedActions } from "../views/Actions.js"
 import { Search } from "../views/Search.js"
+import { summaryLines } from "../views/SummaryText.js"
 import { ValueQueries } from "../views/ValueQueries.js"
 import { ValueViews } from "../views/ValueViews.js"
 import { ConversationRepo, type RankedCallRow } from "./ConversationRepo.js"
@@ -132,6 +133,37 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         }),
         Effect.catchAll(() => Effect.succeed(nothing(`There is no call ${callId} in your account.`, { call_id: callId, found: false })))
       )
+
+    /**
+     * A call's summary (what the buyer needs, what was agreed, open risks, with the quotes): the call
+     * named, else the latest analysed call the caller sees (a rep: their own), of `closer` when named.
+     */
+    const callSummary = (viewer: Viewer, callId: string | null, closer: string | null = null) =>
+      Effect.gen(function* () {
+        let id = callId
+        if (id === null) {
+          const query = { limit: 1, status: "completed", ...(closer === null ? {} : { closer_email: closer }) } as typeof ListCallsQuery.Type
+          const latest = (yield* calls.list(viewer.clientId, query, viewer.sees)).calls[0]
+          if (latest === undefined) {
+            return nothing(`There is no analysed call${closer === null ? "" : ` of ${closer}`} you can see yet.`, { call_id: null, found: false })
+          }
+          id = latest.call_id
+        }
+        const a = yield* Effect.flatMap(Schema.decodeUnknown(CallId)(id), (cid) => calls.analysis(viewer.clientId, cid, viewer.sees))
+        const title = `call ${callLabel(a)}${a.closer_email === null ? "" : ` by ${a.closer_email}`} (${a.created_at.slice(0, 10)})`
+        const base = { sources: [callSource(a)], suggested_actions: a.status === "completed" ? [act.reviewCall(a.call_id, `Open the report of ${callLabel(a)}`)] : [] }
+        if (a.summary === null) {
+          const why = a.status !== "completed" ? `its analysis is ${a.status}`
+            : a.transcript === null ? "it was analysed without a transcript"
+            : `it was analysed before summaries (method ${a.method_version ?? "unknown"}); analyse it again to get one`
+          return { ...base, text: `There is no summary of ${title}: ${why}.`, data: { call_id: a.call_id, summary: null } } satisfies ToolAnswer
+        }
+        return {
+          ...base,
+          text: [`Summary of ${title}:`, ...summaryLines(a.summary).map((l) => `- ${l}`)].join("\n"),
+          data: { call_id: a.call_id, external_call_id: a.external_call_id, closer_email: a.closer_email, created_at: a.created_at, summary: a.summary }
+        } satisfies ToolAnswer
+      }).pipe(Effect.catchAll(() => Effect.succeed(nothing(`There is no call ${callId} in your account.`, { call_id: callId, found: false }))))
 
     const closerStats = (viewer: Viewer, who: string, period: Period, now: Date) =>
       Effect.gen(function* () {
@@ -270,6 +302,8 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
       switch (intent.tool) {
         case "get_call":
           return getCall(viewer, intent.call_id)
+        case "call_summary":
+          return callSummary(viewer, intent.call_id, intent.closer)
         case "rank_calls":
           return rankCalls(viewer, intent.order, intent.period, intent.limit, now)
         case "win_rate":
@@ -289,6 +323,7 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
       run,
       searchCalls,
       getCall,
+      callSummary,
       closerStats,
       rankCalls,
       winRate,

@@ -24,6 +24,7 @@ import members from "./migrations/0017_members.js"
 import payments from "./migrations/0018_payments.js"
 import retention from "./migrations/0019_retention.js"
 import closing from "./migrations/0020_closing.js"
+import trackers from "./migrations/0021_trackers.js"
 
 export const migrations = {
   "0001_core": core,
@@ -45,7 +46,8 @@ export const migrations = {
   "0017_members": members,
   "0018_payments": payments,
   "0019_retention": retention,
-  "0020_closing": closing
+  "0020_closing": closing,
+  "0021_trackers": trackers
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

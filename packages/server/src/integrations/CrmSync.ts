@@ -25,6 +25,7 @@ import { Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { AppConfig } from "../config.js"
 import { Transactions } from "../db/Transactions.js"
 import { redact } from "../lib/Redact.js"
+import { summaryLines } from "../views/SummaryText.js"
 import { AuditLog } from "../tenancy/AuditLog.js"
 import { Secrets } from "../tenancy/Secrets.js"
 import { type Deal, CrmHubSpot, HubSpotFailed } from "./CrmHubSpot.js"
@@ -42,8 +43,14 @@ const DEAL_ID = /^\d{1,30}$/
 
 const OUTCOME_LABELS: Record<string, string> = { won: "Won", lost: "Lost", no_decision: "No decision", open: "Open" }
 
-/** The note a deal gets of a recorded outcome. */
+/**
+ * The note a deal gets of a recorded outcome: one line of the outcome, then the call's summary
+ * (what the buyer needs, what was agreed, open risks, with the quotes), when its analysis has one.
+ */
 export const noteBody = (o: OutcomeToWrite): string =>
+  [outcomeLine(o), ...(o.summary === null ? [] : ["Call summary", ...summaryLines(o.summary)])].join("\n")
+
+const outcomeLine = (o: OutcomeToWrite): string =>
   [
     `Callsight call outcome: ${OUTCOME_LABELS[o.outcome] ?? o.outcome}`,
     o.deal_value === null ? null : `deal value ${o.deal_value}${o.currency === null ? "" : ` ${o.currency}`}`,

@@ -7,7 +7,7 @@
  * the portal's service (features do not import features). A record the sync fills has no
  * `recorded_by`; one with a `recorded_by` is a person's, and the sync never changes it.
  */
-import { CallId, ClientId } from "@callsight/api-spec"
+import { CallId, CallSummary, ClientId } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { NullableIsoTimestamp } from "../db/Rows.js"
@@ -32,6 +32,8 @@ const OutcomeToWrite = Schema.Struct({
   stage: Schema.NullOr(Schema.String),
   reason: Schema.NullOr(Schema.String),
   notes: Schema.NullOr(Schema.String),
+  /** The call's summary (`result.summary`): null before the analysis had one. */
+  summary: Schema.optionalWith(Schema.NullOr(CallSummary), { default: () => null }),
   /** `updated_at` as PostgreSQL writes it (microseconds kept): the version the note carries. */
   version: Schema.String
 })
@@ -97,7 +99,7 @@ export class CrmSyncRepo extends Effect.Service<CrmSyncRepo>()("CrmSyncRepo", {
       Result: OutcomeToWrite,
       execute: ({ limit, provider, tenantId }) =>
         sql`SELECT o.call_id, c.external_call_id, o.outcome, o.deal_value, o.currency, o.closed_at, o.stage, o.reason,
-                   o.notes, o.updated_at::text AS version
+                   o.notes, c.result -> 'summary' AS summary, o.updated_at::text AS version
             FROM outcome_truth o
             JOIN calls c ON c.call_id = o.call_id AND c.client_id = o.client_id
             LEFT JOIN crm_outcome_notes n ON n.call_id = o.call_id AND n.provider = ${provider}

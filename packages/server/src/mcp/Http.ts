@@ -33,6 +33,7 @@ import { Outbound } from "../lib/Outbound.js"
 import { Callers } from "../tenancy/Caller.js"
 import { TEAM } from "../tenancy/Sees.js"
 import { OutcomeRecords } from "../ports/OutcomeRecords.js"
+import { CallTrackers } from "../ports/CallTrackers.js"
 import { VERSION } from "../version.js"
 import { Search } from "../views/Search.js"
 
@@ -88,6 +89,7 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
     const search = yield* Search
     const outbound = yield* Outbound
     const outcomes = yield* OutcomeRecords
+    const trackers = yield* CallTrackers
     const callers = yield* Callers
     const server = yield* HttpServer.HttpServer
     const runtime = yield* Effect.runtime<never>()
@@ -113,6 +115,7 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
           reportBaseUrl: config.publicBaseUrl,
           audio: { _tag: "remote", limits },
           searchCalls: (params) => search.search(identity.clientId, TEAM, params),
+          trackerReport: (params) => trackers.report(identity.clientId, TEAM, params),
           recordOutcome: (callId, request) =>
             outcomes.record(
               {

@@ -38,6 +38,8 @@ import {
   SearchParams,
   SearchResults,
   Text,
+  TrackerReport,
+  TrackerReportParams,
   UploadAccepted,
   UploadHeaders
 } from "@callsight/api-spec"
@@ -88,6 +90,10 @@ export interface McpBackend {
   readonly searchCalls: (
     params: typeof SearchParams.Type
   ) => Effect.Effect<typeof SearchResults.Type, unknown>
+  /** The trackers' report over the key's tenant (the whole team). */
+  readonly trackerReport: (
+    params: typeof TrackerReportParams.Type
+  ) => Effect.Effect<typeof TrackerReport.Type, unknown>
   /** Records (replaces) the outcome truth of one of the key's tenant's calls. */
   readonly recordOutcome: (
     callId: CallId,
@@ -439,6 +445,20 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
       annotations: { title: "Search calls", ...readOnly },
       run: (input) => backend.searchCalls(input),
       summary: (found: typeof SearchResults.Type) => `${found.total} hit(s) for ${JSON.stringify(found.q)}`
+    }),
+    tool({
+      name: "tracker_report",
+      title: "Trackers report",
+      description: "How often the tenant's trackers (competitors from the market profile, and its own lists of words and " +
+        "phrases: features, pricing terms, risks) were mentioned in its calls between `from` and `to`: per tracker and term, " +
+        "closer and period (day, week or month), each count with its calls and up to `quotes` quotes (the words as said, " +
+        "the speaker, the second), and a page of the calls with their mentions.",
+      input: queryInput(TrackerReportParams),
+      output: TrackerReport,
+      annotations: { title: "Trackers report", ...readOnly },
+      run: (input) => backend.trackerReport(input),
+      summary: (r: typeof TrackerReport.Type) =>
+        r.trackers.map((t) => `${t.name}: ${t.mentions} mention(s) in ${t.calls} call(s)`).join("; ") || "No trackers"
     }),
     tool({
       name: "record_outcome",

@@ -126,7 +126,12 @@ export const POLICY = {
   "webhooks.createWebhook": managers,
   "webhooks.deleteWebhook": managers,
   "webhooks.listWebhookDeliveries": managers,
-  "webhooks.redeliverWebhook": managers
+  "webhooks.redeliverWebhook": managers,
+  "trackers.listTrackers": everyone,
+  "trackers.createTracker": managers,
+  "trackers.updateTracker": managers,
+  "trackers.deleteTracker": managers,
+  "trackers.getTrackerReport": ownCalls
 } as const satisfies Readonly<Record<string, RoleAccess>>
 
 export type PolicyOperation = keyof typeof POLICY

@@ -1,0 +1,23 @@
+/**
+ * `ports/CallTrackers.ts`: for the analysis worker, a completed call's mentions of every tracker of
+ * its tenant, written again (a re-analysis replaces them); for `POST /mcp`, the report. `main.ts`
+ * provides it.
+ */
+import { Effect, Layer } from "effect"
+import { CallTrackers } from "../ports/CallTrackers.js"
+import { Trackers } from "./Trackers.js"
+
+export const CallTrackersLive = Layer.effect(
+  CallTrackers,
+  Effect.map(Trackers, (trackers) =>
+    CallTrackers.of({
+      matchCall: (clientId, callId) =>
+        trackers.matchCall(clientId, callId).pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("tracker matching failed; the call stays completed", cause).pipe(
+              Effect.annotateLogs({ call_id: callId, client_id: clientId })
+            ))
+        ),
+      report: trackers.report
+    }))
+).pipe(Layer.provide(Trackers.Default))
