@@ -160,6 +160,10 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
           await done.click()
           await page.getByRole("heading", { level: 2, name: "Evidence" }).waitFor({ timeout: 15_000 })
           const segments = await page.locator(".segment").count()
+          // the summary: its three parts, at least one item (an agreed step, or the risk of none), each quote exact
+          const summaryParts = await page.getByRole("region", { name: "Summary" }).locator("h3").allTextContents()
+          const summaryItems = await page.locator(".summary > li").count()
+          const summaryQuotes = await page.locator(".summary .quote").allTextContents()
           const axeCall = await axeViolations(page)
           await page.waitForFunction(() => document.querySelector("audio").readyState >= 1, undefined, { timeout: 15_000 })
           const moment = page.locator(".moments button").nth(1)
@@ -183,11 +187,13 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
           await shot(page, "call")
           const callId = new URL(page.url()).pathname.split("/").at(-1)!
           const session = (await context.cookies()).find((c) => c.name === "callsight_session")!.value
-          return { emptyText, axeCalls, listed, segments, axeCall, expected: m! * 60 + s!, playedAt, currencyError, callId, session }
+          return { emptyText, axeCalls, listed, segments, summaryParts, summaryItems, summaryQuotes, axeCall, expected: m! * 60 + s!, playedAt, currencyError, callId, session }
         }).pipe(Effect.catchAll(explained))
         expect(result.emptyText).toContain("No call yet")
         expect(result.listed).toBe(1)
         expect(result.segments).toBeGreaterThan(3)
+        expect(result.summaryParts).toEqual(["What the buyer needs", "What was agreed", "Open risks"])
+        expect(result.summaryItems).toBeGreaterThan(0)
         expect(Math.abs(result.playedAt - result.expected)).toBeLessThan(1.5)
         expect(result.currencyError.label).toBe("Currency")
         expect(result.currencyError.text).not.toBe("")
@@ -198,6 +204,12 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         // what the form saved is the outcome of the call
         const outcome = yield* call("GET", `/v1/client-portal/calls/${result.callId}/outcome-truth`, { session: result.session })
         expect(outcome.body).toMatchObject({ call_id: result.callId, outcome: "won", deal_value: 12000, currency: "EUR" })
+        // every quote the summary shows is words of the call's transcript
+        const analysed = yield* call("GET", `/v1/workspace/calls/${result.callId}`, { session: result.session })
+        const said = (analysed.body.transcript as Array<{ text: string }>).map((t) => t.text).join("\n")
+        const quoted = result.summaryQuotes.map((q) => /“(.*)”$/s.exec(q)![1]!)
+        expect(quoted.length).toBeGreaterThan(0)
+        for (const q of quoted) expect(said).toContain(q)
       }), 240_000)
 
     it.scoped("a team: the owner adds and verifies a closer and invites them; the rep signs in and sees only their calls, in the list, the search and the chat; every screen asks each thing once and passes axe at both widths", () =>

@@ -17,6 +17,36 @@ import { Failure, Field, Loading, OtherIssues, Page, Panel, Score, When } from "
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}`
 const words = (s: string) => s.replace(/_/g, " ")
 
+const SUMMARY_PARTS = [["needs", "What the buyer needs"], ["agreed", "What was agreed"], ["risks", "Open risks"]] as const
+
+/** The call's summary: each part's items, each quote a moment of the recording. */
+const SummaryPanel = ({ onPlay, summary }: { readonly summary: typeof Api.CallSummary.Type; readonly onPlay: (at: number) => void }) => (
+  <Panel title="Summary">
+    {summary.source === "llm" ? <p className="muted">Written by your language model; every quote was found in the transcript.</p> : null}
+    <div className="grid">
+      {SUMMARY_PARTS.map(([part, title]) => (
+        <section key={part} aria-label={title}>
+          <h3>{title}</h3>
+          {summary[part].length === 0 ? <p className="muted">Nothing found.</p> : (
+            <ul className="moments summary">
+              {summary[part].map((item, i) => (
+                <li key={i}>
+                  {item.text}
+                  {item.quotes.map((q, j) => (
+                    <span key={j} className="quote">
+                      {" "}<button type="button" className="link" onClick={() => onPlay(q.start)} aria-label={`Play ${clock(q.start)}: ${q.quote}`}>{clock(q.start)}</button> “{q.quote}”
+                    </span>
+                  ))}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+    </div>
+  </Panel>
+)
+
 export const CallPage = () => {
   const { id } = useParams<{ id: string }>()
   const analysis = useQuery({ queryKey: ["call", id], queryFn: () => call((c) => c.workspace.getCall({ path: { call_id: Api.CallId.make(id) } })) })
@@ -62,6 +92,8 @@ export const CallPage = () => {
       {a.status !== "completed" ? (
         a.error === null ? <p role="status">The analysis is {a.status}.</p> : <p className="failure" role="alert">{a.error.message}</p>
       ) : (
+        <>
+        {a.summary === null ? null : <SummaryPanel summary={a.summary} onPlay={play} />}
         <div className="grid">
           <Panel title="Scores">
             <p>Overall <Score value={a.overall_score} /></p>
@@ -97,6 +129,7 @@ export const CallPage = () => {
             )}
           </Panel>
         </div>
+        </>
       )}
       <div className="grid">
         <OutcomeForm callId={a.call_id} />
