@@ -9,9 +9,10 @@
  *   `TRACKER_BACKFILL_CALLS` completed calls, in the request (older calls are left, and counted in
  *   `backfill.calls_left`).
  * - **The Competitors tracker** is the market profile's `competitors`, kept in step on read: every
- *   list, report and match first compares its terms with the profile's and, when they differ,
- *   saves the new terms and matches them again (the profile's save belongs to the portal, which does
- *   not know trackers). It is made the first time the profile names a competitor; it cannot be
+ *   list and report first compares its terms with the profile's and, when they differ, saves the
+ *   new terms and matches them again on the newest calls (the profile's save belongs to the portal,
+ *   which does not know trackers). A completed call is matched against the trackers as they are:
+ *   the worker does not wait on that re-matching, which the next read does, newest calls first. It is made the first time the profile names a competitor; it cannot be
  *   changed or deleted here (409): the profile is where its terms are changed.
  * - **The report** counts the stored mentions of the completed calls made in [from, to) that the
  *   caller sees (a rep: their own calls, `Sees.ts`).
@@ -298,7 +299,6 @@ export class Trackers extends Effect.Service<Trackers>()("Trackers", {
 
     /** A completed call's mentions of every tracker of its tenant, written again. */
     const matchCall = Effect.fn("Trackers.matchCall")(function* (clientId: ClientId, callId: CallId) {
-      yield* ensureCompetitors(clientId)
       const call = yield* repo.transcript(clientId, callId)
       if (call === null) return
       const trackers = yield* repo.list(clientId)
