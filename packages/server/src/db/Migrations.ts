@@ -25,6 +25,7 @@ import payments from "./migrations/0018_payments.js"
 import retention from "./migrations/0019_retention.js"
 import closing from "./migrations/0020_closing.js"
 import trackers from "./migrations/0021_trackers.js"
+import deals from "./migrations/0022_deals.js"
 
 export const migrations = {
   "0001_core": core,
@@ -47,7 +48,8 @@ export const migrations = {
   "0018_payments": payments,
   "0019_retention": retention,
   "0020_closing": closing,
-  "0021_trackers": trackers
+  "0021_trackers": trackers,
+  "0022_deals": deals
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

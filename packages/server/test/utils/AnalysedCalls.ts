@@ -7,12 +7,14 @@
 import { type AcousticAnalysis, acousticMetrics, type AnalysisResult, combine } from "@callsight/analysis"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { truth } from "../../../../test/utils/Fixtures.js"
+import { type Truth, truth } from "../../../../test/utils/Fixtures.js"
 import { truthWords } from "../../../../test/utils/TruthWords.js"
 
 /** A fixture as heard (the truth's turns: the rep S1, the buyer S2) and its words. */
-export const fixtureCall = (name: string) => {
-  const t = truth(name)
+export const fixtureCall = (name: string) => truthCall(truth(name))
+
+/** A call's ground truth as heard (the truth's turns: the rep S1, the buyer S2) and its words. */
+export const truthCall = (t: Truth) => {
   const speaker_turns = t.turns.map((x) => ({
     speaker: x.speaker === "rep" ? "S1" : "S2",
     role: x.speaker === "rep" ? ("rep" as const) : ("buyer" as const),
@@ -40,8 +42,11 @@ export const fixtureCall = (name: string) => {
 }
 
 /** The rules' analysis of a fixture call. */
-export const analysedFixture = (name: string): AnalysisResult => {
-  const { heard, transcript } = fixtureCall(name)
+export const analysedFixture = (name: string): AnalysisResult => analysedTruth(truth(name))
+
+/** The rules' analysis of a call's ground truth. */
+export const analysedTruth = (t: Truth): AnalysisResult => {
+  const { heard, transcript } = truthCall(t)
   return combine(heard, transcript, "MEDDPICC")
 }
 
