@@ -12,7 +12,7 @@ const QUICK = [
   "packages/client/test/**/*.test.ts",
   "packages/server/test/transcription/*.test.ts",
   "packages/server/test/conversation/*.test.ts",
-  "packages/server/test/{Config,ConfigDocs,Redact,Secrets,BlobStore,EvalLlm}.test.ts",
+  "packages/server/test/{Config,ConfigDocs,Redact,Secrets,BlobStore,EvalLlm,ClosingAuditFigures}.test.ts",
   "test/{docs,lint-rules,cli-help}.test.ts"
 ]
 

@@ -43,11 +43,12 @@ describe("callsight --help", () => {
         "callsight admin create-tenant",
         "callsight webhooks redeliver",
         "callsight trackers report",
+        "callsight audit pdf",
         "callsight serve",
         "callsight mcp"
       ])
     )
-    expect(paths.length).toBe(36)
+    expect(paths.length).toBe(43)
     // the tree the help walks is the one @effect/cli parses (which answers a command without
     // subcommands with the command itself)
     for (const path of paths) {

@@ -94,6 +94,9 @@ describe("callsight mcp (stdio)", () => {
       "list_calls",
       "search_calls",
       "tracker_report",
+      "trends",
+      "create_closing_audit",
+      "get_closing_audit",
       "record_outcome",
       "get_report_url"
     ])
@@ -103,7 +106,7 @@ describe("callsight mcp (stdio)", () => {
     }
     const upload = tools.find((t) => t.name === "upload_audio")!
     expect(upload.inputSchema.required).toEqual(["path"])
-    expect(Object.keys(upload.inputSchema.properties ?? {})).toEqual(["path", "external_call_id", "closer_email", "call_type", "rep_channel", "idempotency_key"])
+    expect(Object.keys(upload.inputSchema.properties ?? {})).toEqual(["path", "external_call_id", "closer_email", "call_type", "rep_channel", "account", "deal_id", "meeting_at", "attendees", "idempotency_key"])
   })
 
   it("uploads a fixture by path, waits, reads as REST does, records the outcome; another key sees nothing", async () => {
@@ -139,6 +142,9 @@ describe("callsight mcp (stdio)", () => {
       expect(found.results.some((r: { call_id: string | null }) => r.call_id === accepted.call_id)).toBe(true)
       // the trackers' report, forwarded too: the tenant has no tracker, so nothing is counted
       expect(structured(await call(client, "tracker_report", { period: "day", quotes: 2, limit: 5 }))).toMatchObject({ period: "day", trackers: [], calls: [], next_cursor: null })
+      // the closing audit's tools, over the REST operations with the key: 5 credits do not pay for one (10), an unknown audit is 404
+      expect(errorText(await call(client, "create_closing_audit", { call_ids: [accepted.call_id] }))).toMatch(/PaymentRequired.*costs 10 credits/)
+      expect(errorText(await call(client, "get_closing_audit", { audit_id: "cla_unknown" }))).toMatch(/NotFound/)
 
       const links = structured(await call(client, "get_report_url", { call_id: accepted.call_id }))
       expect(links).toMatchObject({ ready: true, report_url: `${server.url}/reports/${accepted.call_id}/html` })

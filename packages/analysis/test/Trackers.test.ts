@@ -77,3 +77,13 @@ describe("findTrackerMentions", () => {
     expect(find(["Q4 2026"], [turn("by Q4 2026, not Q4 2025")]).map((m) => m.matched)).toEqual(["Q4 2026"])
   })
 })
+
+describe("competitor names", () => {
+  it("without stems a name is matched as written: Excel is not 'excellent', Siemens is not 'Siemen'", () => {
+    const turns = [{ speaker: "S2", start: 0, text: "Excellent, we run it all in Excel today. Siemen said Siemens logs it." }]
+    const stemmed = findTrackerMentions(compileTrackerTerms(["Excel"]), turns).map((m) => m.matched)
+    expect(stemmed).toEqual(["Excellent", "Excel"])
+    const exact = compileTrackerTerms(["Excel", "Siemens"], { stem: false })
+    expect(findTrackerMentions(exact, turns).map((m) => m.matched)).toEqual(["Excel", "Siemens"])
+  })
+})

@@ -6,6 +6,7 @@ import { AssistantApi } from "./Assistant.js"
 import { AudioApi } from "./Audio.js"
 import { ClientAuthApi } from "./ClientAuth.js"
 import { ClientPortalApi, PortalPublicApi } from "./ClientPortal.js"
+import { ClosingAuditsApi } from "./ClosingAudits.js"
 import { CoachingApi } from "./Coaching.js"
 import { CompanionApi } from "./Companion.js"
 import { withApiErrors } from "./Errors.js"
@@ -19,6 +20,7 @@ import { isPending } from "./Pending.js"
 import { ProbesApi } from "./Probes.js"
 import { RecorderApi } from "./Recorder.js"
 import { TrackersApi } from "./Trackers.js"
+import { TrendsApi } from "./Trends.js"
 import { API_VERSION, VERSIONS_LINE } from "./Version.js"
 import { WebhooksApi } from "./Webhooks.js"
 import { WorkspaceApi } from "./Workspace.js"
@@ -44,6 +46,8 @@ export class CallsightApi extends HttpApi.make("callsight")
   .add(AccountApi)
   .add(WebhooksApi)
   .add(TrackersApi)
+  .add(TrendsApi)
+  .add(ClosingAuditsApi)
   .pipe(withApiErrors)
   .annotate(OpenApi.Title, "Callsight")
   .annotate(OpenApi.Version, API_VERSION)

@@ -17,6 +17,7 @@ import {
 } from "./ClientPortal.js"
 import { NotFound } from "./Errors.js"
 import { ApiKeyHeaders, AssistantAuth } from "./Security.js"
+import { Trends, TrendsParams } from "./Trends.js"
 import { TeamHealth } from "./Workspace.js"
 
 export const CallQueueParams = Schema.Struct({
@@ -115,6 +116,16 @@ export class AssistantApi extends HttpApiGroup.make("assistant")
       .setHeaders(ApiKeyHeaders)
       .addSuccess(TeamHealth)
       .annotate(OpenApi.Summary, "The tenant's team health (the workspace team-health view)")
+  )
+  .add(
+    HttpApiEndpoint.get("getTrends", "/trends")
+      .setUrlParams(Schema.Struct({ ...RequiredClientId.fields, ...TrendsParams.fields }))
+      .setHeaders(ApiKeyHeaders)
+      .addSuccess(Trends)
+      .annotate(
+        OpenApi.Summary,
+        "The tenant's trends per period, team and closer (the portal's trends view, the whole team); 404 for an unknown client or closer_id"
+      )
   )
   .prefix("/v1/internal/assistant")
   .middleware(AssistantAuth)

@@ -40,8 +40,30 @@ export const AudioUploadForm = Schema.Struct({
   }),
   rep_channel: Schema.optional(RepChannelSetting).annotations({
     description: "Stereo recordings: the channel of the rep; unset, the tenant's default (`rep_channel` of the lead-context profile, `auto` unless set)"
+  }),
+  account: Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
+    description: "The buyer's company: a domain (`acme.com`, matched and created by domain) or a name (matched in any case). " +
+      "Unset, the account is the deal's, else the attendees' company domain (docs/deals.md)"
+  }),
+  deal_id: Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
+    description: "The deal's id in your system or CRM: calls with the same `deal_id` are one deal (created on first sight). " +
+      "Unset, the call joins its account's open deal within the sales cycle, or starts one"
+  }),
+  meeting_at: Schema.optional(Text).annotations({
+    description: "When the meeting took place (ISO-8601 with its offset, not in the future): the time every period view counts " +
+      "the call in. Unset, the upload time"
+  }),
+  attendees: Schema.optional(Schema.Union(Text, Schema.Array(Text))).annotations({
+    description: "The meeting's attendees' e-mail addresses: the field repeated, or one value separated by commas (at most 50)"
   })
 }).annotations({ identifier: "AudioUploadForm" })
+
+/** A call's account: the buyer's company (docs/deals.md). */
+export const CallAccount = Schema.Struct({
+  account_id: Text,
+  name: Text,
+  domain: Schema.NullOr(Text)
+}).annotations({ identifier: "CallAccount" })
 
 export const UploadHeaders = Schema.Struct({
   ...ApiKeyOrSessionHeaders.fields,
@@ -99,7 +121,23 @@ export const AnalysisStatusResponse = Schema.Struct({
   }),
   error: Schema.NullOr(AnalysisError),
   summary: Schema.NullOr(AnalysisSummary),
-  notices: Notices
+  notices: Notices,
+  meeting_at: Timestamp.annotations({
+    description: "When the meeting took place: the upload's or the recorder's `meeting_at`, else the upload time (`created_at`); " +
+      "the time every period view counts the call in"
+  }),
+  account: Schema.optionalWith(Schema.NullOr(CallAccount), { default: () => null }).annotations({
+    description: "The buyer's company the call belongs to; null: none known (docs/deals.md)"
+  }),
+  deal_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }).annotations({
+    description: "The deal the call belongs to (Callsight's id); null: none (no account and no `deal_id` at upload)"
+  }),
+  external_deal_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }).annotations({
+    description: "The deal's id in your system or CRM (the upload's `deal_id`); null when the deal has none"
+  }),
+  attendees: Schema.optionalWith(Schema.Array(Text), { default: () => [] }).annotations({
+    description: "The meeting's attendees' addresses: the upload's `attendees`, or the recorder's calendar event's invitees"
+  })
 }).annotations({ identifier: "AnalysisStatusResponse" })
 
 export class AudioApi extends HttpApiGroup.make("audio")

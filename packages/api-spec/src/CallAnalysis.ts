@@ -288,6 +288,15 @@ export const CallAnalysis = Schema.Struct({
   closer_email: Schema.NullOr(Schema.String),
   status: AnalysisStatus,
   created_at: Timestamp,
+  meeting_at: Timestamp.annotations({
+    description: "When the meeting took place (the upload's or the recorder's `meeting_at`), else the upload time: the time every period view counts the call in"
+  }),
+  deal_id: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }).annotations({
+    description: "The deal the call belongs to (docs/deals.md); null: none"
+  }),
+  account_id: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }).annotations({
+    description: "The buyer's company (account) the call belongs to; null: none known"
+  }),
   completed_at: Schema.NullOr(Timestamp),
   duration_s: Schema.NullOr(Schema.Number),
   method_version: Schema.NullOr(Schema.String),

@@ -13,6 +13,7 @@ import { CallId, ClientId, CloserId, EmailAddress, IncludeTestData, NonEmptyTrim
 import { PlanUsage } from "./PlanUsage.js"
 import { Conflict, Forbidden, NotFound, Unauthorized } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
+import { TrendChange } from "./Trends.js"
 
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
@@ -419,6 +420,10 @@ export const DailyBrief = Schema.Struct({
   notable_moments: Schema.Array(NotableMoment),
   deals_at_risk: Schema.Array(DealAtRisk),
   suggested_actions: Schema.Array(SuggestedAction),
+  changes: Schema.Array(TrendChange).annotations({
+    description: "The notable changes of the trends between the last 7 days (to the brief's day) and the 7 before, largest first, " +
+      "each a sentence (\"objections about price up from 3 to 9 this week\") with the calls behind it (docs/trends.md)"
+  }),
   generated_at: Timestamp
 }).annotations({ identifier: "DailyBrief" })
 

@@ -95,7 +95,7 @@ export const CloserCoaching = Schema.Struct({
   calls_this_week: Schema.Number,
   average_score: Schema.NullOr(Schema.Number).annotations({ description: "Over the weeks of `score_trend`" }),
   score_trend: Schema.Array(ScoreTrendPoint).annotations({
-    description: "The last 8 weeks (Monday to Sunday, UTC, by the time the analysis completed), oldest first"
+    description: "The last 8 weeks (Monday to Sunday, UTC, by when the meeting took place: `meeting_at`, else the upload time), oldest first"
   }),
   focus: Schema.NullOr(CoachingFocus).annotations({
     description: "The weakest dimension of the last 4 weeks: this week's focus; null without an assessed dimension"

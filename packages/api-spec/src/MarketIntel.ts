@@ -439,6 +439,62 @@ export const MarketIntelSeriesTestParams = Schema.Struct({
 })
 
 // ---------------------------------------------------------------------------------------------
+// Trends per segment (issue 38, item 3; docs/trends.md)
+
+/** A count of a segment's cell, withheld like every cross-tenant figure when fewer than 3 tenants feed it. */
+const SegmentCountFields = {
+  count: Schema.NullOr(Schema.Number).annotations({ description: "How many; null when withheld" }),
+  calls: Schema.NullOr(Schema.Number).annotations({ description: "Calls behind the count; null when withheld" }),
+  tenants: Schema.Number.annotations({ description: "Tenants behind the count" }),
+  suppressed: Schema.NullOr(Suppression)
+}
+
+export const SegmentTrendObjection = Schema.Struct({
+  kind: Schema.Literal("price", "budget", "timing", "authority", "need", "competitor"),
+  ...SegmentCountFields
+}).annotations({ identifier: "SegmentTrendObjection" })
+
+export const SegmentTrendCompetitor = Schema.Struct({
+  competitor: Text.annotations({ description: "The competitor's name as the tenants' market profiles spell it, in lower case" }),
+  ...SegmentCountFields
+}).annotations({ identifier: "SegmentTrendCompetitor" })
+
+export const SegmentTrendPeriod = Schema.Struct({
+  period_start: Text,
+  period_end: Text.annotations({ description: "The next period's first day (exclusive)" }),
+  label: Text,
+  calls: Schema.NullOr(Schema.Number).annotations({ description: "Completed calls that took place in the period; null when the cell is withheld" }),
+  tenants: Schema.Number,
+  suppressed: Schema.NullOr(Suppression).annotations({ description: "The whole cell withheld: fed by 1 or 2 tenants" }),
+  objections: Schema.Array(SegmentTrendObjection).annotations({ description: "Every kind; empty when the cell is withheld" }),
+  competitors: Schema.Array(SegmentTrendCompetitor).annotations({
+    description: "Competitors mentioned by at least 3 tenants' calls, most mentioned first; empty when the cell is withheld"
+  }),
+  competitors_withheld: Schema.Number.annotations({ description: "Competitors left out: mentioned in fewer than 3 tenants' calls" })
+}).annotations({ identifier: "SegmentTrendPeriod" })
+
+export const SegmentTrends = Schema.Struct({
+  industry: Text,
+  icp: Schema.NullOr(Text).annotations({ description: "null when the segments are industries (`segment_by=industry`)" }),
+  periods: Schema.Array(SegmentTrendPeriod).annotations({ description: "Oldest first" })
+}).annotations({ identifier: "SegmentTrends" })
+
+export const MarketIntelTrends = Schema.Struct({
+  period_type: PeriodType,
+  segment_by: Schema.Literal("industry", "icp"),
+  segments: Schema.Array(SegmentTrends).annotations({ description: "Segments with a call in the periods, by label" }),
+  generated_at: Timestamp
+}).annotations({ identifier: "MarketIntelTrends" })
+
+export const MarketIntelTrendsParams = Schema.Struct({
+  ...PeriodParams.fields,
+  periods: Periods,
+  segment_by: Schema.optionalWith(Schema.Literal("industry", "icp"), { default: () => "industry" as const }).annotations({
+    description: "`industry` (default) or `icp` (each ICP within its industry)"
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
 // The group
 // ---------------------------------------------------------------------------------------------
 
@@ -583,6 +639,19 @@ export class MarketIntelApi extends HttpApiGroup.make("marketIntel")
         "Body keys, all optional: `period_types` (default all four), `periods` (1–26 trailing periods of each type, default " +
           "26), `period_start` (the last period, any day inside it; default the current one). Other keys are 422. Idempotent: " +
           "the same data gives the same aggregates."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getMarketIntelTrends", "/trends")
+      .setHeaders(ApiKeyHeaders)
+      .setUrlParams(MarketIntelTrendsParams)
+      .addSuccess(MarketIntelTrends)
+      .annotate(OpenApi.Summary, "Objections by kind and competitors mentioned, per period and segment across tenants (test data left out)")
+      .annotate(
+        OpenApi.Description,
+        "Calls count in the period they took place (`meeting_at`, else the upload). A cell (a segment in a period) fed by 1 or " +
+          "2 tenants shows none of its counts, and a count fed by fewer than 3 tenants is withheld (`min_tenants`), as in every " +
+          "cross-tenant view; a competitor mentioned in fewer than 3 tenants' calls is left out (`competitors_withheld`)."
       )
   )
   .middleware(AdminAuth)

@@ -77,7 +77,8 @@ export const Pending = {
   payments: [],
   account: [],
   webhooks: [],
-  trackers: []
+  trackers: [],
+  trends: []
 } as const satisfies PendingLists
 
 export type PendingGroup = keyof typeof Pending

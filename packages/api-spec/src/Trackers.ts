@@ -98,6 +98,10 @@ export const TrackerCloserCount = Schema.Struct({
   closer_email: Schema.NullOr(Text).annotations({ description: "null: calls with no closer" }),
   ...CountFields
 }).annotations({ identifier: "TrackerCloserCount" })
+export const TrackerDealCount = Schema.Struct({
+  deal_id: Text.annotations({ description: "The deal (docs/deals.md); calls of no deal are counted in no deal row" }),
+  ...CountFields
+}).annotations({ identifier: "TrackerDealCount" })
 export const TrackerPeriodCount = Schema.Struct({
   period_start: Text.annotations({ description: "The period's first day (YYYY-MM-DD, UTC; weeks start on Monday)" }),
   ...CountFields
@@ -110,6 +114,9 @@ export const TrackerCounts = Schema.Struct({
   ...CountFields,
   terms: Schema.Array(TrackerTermCount).annotations({ description: "Every term of the tracker, most mentioned first (0 included)" }),
   closers: Schema.Array(TrackerCloserCount).annotations({ description: "Closers with a mention, most mentions first" }),
+  deals: Schema.optionalWith(Schema.Array(TrackerDealCount), { default: () => [] }).annotations({
+    description: "Deals with a mention, most mentions first"
+  }),
   periods: Schema.Array(TrackerPeriodCount).annotations({ description: "Periods with a mention, oldest first" })
 }).annotations({ identifier: "TrackerCounts" })
 
@@ -118,6 +125,10 @@ export const TrackerCallCount = Schema.Struct({
   closer_email: Schema.NullOr(Text),
   external_call_id: Schema.NullOr(Text),
   created_at: Timestamp,
+  meeting_at: Timestamp.annotations({
+    description: "When the call's meeting took place (`occurred_at`): the period it is counted in"
+  }),
+  deal_id: Schema.optionalWith(Schema.NullOr(Text), { default: () => null }).annotations({ description: "The call's deal; null: none" }),
   mentions: Schema.Number,
   trackers: Schema.Array(Schema.Struct({ tracker_id: TrackerId, term: Text, mentions: Schema.Number })).annotations({
     description: "Mentions in this call by tracker and term"
@@ -136,13 +147,16 @@ export const TrackerReport = Schema.Struct({
 export type TrackerReport = typeof TrackerReport.Type
 
 export const TrackerReportParams = Schema.Struct({
-  from: Schema.optional(TimestampInput.annotations({ description: "Calls made from (inclusive); default: 90 days before `to`" })),
+  from: Schema.optional(TimestampInput.annotations({
+    description: "Calls whose meeting took place from (inclusive; `occurred_at`); default: 90 days before `to`"
+  })),
   to: Schema.optional(TimestampInput.annotations({ description: "Calls made before (exclusive); default: now" })),
   period: Schema.optionalWith(Schema.Literal("day", "week", "month"), { default: () => "week" as const }).annotations({
     description: "The periods counted (UTC; weeks from Monday). Default `week`"
   }),
   tracker_id: Schema.optional(TrackerId.annotations({ description: "One tracker only (404 when it is not the tenant's)" })),
   closer_email: Schema.optional(Text.annotations({ description: "One closer's calls only (any case)" })),
+  deal_id: Schema.optional(Text.pipe(Schema.maxLength(200)).annotations({ description: "One deal's calls only (`deal_id` of the call status or deal intelligence)" })),
   quotes: queryInt({ min: 0, max: 20, default: 3, description: "Quotes kept per count (0–20, default 3)" }),
   limit: queryInt({ min: 1, max: 200, default: 50, description: "Calls per page (1–200, default 50)" }),
   cursor: Schema.optional(Text.annotations({ description: "`next_cursor` of the previous page" }))

@@ -5,6 +5,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { CallAccount } from "./Audio.js"
 import { CallAnalysis, ScorecardDimensionName } from "./CallAnalysis.js"
 import { CallId, ClientId, CloserId, NonEmptyTrimmedText, Payload, Text, Timestamp, UserId, queryInt, strictBody } from "./Common.js"
 import { AccountAlert, AnswerSource, DealOutcome, SuggestedAction } from "./ClientPortal.js"
@@ -171,6 +172,43 @@ export const MeetingPrepBrief = Schema.Struct({
   generated_at: Timestamp
 }).annotations({ identifier: "MeetingPrepBrief" })
 
+export const DealCallPoint = Schema.Struct({
+  call_id: CallId,
+  meeting_at: Timestamp,
+  closer_email: Schema.NullOr(Text),
+  overall_score: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "DealCallPoint" })
+
+export const DealScoreTrend = Schema.Struct({
+  first: Schema.NullOr(Schema.Number),
+  last: Schema.NullOr(Schema.Number),
+  change: Schema.NullOr(Schema.Number).annotations({ description: "last minus first; null with fewer than two scored calls" }),
+  direction: Schema.Literal("up", "down", "flat", "none").annotations({
+    description: "`up` at +5 or more, `down` at -5 or less, `flat` between, `none` with fewer than two scored calls"
+  }),
+  scores: Schema.Array(Schema.Struct({ call_id: CallId, score: Schema.Number })).annotations({ description: "Oldest call first" })
+}).annotations({ identifier: "DealScoreTrend" })
+
+export const DealObjectionTrack = Schema.Struct({
+  kind: Text,
+  raised_in: Schema.Array(CallId).annotations({ description: "The calls that raised it, oldest first" }),
+  state: Schema.Literal("resolved", "open").annotations({
+    description: "`resolved`: a later call of the deal took place without it being raised again; else `open`"
+  }),
+  last_quote: Text,
+  last_response: Text
+}).annotations({ identifier: "DealObjectionTrack" })
+
+export const DealStepFollowThrough = Schema.Struct({
+  call_id: CallId,
+  quote: Text,
+  due_text: Schema.NullOr(Text),
+  due_date: Schema.NullOr(Text).annotations({ description: "The day the due names, from the call's meeting (YYYY-MM-DD, UTC)" }),
+  state: Schema.Literal("kept", "slipped", "open", "undated").annotations({
+    description: "`kept`: a later call of the deal by the due day (+1 day); `slipped`: that passed without one; `open`: not yet due; `undated`: no due read"
+  })
+}).annotations({ identifier: "DealStepFollowThrough" })
+
 export const DealInsight = Schema.Struct({
   call_id: CallId,
   external_call_id: Schema.NullOr(Text).annotations({
@@ -183,7 +221,20 @@ export const DealInsight = Schema.Struct({
   currency: Schema.NullOr(Text),
   risk: RiskLevel,
   signals: Schema.Array(Text).annotations({ examples: [["price objection unanswered", "no next step agreed"]] }),
-  next_step: Schema.NullOr(Text)
+  next_step: Schema.NullOr(Text),
+  deal_id: Schema.NullOr(Text).annotations({ description: "The deal's id; null: a call of no deal, shown as a deal of its own (docs/deals.md)" }),
+  external_deal_id: Schema.NullOr(Text).annotations({ description: "The deal's id in your system or CRM (the upload's `deal_id`)" }),
+  account: Schema.NullOr(CallAccount),
+  calls: Schema.Array(DealCallPoint).annotations({ description: "The deal's calls you see, oldest first; `call_id` above is the latest" }),
+  score_trend: DealScoreTrend,
+  objections: Schema.Array(DealObjectionTrack).annotations({ description: "Each kind raised over the deal, first raised first" }),
+  next_steps: Schema.Array(DealStepFollowThrough).annotations({ description: "Every next step of the deal's calls, and whether it was kept" }),
+  stakeholders: Schema.Array(Text).annotations({
+    description: "The distinct attendees' addresses over the deal's calls, the tenant's own domains left out"
+  }),
+  risk_reasons: Schema.Array(Text).annotations({
+    description: "Why the deal's risk is above its latest call's: slipped steps, a falling score, an objection that keeps coming back"
+  })
 }).annotations({ identifier: "DealInsight" })
 
 export const DealIntelligence = Schema.Struct({

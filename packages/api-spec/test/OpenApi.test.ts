@@ -172,7 +172,17 @@ const EXTENSIONS = [
   "POST /v1/client-portal/trackers",
   "PUT /v1/client-portal/trackers/{tracker_id}",
   "DELETE /v1/client-portal/trackers/{tracker_id}",
-  "GET /v1/client-portal/trackers/report"
+  "GET /v1/client-portal/trackers/report",
+  // the Team Closing Audit (ClosingAudits.ts, issue 38)
+  "POST /v1/client-portal/closing-audits",
+  "GET /v1/client-portal/closing-audits",
+  "GET /v1/client-portal/closing-audits/{audit_id}",
+  "GET /v1/client-portal/closing-audits/{audit_id}/report",
+  "GET /v1/client-portal/closing-audits/{audit_id}/report.pdf",
+  // trends (Trends.ts, issue 38), and its doors in the assistant interface and market intelligence
+  "GET /v1/client-portal/trends",
+  "GET /v1/internal/assistant/trends",
+  "GET /v1/internal/admin/market-intel/trends"
 ] as const
 
 const spec = OpenApi.fromApi(CallsightApi) as any
@@ -255,7 +265,7 @@ describe("the OpenAPI document", () => {
     const keyed = operationsOf(spec).filter((key) =>
       /^\w+ \/v1\/internal\/(admin|assistant)\/|^POST \/v1\/teams\/audio$|^GET \/(analysis|reports)\//.test(key)
     )
-    expect(keyed.length).toBe(27 + 2 + 8 + 3 + 6) // + the members operations for staff (issue 36)
+    expect(keyed.length).toBe(27 + 2 + 8 + 3 + 6 + 2) // + the members operations for staff (issue 36), the trends of the assistant and market intelligence (issue 38)
     // the upload, the status and the report also take the portal's session alone (a browser signed in): their key is optional
     const OR_SESSION = ["POST /v1/teams/audio", "GET /analysis/{call_id}", "GET /reports/{call_id}/html"]
     for (const key of keyed) {
@@ -303,6 +313,21 @@ describe("the OpenAPI document", () => {
     expect(operation("POST /v1/client-auth/signup").responses["201"]).toBeDefined()
     expect(operation("POST /v1/teams/audio").responses["202"]).toBeDefined()
     expect(operation("GET /reports/{call_id}/html").responses["200"].content["text/html"]).toBeDefined()
+  })
+
+  it("declares the closing audits: a tenant key or a session, 201 on create, the report as HTML and PDF (503 without a PDF engine)", () => {
+    const AUDITS = "/v1/client-portal/closing-audits"
+    for (const key of [`POST ${AUDITS}`, `GET ${AUDITS}`, `GET ${AUDITS}/{audit_id}`, `GET ${AUDITS}/{audit_id}/report`, `GET ${AUDITS}/{audit_id}/report.pdf`]) {
+      expect(operation(key).security, key).toEqual([{ tenantKey: [] }, { session: [] }])
+    }
+    const create = operation(`POST ${AUDITS}`)
+    expect(create.responses["201"]).toBeDefined()
+    for (const status of ["402", "404", "409", "422"]) expect(create.responses[status], status).toBeDefined()
+    expect(param(`POST ${AUDITS}`, "idempotency-key")).toMatchObject({ in: "header", required: false })
+    expect(operation(`GET ${AUDITS}/{audit_id}/report`).responses["200"].content["text/html"]).toBeDefined()
+    const pdf = operation(`GET ${AUDITS}/{audit_id}/report.pdf`)
+    expect(Object.keys(pdf.responses["200"].content)).toEqual(["application/pdf"])
+    expect(pdf.responses["503"]).toBeDefined()
   })
 
   it("keeps the spec's names for the named request bodies", () => {

@@ -4,7 +4,7 @@
  * loads the declarations of its own operations and not the other groups' (docs/architecture.md,
  * "The CLI's builds").
  */
-import { AudioApi, ClientAuthApi, ExtensionsApi, MembersAdminApi, TrackersApi, WebhooksApi, withApiErrors } from "@callsight/api-spec"
+import { AudioApi, ClientAuthApi, ClosingAuditsApi, ExtensionsApi, MembersAdminApi, TrackersApi, TrendsApi, WebhooksApi, withApiErrors } from "@callsight/api-spec"
 import { HttpApi } from "@effect/platform"
 
 /** `calls list`, `admin create-tenant`, `admin grant-credits`. */
@@ -24,3 +24,9 @@ export const MembersClientApi = withApiErrors(HttpApi.make("callsight").add(Memb
 
 /** `trackers ...` (the stored portal session). */
 export const TrackersClientApi = withApiErrors(HttpApi.make("callsight").add(TrackersApi))
+
+/** `trends` (the stored portal session). */
+export const TrendsClientApi = withApiErrors(HttpApi.make("callsight").add(TrendsApi))
+
+/** `audit ...` (a tenant key). */
+export const ClosingAuditsClientApi = withApiErrors(HttpApi.make("callsight").add(ClosingAuditsApi))

@@ -136,6 +136,10 @@ const describeStatus = (s: AnalysisStatus): string =>
     ...rows([
       ["external id", s.external_call_id],
       ["created", s.created_at],
+      // the meeting, its account and deal (docs/deals.md): shown when said
+      ["meeting", s.meeting_at === s.created_at || s.meeting_at === "" ? undefined : s.meeting_at],
+      ["account", s.account == null ? undefined : s.account.domain === null ? s.account.name : `${s.account.name} (${s.account.domain})`],
+      ["deal", s.deal_id == null ? undefined : s.external_deal_id == null ? s.deal_id : `${s.deal_id} (${s.external_deal_id})`],
       ["started", s.started_at],
       ["completed", s.completed_at],
       ["audio", seconds(s.duration_s)],
@@ -348,6 +352,26 @@ const upload = Command.make(
       Options.optional,
       Options.withDescription("Stereo: the rep's channel (rep_channel: left, right, auto); unset, the tenant's default")
     ),
+    account: Options.text("account").pipe(
+      Options.withPseudoName("COMPANY"),
+      Options.optional,
+      Options.withDescription("The buyer's company (account): a domain (acme.com) or a name")
+    ),
+    dealId: Options.text("deal-id").pipe(
+      Options.withPseudoName("ID"),
+      Options.optional,
+      Options.withDescription("The deal's id in your system or CRM (deal_id): calls with the same one are one deal")
+    ),
+    meetingAt: Options.text("meeting-at").pipe(
+      Options.withPseudoName("TIME"),
+      Options.optional,
+      Options.withDescription("When the meeting took place (meeting_at, ISO-8601 with its offset, e.g. 2026-03-04T15:00:00Z)")
+    ),
+    attendees: Options.text("attendee").pipe(
+      Options.withPseudoName("EMAIL"),
+      Options.repeated,
+      Options.withDescription("An attendee's e-mail address (attendees); repeat it for each, or give several separated by commas")
+    ),
     idempotencyKey: Options.text("idempotency-key").pipe(
       Options.withPseudoName("KEY"),
       Options.optional,
@@ -385,6 +409,10 @@ const upload = Command.make(
             closerEmail: Option.getOrUndefined(args.closerEmail),
             callType: Option.getOrUndefined(args.callType),
             repChannel: Option.getOrUndefined(args.repChannel),
+            account: Option.getOrUndefined(args.account),
+            dealId: Option.getOrUndefined(args.dealId),
+            meetingAt: Option.getOrUndefined(args.meetingAt),
+            attendees: args.attendees.length === 0 ? undefined : args.attendees,
             idempotencyKey: Option.getOrUndefined(args.idempotencyKey),
             onProgress: bar?.update
           })

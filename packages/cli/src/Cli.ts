@@ -22,6 +22,8 @@
  *   callsight mcp [--url URL] [--api-key K]
  *   callsight webhooks add URL [--event E]... [--description D] | list | remove ID | deliveries ID | redeliver ID MSG_ID
  *   callsight trackers list | add NAME --term T... [--kind K] | remove ID | report [--from D] [--to D] [--period P] ... [--json]
+ *   callsight trends [--period week|month] [--periods N] [--since D] [--until D] [--closer EMAIL] [--json]
+ *   callsight audit create (--call ID... | --last-per-closer N) [--title T] | list | show ID | report ID [-o FILE] | pdf ID -o FILE
  *   callsight --version | --help | COMMAND --help   (help pages: Help.ts)
  *
  * Exit codes: 0 success, 1 analysis failed, 2 usage error, 3 service error.
@@ -32,6 +34,7 @@ import { Console, Effect } from "effect"
 import { admin } from "./Admin.js"
 import { audioCommands } from "./Audio.js"
 import { calls } from "./Calls.js"
+import { audit } from "./ClosingAudits.js"
 import { UsageError } from "./Errors.js"
 import { asksForHelp, commandPath, commandTree, group, helpPage, HelpRequested } from "./Help.js"
 import { mcp } from "./Mcp.js"
@@ -40,13 +43,14 @@ import { withOutput } from "./Output.js"
 import { serve } from "./Serve.js"
 import { sessionCommands } from "./Session.js"
 import { trackers } from "./Trackers.js"
+import { trends } from "./Trends.js"
 import { webhooks } from "./Webhooks.js"
 import { worker } from "./Worker.js"
 
 export const callsight = group(
   "callsight",
   "Callsight: sales-call intelligence service, its analysis workers, and its command-line client",
-  [serve, worker, ...audioCommands, calls, ...sessionCommands, admin, openapi, webhooks, trackers, mcp]
+  [serve, worker, ...audioCommands, calls, ...sessionCommands, admin, openapi, webhooks, trackers, trends, audit, mcp]
 )
 
 /** The commands, for their help pages (Help.ts). */

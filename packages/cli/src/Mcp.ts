@@ -16,7 +16,7 @@ import { Command } from "@effect/cli"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Logger, Redacted, Schema } from "effect"
-import { AudioClientApi } from "./Apis.js"
+import { AudioClientApi, ClosingAuditsClientApi } from "./Apis.js"
 import { apiKeyOption, baseUrl, clientOf, tenantKey, urlOption } from "./Connection.js"
 
 /** How long a forwarded tool call may take. */
@@ -76,9 +76,10 @@ export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption },
     const base = yield* baseUrl(args.url)
     // `fetch`: upload_audio streams a file, which the service may answer before it is all sent (Connection.ts)
     const client = yield* clientOf(AudioClientApi, { baseUrl: base, apiKey }, "fetch")
+    const audits = yield* clientOf(ClosingAuditsClientApi, { baseUrl: base, apiKey })
     // the tools (the server's mcp/Tools.ts entry) and the declarations of the forwarded ones, loaded
     // here: the other commands start without them
-    const [{ OutcomeTruth, OutcomeTruthRequest, SearchResults, TrackerReport }, { makeMcpServer, McpToolError }] = yield* Effect
+    const [{ OutcomeTruth, OutcomeTruthRequest, SearchResults, TrackerReport, Trends }, { makeMcpServer, McpToolError }] = yield* Effect
       .promise(() => Promise.all([import("./Whole.js"), import("@callsight/server/mcp-tools")]))
     const key = Redacted.value(apiKey)
     const remote = remoteTools(base, key, McpToolError)
@@ -92,6 +93,11 @@ export const mcp = Command.make("mcp", { url: urlOption, apiKey: apiKeyOption },
       audio: { _tag: "path" },
       searchCalls: (params) => remote.call("search_calls", { ...params }, SearchResults),
       trackerReport: (params) => remote.call("tracker_report", { ...params }, TrackerReport),
+      trends: (params) => remote.call("trends", { ...params }, Trends),
+      closingAudits: {
+        create: (request) => audits.closingAudits.createClosingAudit({ headers: {}, payload: request }),
+        get: (auditId) => audits.closingAudits.getClosingAudit({ path: { audit_id: auditId } })
+      },
       recordOutcome: (callId, request) =>
         Effect.flatMap(Schema.encode(OutcomeTruthRequest)(request), (body) =>
           remote.call("record_outcome", { call_id: callId, ...body }, OutcomeTruth)),

@@ -89,11 +89,12 @@ const optionalText = (name: string, pseudo: string, description: string) =>
 const report = Command.make(
   "report",
   {
-    from: optionalText("from", "DATE", "Calls made from (YYYY-MM-DD or ISO date-time; default: 90 days before --to)"),
+    from: optionalText("from", "DATE", "Calls whose meeting took place from (YYYY-MM-DD or ISO date-time; default: 90 days before --to)"),
     to: optionalText("to", "DATE", "Calls made before (default: now)"),
     period: Options.choice("period", ["day", "week", "month"] as const).pipe(Options.withDefault("week" as const), Options.withDescription("Periods counted (default week)")),
     tracker: optionalText("tracker", "TRACKER_ID", "One tracker only"),
     closer: optionalText("closer", "EMAIL", "One closer's calls only"),
+    deal: optionalText("deal", "DEAL_ID", "One deal's calls only (deal_id)"),
     quotes: Options.integer("quotes").pipe(Options.withPseudoName("N"), Options.withDefault(3), Options.withDescription("Quotes per count (0-20; default 3)")),
     limit: Options.integer("limit").pipe(Options.withPseudoName("N"), Options.withDefault(50), Options.withDescription("Calls per page (1-200; default 50)")),
     cursor: optionalText("cursor", "C", "The next page (next_cursor of the previous one)"),
@@ -109,6 +110,7 @@ const report = Command.make(
             period: args.period,
             tracker_id: Option.getOrUndefined(Option.map(args.tracker, (id) => TrackerId.make(id, true))),
             closer_email: Option.getOrUndefined(args.closer),
+            deal_id: Option.getOrUndefined(args.deal),
             quotes: args.quotes,
             limit: args.limit,
             cursor: Option.getOrUndefined(args.cursor)
@@ -120,13 +122,14 @@ const report = Command.make(
         lines.push("", `${t.name} (${t.kind}): ${t.mentions} mentions in ${t.calls} calls`)
         for (const term of t.terms) lines.push(`  ${term.term}: ${term.mentions} in ${term.calls} calls`)
         for (const c of t.closers) lines.push(`  closer ${c.closer_email ?? "(none)"}: ${c.mentions}`)
+        for (const d of t.deals) lines.push(`  deal ${d.deal_id}: ${d.mentions}`)
         for (const p of t.periods) lines.push(`  ${answer.period} of ${p.period_start}: ${p.mentions}`)
         for (const q of t.quotes) lines.push(`  "${q.quote}" (${q.call_id} at ${Math.round(q.start)} s, ${q.role ?? q.speaker})`)
       }
       if (answer.calls.length > 0) {
         lines.push("", "Calls:")
         for (const c of answer.calls) {
-          lines.push(`  ${c.call_id}  ${c.created_at}  ${c.closer_email ?? "-"}  ${c.mentions} mentions: ` +
+          lines.push(`  ${c.call_id}  ${c.meeting_at}  ${c.closer_email ?? "-"}  ${c.mentions} mentions: ` +
             c.trackers.map((t) => `${t.term} ${t.mentions}`).join(", "))
         }
       }

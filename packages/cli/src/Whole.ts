@@ -4,4 +4,4 @@
  * run, so that every other command starts without loading them (each derives its client from its
  * own groups, Connection.ts).
  */
-export { openApiText, OutcomeTruth, OutcomeTruthRequest, SearchResults, TrackerReport } from "@callsight/api-spec"
+export { openApiText, OutcomeTruth, OutcomeTruthRequest, SearchResults, TrackerReport, Trends } from "@callsight/api-spec"

@@ -46,6 +46,14 @@ export interface UploadAudioOptions {
    * `auto`: decided from the call); unset, the tenant's default (`auto` unless set).
    */
   readonly repChannel?: typeof RepChannelSetting.Type | undefined
+  /** `account`: the buyer's company, a domain (`acme.com`) or a name (docs/deals.md). */
+  readonly account?: string | undefined
+  /** `deal_id`: the deal's id in your system or CRM; calls with the same one are one deal (at most 200 characters). */
+  readonly dealId?: string | undefined
+  /** `meeting_at`: when the meeting took place (ISO-8601 with its offset, or a `Date`); unset, the upload time. */
+  readonly meetingAt?: string | Date | undefined
+  /** `attendees`: the meeting's attendees' e-mail addresses (at most 50), sent as the field repeated. */
+  readonly attendees?: ReadonlyArray<string> | undefined
   /**
    * `Idempotency-Key` (1–255 characters): the same key and the same file within 24 h answer the
    * first upload's 202 body again, without a new call; the key with another file is `Conflict` (409).
@@ -240,6 +248,12 @@ export const uploadFields = (options: UploadAudioOptions): Array<readonly [strin
   if (options.closerEmail !== undefined) fields.push(["closer_email", options.closerEmail])
   if (options.callType !== undefined) fields.push(["call_type", options.callType])
   if (options.repChannel !== undefined) fields.push(["rep_channel", options.repChannel])
+  if (options.account !== undefined) fields.push(["account", options.account])
+  if (options.dealId !== undefined) fields.push(["deal_id", options.dealId])
+  if (options.meetingAt !== undefined) {
+    fields.push(["meeting_at", typeof options.meetingAt === "string" ? options.meetingAt : options.meetingAt.toISOString()])
+  }
+  for (const attendee of options.attendees ?? []) fields.push(["attendees", attendee])
   return fields
 }
 

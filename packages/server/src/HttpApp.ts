@@ -35,6 +35,8 @@ import { PortalHttpLive, PortalPublicHttpLive } from "./portal/Http.js"
 import { ProbesHttpLive } from "./probes/Http.js"
 import { RecorderHttpLive } from "./recorder/Http.js"
 import { TrackersHttpLive } from "./trackers/Http.js"
+import { ClosingAuditsHttpLive } from "./closingAudits/Http.js"
+import { TrendsHttpLive } from "./trends/Http.js"
 import { WebhooksHttpLive } from "./webhooks/Http.js"
 import { WorkspaceHttpLive } from "./workspace/Http.js"
 
@@ -59,7 +61,9 @@ const GroupsLive = Layer.mergeAll(
   PaymentsHttpLive,
   AccountHttpLive,
   WebhooksHttpLive,
-  TrackersHttpLive
+  TrackersHttpLive,
+  ClosingAuditsHttpLive,
+  TrendsHttpLive
 )
 
 /** What several groups share: outgoing e-mail and the rate limiter. */

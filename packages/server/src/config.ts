@@ -173,6 +173,14 @@ export const appConfig = Config.all({
     Config.validate({ message: "must be 0 or a positive integer", validation: (n) => n >= 0 }),
     Config.withDefault(5)
   ),
+  // The price of a Team Closing Audit (docs/closing-audit.md), charged once when it is made; 0 makes it free.
+  closingAuditCredits: Config.integer("CLOSING_AUDIT_CREDITS").pipe(
+    Config.validate({ message: "must be 0 or a positive integer", validation: (n) => n >= 0 }),
+    Config.withDefault(10)
+  ),
+  // The PDF engine of the audit's report: Chromium (Debian's `chromium`), and how long one print may take.
+  chromiumPath: Config.string("CHROMIUM_PATH").pipe(Config.withDefault("/usr/bin/chromium")),
+  pdfTimeoutSeconds: positiveInt("PDF_TIMEOUT_SECONDS").pipe(Config.withDefault(30)),
   // The payment platform (Stripe Checkout; issue 36): without a secret key the upgrade links are the UPGRADE_URL_* below.
   payments: Config.all({
     secretKey: Config.option(Config.redacted("PAYMENTS_SECRET_KEY")),

@@ -19,6 +19,7 @@ import { MeetingCalendarsLive } from "./integrations/MeetingCalendarsLive.js"
 import { MeetingTokensRefresherLive } from "./integrations/MeetingConnections.js"
 import { SpeechIntegrationsLive } from "./integrations/SpeechIntegrationsLive.js"
 import { OutcomeRecordsLive } from "./portal/OutcomeRecordsLive.js"
+import { DealViewsLive } from "./workspace/DealViewsLive.js"
 import { QualificationFrameworksLive } from "./portal/QualificationFrameworksLive.js"
 import { RepChannelsLive } from "./portal/RepChannelsLive.js"
 import { CallTrackersLive } from "./trackers/CallTrackersLive.js"
@@ -43,7 +44,9 @@ export const DatabaseLive = Layer.unwrapEffect(
  * and default rep channel (portal), its own speech-to-text provider and its LLM (integrations).
  */
 const AnalysisWorkersLive = WorkersLive.pipe(
-  Layer.provide([QualificationFrameworksLive, RepChannelsLive, SpeechIntegrationsLive, LlmAssistantsLive, CallTrackersLive])
+  Layer.provide([QualificationFrameworksLive, RepChannelsLive, SpeechIntegrationsLive, LlmAssistantsLive, CallTrackersLive]),
+  // the portal's profiles, which the first two read, keep the Competitors tracker in step when saved
+  Layer.provide(CallTrackersLive)
 )
 
 /** The recorder's scheduling and polling passes, with the closers' calendars (integrations). */
@@ -99,7 +102,7 @@ export const makeServerLayer = <S, E1, R1, D, E2, R2>(
   options: { readonly workers?: boolean } = {}
 ) =>
   Layer.merge(
-    makeHttpLayer(server).pipe(Layer.provide([CompanionForAdminLive, OutcomeRecordsLive, MeetingCalendarsLive, LlmAssistantsLive, CallTrackersLive])),
+    makeHttpLayer(server).pipe(Layer.provide([CompanionForAdminLive, OutcomeRecordsLive, MeetingCalendarsLive, LlmAssistantsLive, CallTrackersLive, DealViewsLive])),
     options.workers === true ? BackgroundLive : Layer.empty
   ).pipe(Layer.provide(MigrationsLive), Layer.provideMerge(database))
 

@@ -17,6 +17,12 @@ import { call, newTenant } from "./utils/PortalRequests.js"
 import { seedCloser, seedWeekCall } from "./utils/SeedCalls.js"
 import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
 
+/** The chat's tools, as the model is offered them (the intent rules run the same). */
+const CHAT_TOOLS = [
+  "call_summary", "closer_stats", "closer_trend", "competitors", "daily_brief", "deal_status", "deals_at_risk", "draft_follow_up",
+  "follow_through", "get_call", "rank_calls", "rank_closers", "search_calls", "team_overview", "top_objections", "top_pains", "win_rate"
+]
+
 const LLM_KEY = "sk-chat-tenant-key-000000000000000chat"
 const ANTHROPIC_KEY = "sk-ant-chat-tenant-key-0000000000chat"
 
@@ -360,12 +366,12 @@ describe("chat with the tenant's LLM (OpenAI Responses API, Anthropic messages)"
         expect(reply.sources).toContainEqual({ kind: "model", id: "openai-compatible:chat-model", label: "Answer written by chat-model (openai-compatible)" })
         expect(reply.sources.map((s) => s.id)).not.toContain(foreign)
 
-        // what we sent: the model, the six tools with their parameters, the system prompt, the question
+        // what we sent: the model, the tools with their parameters, the system prompt, the question
         expect(model.requests).toHaveLength(3)
         const first = model.requests[0]!.json
         expect(first.model).toBe("chat-model")
         expect(first.tools.map((tool: any) => tool.name).sort()).toEqual(
-          ["call_summary", "closer_stats", "daily_brief", "get_call", "rank_calls", "search_calls", "win_rate"]
+          CHAT_TOOLS
         )
         const stats = first.tools.find((tool: any) => tool.name === "closer_stats")
         expect(stats.type).toBe("function")
@@ -411,7 +417,7 @@ describe("chat with the tenant's LLM (OpenAI Responses API, Anthropic messages)"
         expect(reply.sources).toContainEqual({ kind: "model", id: "anthropic:claude-test", label: "Answer written by claude-test (anthropic)" })
         expect(model.requests.map((r) => r.path)).toEqual(["/v1/messages", "/v1/messages"])
         expect(model.requests[0]!.json.tools.map((tool: any) => tool.name).sort()).toEqual(
-          ["call_summary", "closer_stats", "daily_brief", "get_call", "rank_calls", "search_calls", "win_rate"]
+          CHAT_TOOLS
         )
         const second = JSON.stringify(model.requests[1]!.json.messages)
         expect(second).toContain("tool_result")

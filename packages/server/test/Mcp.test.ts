@@ -24,6 +24,9 @@ const TOOLS = [
   "list_calls",
   "search_calls",
   "tracker_report",
+  "trends",
+  "create_closing_audit",
+  "get_closing_audit",
   "record_outcome",
   "get_report_url"
 ]
@@ -94,7 +97,7 @@ const serveBytes = (bytes: Uint8Array) =>
   })
 
 describe("MCP over Streamable HTTP", () => {
-  layer(testServerLayer({ workerConcurrency: 2 }, { workers: true }), { excludeTestServices: true, timeout: 120_000 })("POST /mcp", (it) => {
+  layer(testServerLayer({ workerConcurrency: 2, closingAuditCredits: 1 }, { workers: true }), { excludeTestServices: true, timeout: 120_000 })("POST /mcp", (it) => {
     it.effect("answers 401 without a key or with an unknown one, 403 to a staff key, 405 to GET and DELETE", () =>
       Effect.gen(function* () {
         const base = yield* serverUrl
@@ -133,7 +136,7 @@ describe("MCP over Streamable HTTP", () => {
         }
       }))
 
-    it.effect("lists the nine tools with input and output schemas from the declaration", () =>
+    it.effect("lists the tools with input and output schemas from the declaration", () =>
       Effect.gen(function* () {
         const base = yield* serverUrl
         const tenant = yield* createTenant(1)
@@ -149,7 +152,8 @@ describe("MCP over Streamable HTTP", () => {
         const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
         // over HTTP the recording is a URL or base64; the form fields are the upload's
         expect(Object.keys(byName.upload_audio!.inputSchema.properties ?? {})).toEqual(
-          ["url", "content_base64", "filename", "external_call_id", "closer_email", "call_type", "rep_channel", "idempotency_key"]
+          ["url", "content_base64", "filename", "external_call_id", "closer_email", "call_type", "rep_channel", "account", "deal_id",
+            "meeting_at", "attendees", "idempotency_key"]
         )
         expect(byName.get_call!.inputSchema).toMatchObject({ required: ["call_id"] })
         // the list's query parameters as the declaration has them: integers, bounded, default 50
@@ -274,6 +278,19 @@ describe("MCP over Streamable HTTP", () => {
             // the trackers' report over the key's tenant (no tracker yet: nothing counted); bad arguments are tool errors
             expect(structured(await call(client, "tracker_report", { period: "month", quotes: 1 }))).toMatchObject({ period: "month", trackers: [], calls: [], next_cursor: null })
             expect(errorText(await call(client, "tracker_report", { period: "year" }))).toContain("period")
+            // the trends over the key's tenant (the whole team): this week's calls are the two completed ones
+            const trends = structured(await call(client, "trends", { periods: 1 }))
+            expect([...trends.team.periods[0].calls.call_ids].sort()).toEqual([fromBase64.call_id, fromUrl.call_id].sort())
+            expect(trends.team.periods[0].calls.count).toBe(2)
+            expect(errorText(await call(client, "trends", { period: "year" }))).toContain("period")
+            // the Team Closing Audit (a credit here): made and read as REST answers it; bad arguments and unknown ids are tool errors
+            const audit = structured(await call(client, "create_closing_audit", { call_ids: [fromBase64.call_id], title: "MCP audit" }))
+            expect(audit).toMatchObject({ title: "MCP audit", calls: 1, credits_charged: 1, selection: { mode: "call_ids" } })
+            expect(structured(await call(client, "get_closing_audit", { audit_id: audit.audit_id }))).toEqual(
+              (await restGet(base, a.api_key, `/v1/client-portal/closing-audits/${audit.audit_id}`)).body
+            )
+            expect(errorText(await call(client, "create_closing_audit", { call_ids: [fromBase64.call_id], last_per_closer: 2 }))).toContain("exactly one")
+            expect(errorText(await call(client, "get_closing_audit", { audit_id: "cla_nope" }))).toContain("NotFound")
 
             const outcome = structured(
               await call(client, "record_outcome", {

@@ -218,7 +218,8 @@ describe("the policy table", () => {
           "extensions.listCalls": () => ({ query: "?limit=200" }),
           "extensions.getPortalReport": () => ({}),
           "extensions.getCallAudio": () => ({}),
-          "trackers.getTrackerReport": () => ({ query: "?quotes=5" })
+          "trackers.getTrackerReport": () => ({ query: "?quotes=5" }),
+          "trends.getTrends": () => ({ query: "?periods=2" })
         }
         const selfOperations = sessionOperations.filter((o) => (POLICY as Record<string, Record<string, string>>)[o.key]!.member === "self")
         expect(selfOperations.map((o) => o.key).sort()).toEqual(Object.keys(requests).sort())

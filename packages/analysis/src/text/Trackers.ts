@@ -10,7 +10,8 @@
  *   PostgreSQL's `english` configuration uses; `wink-porter2-stemmer`): "pricing", "prices",
  *   "priced" all match the term "price"; "contracts" matches "contract". A word with a digit is
  *   compared as it is. A term in double quotes (`"Gong"`) is matched without stemming (case and
- *   diacritics still ignored): for names a stem would widen.
+ *   diacritics still ignored): for names a stem would widen. Trackers of competitors (the
+ *   Competitors tracker, and any of kind `competitor`) match every term so: names as written.
  * - **Phrases.** A term of several words matches the same words in a row within one turn, whatever
  *   separates them (spaces, a comma, a hyphen, a line break): "annual contract" matches
  *   "annual contracts" and "annual, contract"; "e-mail" is the phrase "e mail".
@@ -98,12 +99,16 @@ export const termWords = (term: string): ReadonlyArray<string> => {
   return Array.from(body.matchAll(WORD), (m) => foldWord(m[0]))
 }
 
-/** Compiles a tracker's terms (terms without any word are left out). */
-export const compileTrackerTerms = (terms: ReadonlyArray<string>): TrackerMatcher => {
+/**
+ * Compiles a tracker's terms (terms without any word are left out). With `stem: false` every term is
+ * matched as a quoted one, without stems: for lists of names (competitors), which a stem widens
+ * ("Excel" would match "excellent", whose stem is "excel").
+ */
+export const compileTrackerTerms = (terms: ReadonlyArray<string>, options: { readonly stem?: boolean } = {}): TrackerMatcher => {
   const byFirst = new Map<string, Array<Pattern>>()
   const seen = new Set<string>()
   for (const term of terms) {
-    const stemmed = !/^\s*".*"\s*$/s.test(term)
+    const stemmed = options.stem !== false && !/^\s*".*"\s*$/s.test(term)
     const words = termWords(term)
     if (words.length === 0) continue
     const keys = stemmed ? words.map(stemWord) : words

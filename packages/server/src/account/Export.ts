@@ -31,7 +31,7 @@ export class Export extends Effect.Service<Export>()("Export", {
         ]))
       const body: Stream.Stream<Uint8Array> = Stream.concatAll(Chunk.make(
         section("tenant"), section("setting"), section("member"), section("closer"), calls,
-        section("outcome"), section("manual_audit"), section("tracker"), section("ledger"), section("audit_log")
+        section("outcome"), section("manual_audit"), section("tracker"), section("closing_audit"), section("ledger"), section("audit_log")
       )).pipe(Stream.orDie)
       return HttpServerResponse.stream(body, {
         contentType: "application/x-ndjson",

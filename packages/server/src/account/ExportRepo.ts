@@ -31,11 +31,13 @@ export class ExportRepo extends Effect.Service<ExportRepo>()("ExportRepo", {
                                  WHERE client_id = ${c} ORDER BY created_at, closer_id) x`),
       tracker: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT tracker_id, name, kind, terms, source, created_at, updated_at FROM trackers
                                   WHERE client_id = ${c} ORDER BY created_at, tracker_id) x`),
+      closing_audit: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT audit_id, title, mode, last_per_closer, call_ids, credits, created_by, created_at
+                                        FROM closing_audits WHERE client_id = ${c} ORDER BY created_at, audit_id) x`),
       outcome: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT call_id, outcome, deal_value, currency, closed_at, stage, reason, notes, is_test_data,
                                   recorded_by, created_at FROM outcome_truth WHERE client_id = ${c} ORDER BY created_at, call_id) x`),
       manual_audit: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT audit_id, call_id, closer_email, auditor_user_id, scores, automated,
                                        automated_overall, notes, created_at FROM manual_audits WHERE client_id = ${c} ORDER BY created_at, audit_id) x`),
-      ledger: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT delta, reason, call_id, at FROM credit_ledger WHERE client_id = ${c} ORDER BY entry_id) x`),
+      ledger: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT delta, reason, call_id, closing_audit_id, at FROM credit_ledger WHERE client_id = ${c} ORDER BY entry_id) x`),
       audit_log: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT log_id, at, actor, actor_type, action, target_type, target_id, ip, metadata
                                     FROM audit_logs WHERE client_id = ${c} ORDER BY at, log_id) x`)
     } as const

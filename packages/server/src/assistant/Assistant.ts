@@ -13,6 +13,8 @@
  *   tenant's `assistant.enabled` runtime flag is false; this door does not: the flag switches the
  *   assistant component off for the tenant's own users, while staff always see the view, and the
  *   operation's schema (`TeamHealth`) has no null.
+ * - `trends` is the portal's `Trends.compute` (views/Trends.ts) over the whole team, with the same
+ *   parameters (422 and 404 alike); like team health, not gated by `assistant.enabled` (staff see it).
  * - `client_id` must name a tenant: an unknown one is 404 `NotFound` ("no client …"), before any
  *   view is computed. The view runs as the staff acting for that tenant (`Callers.actingFor`:
  *   `CurrentClient` with the staff principal), as the tenant key and the session run theirs.
@@ -32,13 +34,14 @@
  * - `counts` are all of the tenant's calls by status, all time; `oldest_queued_at` is when the
  *   oldest call still `queued` was made (null without one).
  */
-import { AnalysisStatus, type CallId, type CallQueue, type ClientId, CurrentClient } from "@callsight/api-spec"
+import { AnalysisStatus, type CallId, type CallQueue, type ClientId, CurrentClient, type TrendsParams } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { CallViews } from "../calls/CallViews.js"
 import { byStatus } from "../lib/Counts.js"
 import { Callers } from "../tenancy/Caller.js"
 import { TEAM } from "../tenancy/Sees.js"
 import { AccountViews } from "../views/AccountViews.js"
+import { Trends } from "../views/Trends.js"
 import { TeamHealthView } from "../views/TeamHealthView.js"
 import { ValueViews } from "../views/ValueViews.js"
 import { AssistantRepo } from "./AssistantRepo.js"
@@ -51,6 +54,7 @@ export class Assistant extends Effect.Service<Assistant>()("Assistant", {
     const calls = yield* CallViews
     const teamHealthView = yield* TeamHealthView
     const repo = yield* AssistantRepo
+    const trendsView = yield* Trends
 
     /**
      * The tenant's view, computed as the staff request acting for the tenant (`CurrentClient`
@@ -80,7 +84,8 @@ export class Assistant extends Effect.Service<Assistant>()("Assistant", {
       call: (clientId: ClientId, callId: CallId) => forTenant(clientId, (id) => calls.analysis(id, callId, TEAM)),
       reviewPack: (clientId: ClientId) => forTenant(clientId, value.reviewPack),
       roiDigest: (clientId: ClientId) => forTenant(clientId, value.digest),
-      teamHealth: (clientId: ClientId) => forTenant(clientId, teamHealthView.compute)
+      teamHealth: (clientId: ClientId) => forTenant(clientId, teamHealthView.compute),
+      trends: (clientId: ClientId, params: TrendsParams) => forTenant(clientId, (id) => trendsView.compute(id, TEAM, params))
     } as const
   }),
   dependencies: [
@@ -89,6 +94,7 @@ export class Assistant extends Effect.Service<Assistant>()("Assistant", {
     ValueViews.Default,
     CallViews.Default,
     TeamHealthView.Default,
-    AssistantRepo.Default
+    AssistantRepo.Default,
+    Trends.Default
   ]
 }) {}

@@ -22,5 +22,6 @@ export const AssistantHttpLive = HttpApiBuilder.group(CallsightApi, "assistant",
       .handle("getReviewPack", ({ urlParams }) => assistant.reviewPack(urlParams.client_id))
       .handle("getRoiDigest", ({ urlParams }) => assistant.roiDigest(urlParams.client_id))
       .handle("getTeamHealth", ({ urlParams }) => assistant.teamHealth(urlParams.client_id))
+      .handle("getTrends", ({ urlParams: { client_id, ...params } }) => assistant.trends(client_id, params))
   })
 ).pipe(Layer.provide(Assistant.Default))

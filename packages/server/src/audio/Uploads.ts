@@ -46,11 +46,19 @@ const isEmail = Schema.is(EmailAddress)
 const isCallType = Schema.is(CallTypeName)
 const isRepChannel = Schema.is(RepChannelSetting)
 
-/** The form fields of an upload, the file staged on disk. */
+/** The form fields of an upload, the file staged on disk; `attendees` every value of that field, in order. */
 interface UploadForm {
   readonly audio: StagedBlob | undefined
   readonly fields: ReadonlyMap<string, string>
+  readonly attendees: ReadonlyArray<string>
 }
+
+/** The most attendees an upload names. */
+export const MAX_ATTENDEES = 50
+/** How far in the future a `meeting_at` may be (clocks differ): 5 minutes. */
+export const MEETING_AT_SKEW_MS = 5 * 60 * 1000
+/** An ISO-8601 date-time with its offset (`2026-03-04T15:00:00Z`, `…+01:00`), or a date alone. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/i
 
 export class Uploads extends Effect.Service<Uploads>()("Uploads", {
   effect: Effect.gen(function* () {
@@ -78,8 +86,14 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
       Effect.gen(function* () {
         let audio: StagedBlob | undefined
         const fields = new Map<string, string>()
+        const attendees: Array<string> = []
         yield* Stream.runForEach(parts, (part) => {
-          if (part._tag === "Field") return Effect.sync(() => fields.set(part.key, part.value))
+          if (part._tag === "Field") {
+            return Effect.sync(() => {
+              fields.set(part.key, part.value)
+              if (part.key === "attendees" || part.key === "attendees[]") attendees.push(part.value)
+            })
+          }
           if (part.key !== "audio" || audio !== undefined) return Stream.runDrain(part.content)
           return Effect.map(blobs.stage(part.content, { limitBytes, headBytes: SNIFF_BYTES }), (staged) => {
             audio = staged
@@ -88,7 +102,7 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
           // A part may fail after the file was staged: the staged file must not stay behind.
           Effect.onError(() => (audio === undefined ? Effect.void : blobs.discard(audio)))
         )
-        return { audio, fields } satisfies UploadForm
+        return { audio, fields, attendees } satisfies UploadForm
       }).pipe(
         Effect.catchTags({
           BlobTooLarge: () => new PayloadTooLarge({ message: `the file is over the limit of ${config.maxUploadMb} MB` }),
@@ -131,6 +145,30 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
         if (repChannel !== undefined && !isRepChannel(repChannel)) {
           return yield* invalid("rep_channel", `must be one of ${RepChannelSetting.literals.join(", ")}`, "literal_error")
         }
+        // the meeting: its company, its deal, when it took place, who attended (docs/deals.md)
+        const account = form.fields.get("account")?.trim() || undefined
+        if (account !== undefined && account.length > 200) return yield* invalid("account", "at most 200 characters")
+        const dealId = form.fields.get("deal_id")?.trim() || undefined
+        if (dealId !== undefined && dealId.length > 200) return yield* invalid("deal_id", "at most 200 characters")
+        const meetingAtText = form.fields.get("meeting_at")?.trim() || undefined
+        let meetingAt: string | null = null
+        if (meetingAtText !== undefined) {
+          const at = ISO_INSTANT.test(meetingAtText) ? Date.parse(meetingAtText) : Number.NaN
+          if (Number.isNaN(at)) return yield* invalid("meeting_at", "must be an ISO-8601 date-time with its offset, e.g. 2026-03-04T15:00:00Z")
+          if (at > Date.now() + MEETING_AT_SKEW_MS) return yield* invalid("meeting_at", "is in the future: the meeting must have taken place")
+          if (at < Date.UTC(2000, 0, 1)) return yield* invalid("meeting_at", "is before the year 2000")
+          meetingAt = new Date(at).toISOString()
+        }
+        const attendees: Array<string> = []
+        for (const value of form.attendees) {
+          for (const piece of value.split(/[,;]/)) {
+            const address = piece.trim()
+            if (address === "") continue
+            if (!isEmail(address)) return yield* invalid("attendees", `${JSON.stringify(piece.trim().slice(0, 100))} is not an e-mail address`)
+            if (!attendees.some((a) => a.toLowerCase() === address.toLowerCase())) attendees.push(address)
+          }
+        }
+        if (attendees.length > MAX_ATTENDEES) return yield* invalid("attendees", `at most ${MAX_ATTENDEES} addresses`)
         const format = sniffFormat(audio.head)
         if (format === undefined) {
           return yield* new UnsupportedMediaType({ message: "the file is not MP3, WAV or M4A audio" })
@@ -142,7 +180,11 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
           closerEmail: closerEmail === "" ? null : closerEmail ?? null,
           callbackUrl: callbackUrl === "" ? null : callbackUrl ?? null,
           callType: callType ?? null,
-          repChannel: repChannel ?? null
+          repChannel: repChannel ?? null,
+          account: account ?? null,
+          dealId: dealId ?? null,
+          meetingAt,
+          attendees
         }
       })
 
@@ -189,6 +231,10 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
                 : e.closer_email !== input.closerEmail ? "another closer_email"
                 : e.call_type !== input.callType ? "another call_type"
                 : e.rep_channel !== input.repChannel ? "another rep_channel"
+                : e.meeting_at !== input.meetingAt ? "another meeting_at"
+                // the deal id as given is not kept, only the deal's: a given one must be that deal's
+                : input.dealId !== null && e.external_deal_id !== input.dealId ? "another deal_id"
+                : e.attendees.join(",").toLowerCase() !== input.attendees.join(",").toLowerCase() ? "another attendees"
                 : null
               if (differs !== null) {
                 return yield* new Conflict({ message: `this Idempotency-Key was used with ${differs} in the last 24 h` })
@@ -207,6 +253,10 @@ export class Uploads extends Effect.Service<Uploads>()("Uploads", {
             closerEmail: input.closerEmail,
             callType: input.callType,
             repChannel: input.repChannel,
+            meetingAt: input.meetingAt,
+            attendees: input.attendees,
+            account: input.account,
+            externalDealId: input.dealId,
             source: "api",
             event: { type: "upload_accepted", platform: "api" }
           }).pipe(Effect.catchTag("IntakeRefused", (refused) => new PaymentRequired({ message: refused.message })))

@@ -8,6 +8,10 @@
  * A call from the API takes a credit when it completes, so it needs a free one (the balance less
  * the calls in flight); a call of the recorder takes none. Both count against the plan's monthly
  * ingests (plus the admin's bonus of the month).
+ *
+ * The call's account and deal are decided here too, for either door, by the rules of
+ * `DealAssignment.ts` (docs/deals.md): from the upload's `account` / `deal_id`, the deal's account,
+ * or the meeting's attendees' domains.
  */
 import type { CallId, CallTypeName, ClientId, Plan, RepChannelSetting } from "@callsight/api-spec"
 import type { SqlError } from "@effect/sql"
@@ -18,6 +22,8 @@ import { LedgerRepo } from "../tenancy/LedgerRepo.js"
 import { MONTHLY_INGESTS } from "../tenancy/Plans.js"
 import { BlobStore, type StagedBlob } from "./BlobStore.js"
 import { type CallSource, CallsRepo } from "./CallsRepo.js"
+import { chooseAccount, chooseDeal, domainOfEmail } from "./DealAssignment.js"
+import { DealsRepo } from "./DealsRepo.js"
 import { JobsRepo } from "./JobsRepo.js"
 
 /** The tenant may not add this call now: no free credit (API calls), or the month's ingests are used up. */
@@ -39,6 +45,13 @@ export interface Intake {
   readonly callType: typeof CallTypeName.Type | null
   readonly repChannel: typeof RepChannelSetting.Type | null
   readonly source: CallSource
+  /** When the meeting took place, when known (ISO-8601; null: the call counts at its upload time). */
+  readonly meetingAt: string | null
+  /** The meeting's attendees' addresses (the upload's `attendees`, the recorder's calendar event's invitees). */
+  readonly attendees: ReadonlyArray<string>
+  /** The upload's `account` (a company name or a domain) and `deal_id` (the uploader's or CRM's deal id); null: not given. */
+  readonly account: string | null
+  readonly externalDealId: string | null
   /** The event that says the call arrived (`upload_accepted` for the API, `recording_received` for the recorder). */
   readonly event: { readonly type: NewEvent["type"]; readonly platform: string }
 }
@@ -53,6 +66,54 @@ export class CallIntake extends Effect.Service<CallIntake>()("CallIntake", {
     const ledger = yield* LedgerRepo
     const events = yield* EventsRepo
     const blobs = yield* BlobStore
+    const deals = yield* DealsRepo
+
+    /** The call's account and deal (docs/deals.md), creating what it names for the first time. */
+    const assign = (intake: Intake) =>
+      Effect.gen(function* () {
+        const external = intake.externalDealId === null ? undefined : yield* deals.dealByExternal(intake.clientId, intake.externalDealId)
+        const knownDeal = external !== undefined && external._tag === "Some" ? external.value : null
+        const own = yield* deals.ownDomains(intake.clientId)
+        const closerDomain = intake.closerEmail === null ? undefined : domainOfEmail(intake.closerEmail)
+        const choice = chooseAccount({
+          account: intake.account,
+          knownDealAccountId: knownDeal?.account_id ?? null,
+          attendees: intake.attendees,
+          ownDomains: closerDomain === undefined ? own : [...own, closerDomain]
+        })
+        const account = choice._tag === "ByDomain"
+          ? yield* deals.accountOfDomain(intake.clientId, choice.domain)
+          : choice._tag === "ByName"
+          ? yield* deals.accountOfName(intake.clientId, choice.name)
+          : null
+        const accountId = choice._tag === "OfDeal" ? choice.accountId : account?.account_id ?? null
+        const dealChoice = chooseDeal({
+          externalDealId: intake.externalDealId,
+          hasAccount: accountId !== null,
+          accountDeals: accountId === null ? [] : (yield* deals.accountDeals(intake.clientId, accountId)).map((d) => ({
+            dealId: d.deal_id,
+            lastCallAt: d.last_call_at,
+            decided: d.decided,
+            createdAt: d.created_at
+          })),
+          meetingAt: intake.meetingAt ?? new Date().toISOString(),
+          salesCycleDays: yield* deals.salesCycleDays(intake.clientId)
+        })
+        let dealId: string | null = null
+        if (dealChoice._tag === "External") {
+          if (knownDeal !== null) {
+            dealId = knownDeal.deal_id
+            if (knownDeal.account_id === null && accountId !== null) yield* deals.setDealAccount(dealId, accountId)
+          } else {
+            dealId = yield* deals.createDeal(intake.clientId, accountId, dealChoice.externalDealId, null)
+          }
+        } else if (dealChoice._tag === "Existing") {
+          dealId = dealChoice.dealId
+        } else if (dealChoice._tag === "New") {
+          dealId = yield* deals.createDeal(intake.clientId, accountId, null, account?.name ?? null)
+        }
+        return { accountId, dealId }
+      })
 
     /** Fails with `IntakeRefused` unless the tenant may add a call from `source` now. */
     const ensureAllowance = (clientId: ClientId, plan: typeof Plan.Type, source: CallSource) =>
@@ -83,6 +144,7 @@ export class CallIntake extends Effect.Service<CallIntake>()("CallIntake", {
       Effect.gen(function* () {
         yield* ensureAllowance(intake.clientId, intake.plan, intake.source)
         const blobKey = blobKeyOf(intake.clientId, intake.callId, intake.format)
+        const { accountId, dealId } = yield* assign(intake)
         const createdAt = yield* calls.insert({
           callId: intake.callId,
           clientId: intake.clientId,
@@ -94,7 +156,11 @@ export class CallIntake extends Effect.Service<CallIntake>()("CallIntake", {
           sha256: intake.staged.sha256,
           source: intake.source,
           callType: intake.callType,
-          repChannel: intake.repChannel
+          repChannel: intake.repChannel,
+          meetingAt: intake.meetingAt,
+          attendees: intake.attendees,
+          accountId,
+          dealId
         })
         yield* jobs.enqueue(intake.callId)
         yield* events.record({
@@ -113,5 +179,5 @@ export class CallIntake extends Effect.Service<CallIntake>()("CallIntake", {
 
     return { admit, ensureAllowance } as const
   }),
-  dependencies: [CallsRepo.Default, JobsRepo.Default, LedgerRepo.Default, EventsRepo.Default, BlobStore.Default]
+  dependencies: [CallsRepo.Default, JobsRepo.Default, LedgerRepo.Default, EventsRepo.Default, BlobStore.Default, DealsRepo.Default]
 }) {}

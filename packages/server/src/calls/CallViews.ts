@@ -39,6 +39,9 @@ export const toAnalysis = (call: CallRecord): CallAnalysis => {
     closer_email: call.closer_email,
     status: call.status,
     created_at: call.created_at,
+    meeting_at: call.occurred_at,
+    deal_id: call.deal_id,
+    account_id: call.account_id,
     completed_at: call.completed_at,
     duration_s: call.duration_s,
     method_version: call.method_version,
@@ -97,6 +100,13 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
         credits_charged: call.credits_charged,
         requested_call_type: call.requested_call_type,
         requested_rep_channel: call.requested_rep_channel,
+        meeting_at: call.occurred_at,
+        account: call.account_id === null || call.account_name === null
+          ? null
+          : { account_id: call.account_id, name: call.account_name, domain: call.account_domain },
+        deal_id: call.deal_id,
+        external_deal_id: call.external_deal_id,
+        attendees: call.attendees,
         error: errorOf(call),
         summary: completed && call.speakers !== null
           ? {

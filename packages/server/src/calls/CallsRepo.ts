@@ -88,7 +88,12 @@ const CallFields = {
   error_message: Schema.NullOr(Schema.String),
   /** What the upload said of the call (null: nothing; the type is detected, the channel the tenant's default). */
   requested_call_type: Schema.NullOr(CallTypeName),
-  requested_rep_channel: Schema.NullOr(RepChannelSetting)
+  requested_rep_channel: Schema.NullOr(RepChannelSetting),
+  /** When the meeting took place (`meeting_at`, else `created_at`): the time the period views count it in. */
+  occurred_at: IsoTimestamp,
+  /** The call's deal and account (docs/deals.md); null: none. */
+  deal_id: Schema.NullOr(Schema.String),
+  account_id: Schema.NullOr(Schema.String)
 }
 
 /** A call with its whole analysis (null until completed). */
@@ -105,7 +110,12 @@ export const CallStatusRow = Schema.Struct({
   /** Dimensions of the stored scorecard, and how many of them were assessed (null before completion). */
   dimensions_total: Schema.NullOr(Schema.Number),
   dimensions_assessed: Schema.NullOr(Schema.Number),
-  credits_charged: Schema.Number
+  credits_charged: Schema.Number,
+  /** The meeting's attendees, its account's name and domain, its deal's external id. */
+  attendees: Schema.Array(Schema.String),
+  account_name: Schema.NullOr(Schema.String),
+  account_domain: Schema.NullOr(Schema.String),
+  external_deal_id: Schema.NullOr(Schema.String)
 })
 export type CallStatusRow = typeof CallStatusRow.Type
 
@@ -162,7 +172,11 @@ export const NewCall = Schema.Struct({
   sha256: Schema.String,
   source: CallSource,
   callType: Schema.NullOr(CallTypeName),
-  repChannel: Schema.NullOr(RepChannelSetting)
+  repChannel: Schema.NullOr(RepChannelSetting),
+  meetingAt: Schema.NullOr(Schema.String),
+  attendees: Schema.Array(Schema.String),
+  accountId: Schema.NullOr(Schema.String),
+  dealId: Schema.NullOr(Schema.String)
 })
 
 const TenantCall = Schema.Struct({ tenantId: ClientId, callId: CallId })
@@ -208,16 +222,17 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
     const sql = yield* SqlClient.SqlClient
     const fields = sql`call_id, external_call_id, closer_email, status, stage, progress, created_at, started_at,
                        completed_at, duration_s, method_version, error_code, error_message,
-                       call_type AS requested_call_type, rep_channel AS requested_rep_channel`
+                       call_type AS requested_call_type, rep_channel AS requested_rep_channel, occurred_at, deal_id, account_id`
 
     const insert = Rows.single({
       Request: NewCall,
       Result: Schema.Struct({ created_at: IsoTimestamp }),
       execute: (c) =>
         sql`INSERT INTO calls (call_id, client_id, external_call_id, closer_email, status, format, blob_key, size_bytes, sha256,
-                               source, call_type, rep_channel)
+                               source, call_type, rep_channel, meeting_at, attendees, account_id, deal_id)
             VALUES (${c.callId}, ${c.clientId}, ${c.externalCallId}, ${c.closerEmail}, 'queued', ${c.format}, ${c.blobKey},
-                    ${c.size}, ${c.sha256}, ${c.source}, ${c.callType}, ${c.repChannel})
+                    ${c.size}, ${c.sha256}, ${c.source}, ${c.callType}, ${c.repChannel}, ${c.meetingAt}::timestamptz,
+                    ${JSON.stringify(c.attendees)}::jsonb, ${c.accountId}, ${c.dealId})
             RETURNING created_at`
     })
 
@@ -261,7 +276,11 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
                    (SELECT count(*)::int FROM jsonb_array_elements(result -> 'scorecard' -> 'dimensions') d
                     WHERE (d ->> 'assessed')::boolean AND jsonb_typeof(d -> 'score') = 'number') AS dimensions_assessed,
                    (SELECT COALESCE(-SUM(delta), 0)::int FROM credit_ledger l
-                    WHERE l.call_id = calls.call_id AND l.reason = 'analysis') AS credits_charged
+                    WHERE l.call_id = calls.call_id AND l.reason = 'analysis') AS credits_charged,
+                   attendees,
+                   (SELECT a.name FROM accounts a WHERE a.account_id = calls.account_id) AS account_name,
+                   (SELECT a.domain FROM accounts a WHERE a.account_id = calls.account_id) AS account_domain,
+                   (SELECT d.external_deal_id FROM deals d WHERE d.deal_id = calls.deal_id) AS external_deal_id
             FROM calls WHERE client_id = ${tenantId} AND call_id = ${callId}`
     })
 
@@ -328,10 +347,14 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
         external_call_id: Schema.NullOr(Schema.String),
         closer_email: Schema.NullOr(Schema.String),
         call_type: Schema.NullOr(CallTypeName),
-        rep_channel: Schema.NullOr(RepChannelSetting)
+        rep_channel: Schema.NullOr(RepChannelSetting),
+        meeting_at: NullableIsoTimestamp,
+        attendees: Schema.Array(Schema.String),
+        external_deal_id: Schema.NullOr(Schema.String)
       }),
       execute: ({ key, tenantId }) =>
-        sql`SELECT u.sha256, u.call_id, c.external_call_id, c.closer_email, c.call_type, c.rep_channel
+        sql`SELECT u.sha256, u.call_id, c.external_call_id, c.closer_email, c.call_type, c.rep_channel, c.meeting_at, c.attendees,
+                   (SELECT d.external_deal_id FROM deals d WHERE d.deal_id = c.deal_id) AS external_deal_id
             FROM upload_idempotency u JOIN calls c ON c.call_id = u.call_id
             WHERE u.client_id = ${tenantId} AND u.key = ${key} AND u.created_at > now() - interval '24 hours'`
     })

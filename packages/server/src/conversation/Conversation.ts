@@ -61,7 +61,12 @@ export const HELP = [
   "- how did Maria do this week? (a closer's calls, average score, strongest and weakest dimensions)",
   "- calls that mention pricing (full-text search over transcripts, closers and notes)",
   "- our win rate by lead source (or by closer, or overall; from recorded outcomes)",
-  "- what should I do today? (the daily brief: suggested actions and deals at risk)",
+  "- what should I do today? (the daily brief: suggested actions)",
+  "- which deals are at risk? or: where do we stand with Acme? (deals followed across their calls)",
+  "- what objections came up most this month? which competitors came up? what pains do buyers raise?",
+  "- how is the team doing this week? who is the best closer? is Maria improving?",
+  "- are we following through on next steps?",
+  "- draft a follow-up e-mail for my last call (from its summary and next steps)",
   "- show the worst call yesterday (or the best calls this month)",
   "- tell me about call_… (one call's scores, objections and next steps)",
   "- summarize my last call, or summary of call_… (what the buyer needs, what was agreed, open risks, quoted)"
@@ -163,7 +168,7 @@ export class Conversation extends Effect.Service<Conversation>()("Conversation",
       } else {
         const intent: Intent | undefined = request.call_id !== undefined
           ? asksSummary(request.message) ? { tool: "call_summary", call_id: request.call_id, closer: null } : { tool: "get_call", call_id: request.call_id }
-          : recognise(request.message, closers, previousIntent(conversation.history))
+          : recognise(request.message, closers, previousIntent(conversation.history), yield* repo.accounts(clientId))
         const found: ToolAnswer | undefined = intent === undefined ? undefined : yield* tools.run(viewer, intent, now)
         answer = {
           reply: found?.text ?? HELP,

@@ -118,7 +118,7 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
                    avg((result -> 'metrics' ->> 'talk_ratio')::float8) AS talk_ratio
             FROM calls
             WHERE client_id = ${r.clientId} AND status = 'completed' AND lower(closer_email) = lower(${r.closerEmail})
-              AND created_at >= ${r.from} AND created_at < ${r.to}`
+              AND occurred_at >= ${r.from} AND occurred_at < ${r.to}`
     })
 
     /** The same calls' mean score per assessed dimension. */
@@ -129,7 +129,7 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
         sql`SELECT d ->> 'dimension' AS dimension, avg((d ->> 'score')::float8) AS average, count(*)::int AS calls
             FROM calls, jsonb_array_elements(${Rows.resultArray(sql, null, "scorecard", "dimensions")}) d
             WHERE client_id = ${r.clientId} AND status = 'completed' AND lower(closer_email) = lower(${r.closerEmail})
-              AND created_at >= ${r.from} AND created_at < ${r.to} AND (d ->> 'score') IS NOT NULL
+              AND occurred_at >= ${r.from} AND occurred_at < ${r.to} AND (d ->> 'score') IS NOT NULL
             GROUP BY 1 ORDER BY 2, 1`
     })
 
@@ -141,11 +141,11 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
         sql`SELECT call_id, external_call_id, closer_email, (result -> 'scorecard' ->> 'overall')::float8 AS overall,
                    created_at, completed_at
             FROM calls c
-            WHERE client_id = ${r.clientId} AND status = 'completed' AND created_at >= ${r.from} AND created_at < ${r.to}
+            WHERE client_id = ${r.clientId} AND status = 'completed' AND occurred_at >= ${r.from} AND occurred_at < ${r.to}
               AND (result -> 'scorecard' ->> 'overall') IS NOT NULL AND ${seenBy(sql, r.sees, "c.closer_email")}
               AND (${r.closerEmail}::text IS NULL OR lower(closer_email) = lower(${r.closerEmail}))
             ORDER BY CASE WHEN ${r.best} THEN -(result -> 'scorecard' ->> 'overall')::float8
-                          ELSE (result -> 'scorecard' ->> 'overall')::float8 END, created_at DESC, call_id
+                          ELSE (result -> 'scorecard' ->> 'overall')::float8 END, occurred_at DESC, call_id
             LIMIT ${r.limit}`
     })
 
@@ -192,8 +192,16 @@ export class ConversationRepo extends Effect.Service<ConversationRepo>()("Conver
               AND m.sources @> ${JSON.stringify([{ kind: "call", id: callId }])}::jsonb`
     })
 
+    /** The tenant's accounts (buyer companies), as the intent rules match names: newest first, at most 500. */
+    const accounts = Rows.findAll({
+      Request: Schema.Struct({ clientId: Schema.String }),
+      Result: Schema.Struct({ name: Schema.String, domain: Schema.NullOr(Schema.String) }),
+      execute: ({ clientId }) => sql`SELECT name, domain FROM accounts WHERE client_id = ${clientId} ORDER BY created_at DESC LIMIT 500`
+    })
+
     return {
       forgetCall,
+      accounts: (clientId: ClientId) => Effect.orDie(accounts({ clientId })),
       owns: (clientId: ClientId, userId: UserId, conversationId: string, door: Door) =>
         owns({ clientId, userId, conversationId, door }).pipe(Effect.map((r) => r.exists), Effect.orDie),
       create: (clientId: ClientId, userId: UserId, conversationId: string, door: Door) =>

@@ -7,20 +7,41 @@
  * period it names is read first ("yesterday", "this week", "last month", "in the last 30 days"),
  * then the first rule that matches in this order wins:
  *
- * 1. a summary asked for ("summarize", "summary", "recap") of a call id, or of the last call (the
+ * 1. a follow-up e-mail or message to draft ("draft/write a follow-up", "follow-up e-mail") for a
+ *    call id or the last call (the named closer's, else the caller's latest) → `draft_follow_up`;
+ * 2. a summary asked for ("summarize", "summary", "recap") of a call id, or of the last call (the
  *    caller's latest analysed call they see, or the named closer's) → `call_summary`;
- * 2. a call id in the message (`call_…`), or the request's `call_id` → `get_call`;
- * 3. best/worst/top/lowest call(s) → `rank_calls`;
- * 4. win rate / close rate / conversion / win-loss, optionally "by lead source" / "by closer" →
+ * 3. a call id in the message (`call_…`), or the request's `call_id` → `get_call`;
+ * 4. one of the tenant's accounts named (its name, or its domain) with "deal", "account",
+ *    "going", "status", "happening" or "where" → `deal_status`;
+ * 5. deals at risk ("at risk", "risky deals", "deals … slipping / in trouble / stalled") →
+ *    `deals_at_risk`;
+ * 6. competitors ("competitor(s)", "competition", "rivals", "alternatives") → `competitors`;
+ * 7. objections ("objection(s)", "push back", "pushback"), with a kind if one is named (price,
+ *    budget, timing, authority, need, competitor) → `top_objections`;
+ * 8. pains ("pain(s)", "pain points", "problems/challenges buyers/customers/prospects …") →
+ *    `top_pains`;
+ * 9. next steps followed through ("follow through", "follow-through", "next steps kept / slipped
+ *    / missed") → `follow_through`;
+ * 10. best/worst/top/lowest call(s) → `rank_calls`;
+ * 11. best/top/strongest closer, rep or seller, or who is struggling / needs coaching / is the
+ *    weakest → `rank_closers`;
+ * 12. win rate / close rate / conversion / win-loss, optionally "by lead source" / "by closer" →
  *    `win_rate`;
- * 5. "what should I do", "today's actions", "priorities", "to-do", "daily brief", "at risk" →
- *    `daily_brief`;
- * 6. "how did/is <name> do(ing)", "<name>'s calls/score/performance" where the name is one of the
+ * 13. "what should I do", "today's actions", "priorities", "to-do", "daily brief" → `daily_brief`;
+ * 14. a closer named with "trend", "trending", "improving", "getting better/worse", "over time",
+ *    "week by week" → `closer_trend`;
+ * 15. "how did/is <name> do(ing)", "<name>'s calls/score/performance" where the name is one of the
  *    tenant's closers (first name, full name or e-mail) → `closer_stats`;
- * 7. "calls that mention/about/with/discussing X", "find/search (for) X", "mentions of X" →
+ * 16. the team as a whole ("the team", "we", "our calls") with "doing", "going", "perform",
+ *    "week", "how many calls", "skills", "dimension", "weak", "strong" → `team_overview`;
+ * 17. "calls that mention/about/with/discussing X", "find/search (for) X", "mentions of X" →
  *    `search_calls` with X as the query (web-search syntax passes through);
- * 8. a follow-up that names only a period ("and last week?") repeats the conversation's previous
+ * 18. a follow-up that names only a period ("and last week?") repeats the conversation's previous
  *    intent with the new period.
+ *
+ * The views these tools read count periods by when a call took place (`occurred_at`: its meeting's
+ * time when known, else its upload's).
  *
  * Nothing matched: no intent (the reply lists what the chat can answer).
  */
@@ -155,6 +176,29 @@ export type Intent =
   | { readonly tool: "daily_brief" }
   | { readonly tool: "closer_stats"; readonly closer: string; readonly period: Period }
   | { readonly tool: "search_calls"; readonly query: string }
+  | { readonly tool: "draft_follow_up"; readonly call_id: string | null; readonly closer: string | null }
+  | { readonly tool: "deal_status"; readonly account: string }
+  | { readonly tool: "deals_at_risk" }
+  | { readonly tool: "competitors"; readonly period: Period }
+  | { readonly tool: "top_objections"; readonly period: Period; readonly kind: ObjectionKindAsked | null }
+  | { readonly tool: "top_pains"; readonly period: Period }
+  | { readonly tool: "follow_through"; readonly period: Period }
+  | { readonly tool: "rank_closers"; readonly order: "best" | "worst"; readonly period: Period }
+  | { readonly tool: "closer_trend"; readonly closer: string }
+  | { readonly tool: "team_overview"; readonly period: Period }
+
+/** The objection kinds a question may name. */
+export const OBJECTION_KINDS = ["price", "budget", "timing", "authority", "need", "competitor"] as const
+export type ObjectionKindAsked = typeof OBJECTION_KINDS[number]
+
+/** The intents whose period a follow-up ("and last week?") may change. */
+const PERIODIC = new Set(["closer_stats", "rank_calls", "win_rate", "competitors", "top_objections", "top_pains", "follow_through", "rank_closers", "team_overview"])
+
+/** An account as the rules match names: its name and domain. */
+export interface NamedAccount {
+  readonly name: string
+  readonly domain: string | null
+}
 
 /** A closer as the rules match names: full name and e-mail. */
 export interface NamedCloser {
@@ -193,25 +237,53 @@ const searchQueryOf = (text: string): string | undefined => {
   return unquoted.length >= 2 ? unquoted : undefined
 }
 
+/** The account a question names: its name (or its name without a trailing Inc/Ltd/…), or its domain. */
+export const accountNamed = (text: string, accounts: ReadonlyArray<NamedAccount>): NamedAccount | undefined => {
+  const t = text.toLowerCase()
+  const has = (words: string) => words.length >= 3 && new RegExp(`(^|[^\\p{L}\\p{N}])${escape(words)}($|[^\\p{L}\\p{N}])`, "u").test(t)
+  const bare = (name: string) => name.toLowerCase().replace(/[,.]?\s+(inc|ltd|llc|gmbh|plc|corp|co|limited|group)\.?$/, "").trim()
+  return accounts.find((a) => has(a.name.toLowerCase()) || has(bare(a.name)) || (a.domain !== null && has(a.domain)))
+}
+
+const DRAFT = /\b(draft|write|compose|prepare|suggest)\b.{0,40}\bfollow[\s-]?up\b|\bfollow[\s-]?up\s+(e-?mail|email|message|note)\b/
+
 /**
  * The intent of a message, or undefined. `previous` is the conversation's last recognised intent,
- * for follow-ups that only change the period.
+ * for follow-ups that only change the period; `accounts` the tenant's accounts, which a question
+ * about a deal names.
  */
 export const recognise = (
   message: string,
   closers: ReadonlyArray<NamedCloser>,
-  previous?: Intent
+  previous?: Intent,
+  accounts: ReadonlyArray<NamedAccount> = []
 ): Intent | undefined => {
   const text = message.trim()
   const t = text.toLowerCase()
   const period = periodOf(t)
-
   const callId = CALL_ID.exec(text)?.[1]
-  if (asksSummary(t) && (callId !== undefined || LAST_CALL.test(t))) {
-    const named = callId === undefined && !/\b(my|mine|i)\b/.test(t) ? closerNamed(t, closers) : undefined
-    return { tool: "call_summary", call_id: callId ?? null, closer: named?.email ?? null }
-  }
+  const namedCloser = () => (callId === undefined && !/\b(my|mine|i)\b/.test(t) ? closerNamed(t, closers)?.email ?? null : null)
+
+  if (DRAFT.test(t)) return { tool: "draft_follow_up", call_id: callId ?? null, closer: namedCloser() }
+  if (asksSummary(t) && (callId !== undefined || LAST_CALL.test(t))) return { tool: "call_summary", call_id: callId ?? null, closer: namedCloser() }
   if (callId !== undefined) return { tool: "get_call", call_id: callId }
+
+  const account = accountNamed(t, accounts)
+  if (account !== undefined && /\bdeals?\b|\baccounts?\b|\bgoing\b|\bstatus\b|\bhappen|\bwhere\b|\bstand\b|\bprogress/.test(t)) {
+    return { tool: "deal_status", account: account.name }
+  }
+  if (/\bat[\s-]risk\b|\brisky\b|\bdeals?\b.{0,30}\b(slipping|in trouble|stalled|stalling|going cold|in danger)\b/.test(t)) return { tool: "deals_at_risk" }
+  if (/\bcompetit(or|ors|ion|ive)\b|\brivals?\b|\balternatives\b/.test(t)) return { tool: "competitors", period: period ?? "last_30_days" }
+  if (/\bobjections?\b|\bpush[\s-]?backs?\b|\bpushing back\b/.test(t)) {
+    const kind = OBJECTION_KINDS.find((k) => new RegExp(`\\b${k === "price" ? "pric(e|es|ing)" : k === "need" ? "need" : k}\\b`).test(t.replace(/\bobjections?\b/g, ""))) ?? null
+    return { tool: "top_objections", period: period ?? "last_30_days", kind }
+  }
+  if (/\bpains?\b|\bpain points?\b|\b(problems?|challenges?|struggles?)\b.{0,30}\b(buyers?|customers?|prospects?|clients?)\b|\b(buyers?|customers?|prospects?|clients?)\b.{0,30}\b(problems?|challenges?|struggle)\b/.test(t)) {
+    return { tool: "top_pains", period: period ?? "last_30_days" }
+  }
+  if (/\bfollow(ing|ed)?[\s-]?through\b|\bnext steps?\b.{0,40}\b(kept|slipp|missed|happen|done|honou?r)|\b(keep|kept|keeping)\b.{0,20}\bnext steps?\b/.test(t)) {
+    return { tool: "follow_through", period: period ?? "last_30_days" }
+  }
 
   const rank = /\b(worst|weakest|lowest|poorest|bad(?:dest)?|best|strongest|highest|top)\b[\w\s-]{0,20}?\b(calls?|conversations?|scores?)\b/.exec(t)
   if (rank !== null) {
@@ -219,6 +291,11 @@ export const recognise = (
     const count = /\b(?:top|worst|best|lowest|highest)\s+(\d{1,2}|three|five|ten)\b/.exec(t)?.[1]
     const limit = count === undefined ? (/\bcalls\b/.test(t) ? 5 : 1) : ({ three: 3, five: 5, ten: 10 } as Record<string, number>)[count] ?? Number(count)
     return { tool: "rank_calls", order, period: period ?? "last_7_days", limit: Math.min(Math.max(limit, 1), 10) }
+  }
+  const seller = "(closers?|reps?|sellers?|salespe(?:rson|ople)|people|performers?)"
+  if (new RegExp(`\\b(best|top|strongest|star)\\b[\\w\\s-]{0,15}?\\b${seller}\\b`).test(t)) return { tool: "rank_closers", order: "best", period: period ?? "last_30_days" }
+  if (new RegExp(`\\b(worst|weakest|lowest|bottom)\\b[\\w\\s-]{0,15}?\\b${seller}\\b|\\bwho\\b.{0,20}\\b(struggling|needs? (?:the most )?(?:help|coaching)|behind|underperform)`).test(t)) {
+    return { tool: "rank_closers", order: "worst", period: period ?? "last_30_days" }
   }
 
   if (/\b(win|close|closing|conversion|success)[\s-]*rates?\b|\bconversions?\b|\bwin[\s-]?loss\b|\bhow many (deals )?(did )?we (win|won|close)\b/.test(t)) {
@@ -230,21 +307,28 @@ export const recognise = (
     return { tool: "win_rate", by, period: period ?? null }
   }
 
-  if (/\bwhat should (i|we) (do|focus on|work on)\b|\b(to-?do|todo)\b|\bpriorit(y|ies)\b|\bdaily brief\b|\b(today'?s|my) (actions|tasks|plan)\b|\bwhat'?s (on|next)\b|\bat[\s-]risk\b|\brisky deals?\b/.test(t)) {
+  if (/\bwhat should (i|we) (do|focus on|work on)\b|\b(to-?do|todo)\b|\bpriorit(y|ies)\b|\bdaily brief\b|\b(today'?s|my) (actions|tasks|plan)\b|\bwhat'?s (on|next)\b/.test(t)) {
     return { tool: "daily_brief" }
   }
 
   const closer = closerNamed(t, closers)
-  if (closer !== undefined && /\bhow\b|\bperform|\bdoing\b|\bscores?\b|\bcalls?\b|\bstats?\b|\bnumbers\b|'s\b|\bprogress\b|\bsummar/.test(t)) {
+  if (closer !== undefined && /\btrend|\bimprov|\bgetting (better|worse)\b|\bover time\b|\bweek (by|over) week\b|\bprogress(ing|ed)?\b|\bdevelop/.test(t)) {
+    return { tool: "closer_trend", closer: closer.email }
+  }
+  if (closer !== undefined && /\bhow\b|\bperform|\bdoing\b|\bscores?\b|\bcalls?\b|\bstats?\b|\bnumbers\b|'s\b|\bsummar/.test(t)) {
     return { tool: "closer_stats", closer: closer.email, period: period ?? "this_week" }
   }
+  if (/\b(the team|my team|our team|team's|we|us|our)\b/.test(t) &&
+    /\bdoing\b|\bgoing\b|\bperform|\bhow many calls\b|\bskills?\b|\bdimensions?\b|\bweak|\bstrong|\boverview\b|\bhow (was|is|did|are)\b/.test(t)) {
+    return { tool: "team_overview", period: period ?? "this_week" }
+  }
+  if (/\bhow many calls\b/.test(t)) return { tool: "team_overview", period: period ?? "this_week" }
 
   const query = searchQueryOf(text)
   if (query !== undefined) return { tool: "search_calls", query }
 
-  if (period !== undefined && previous !== undefined && text.split(/\s+/).length <= 6) {
-    if (previous.tool === "closer_stats" || previous.tool === "rank_calls") return { ...previous, period }
-    if (previous.tool === "win_rate") return { ...previous, period }
+  if (period !== undefined && previous !== undefined && text.split(/\s+/).length <= 6 && PERIODIC.has(previous.tool)) {
+    return { ...previous, period } as Intent
   }
   return undefined
 }

@@ -17,7 +17,7 @@ import * as Toolkit from "@effect/ai/Toolkit"
 import { Effect, Ref, Schema } from "effect"
 import { dateIn } from "../lib/Time.js"
 import type { MessageRow } from "./ConversationRepo.js"
-import { type NamedCloser, PERIODS } from "./Intents.js"
+import { type NamedCloser, OBJECTION_KINDS, PERIODS } from "./Intents.js"
 import type { ToolAnswer } from "./Tools.js"
 import type { ConversationTools } from "./Tools.js"
 
@@ -84,7 +84,89 @@ export const DailyBriefTool = Tool.make("daily_brief", {
   success: ToolResult
 })
 
-export const ChatToolkit = Toolkit.make(SearchCallsTool, GetCallTool, CallSummaryTool, CloserStatsTool, RankCallsTool, WinRateTool, DailyBriefTool)
+export const DraftFollowUpTool = Tool.make("draft_follow_up", {
+  description: "A follow-up e-mail drafted from one call's summary and next steps (the words said on the call), to edit before sending.",
+  parameters: {
+    call_id: Schema.NullOr(Schema.String).annotations({ description: "The call id (call_…), or null for the latest analysed call the user sees" })
+  },
+  success: ToolResult
+})
+
+export const TopObjectionsTool = Tool.make("top_objections", {
+  description: "Objections raised in a period by kind, most frequent first, with the period before; or one kind's count and its change.",
+  parameters: {
+    period: Period,
+    kind: Schema.NullOr(Schema.Literal(...OBJECTION_KINDS)).annotations({ description: "One kind, or null for every kind" })
+  },
+  success: ToolResult
+})
+
+export const CompetitorsTool = Tool.make("competitors", {
+  description: "Mentions of the market profile's competitors in a period's calls, per competitor, with the period before.",
+  parameters: { period: Period },
+  success: ToolResult
+})
+
+export const TopPainsTool = Tool.make("top_pains", {
+  description: "How many pains buyers stated in a period's calls, and in which calls (each call's summary quotes them).",
+  parameters: { period: Period },
+  success: ToolResult
+})
+
+export const FollowThroughTool = Tool.make("follow_through", {
+  description: "Next steps said in a period's calls, how many with a date, and (over each deal's calls) how many were kept or slipped.",
+  parameters: { period: Period },
+  success: ToolResult
+})
+
+export const TeamOverviewTool = Tool.make("team_overview", {
+  description: "The team in a period: calls analysed, average score and its change, per closer, strongest and weakest dimensions, most raised objection.",
+  parameters: { period: Period },
+  success: ToolResult
+})
+
+export const RankClosersTool = Tool.make("rank_closers", {
+  description: "The closers ranked by average score in a period, best or lowest first.",
+  parameters: { order: Schema.Literal("best", "worst"), period: Period },
+  success: ToolResult
+})
+
+export const CloserTrendTool = Tool.make("closer_trend", {
+  description: "A closer's average score week by week over the last six weeks, whether it improves, and the dimensions that moved most.",
+  parameters: { closer: Schema.String.annotations({ description: "The closer's full name, first name or e-mail" }) },
+  success: ToolResult
+})
+
+export const DealsAtRiskTool = Tool.make("deals_at_risk", {
+  description: "The open deals at risk, followed across their calls, each with its reasons.",
+  success: ToolResult
+})
+
+export const DealStatusTool = Tool.make("deal_status", {
+  description: "One account's deal followed across its calls: the calls, score trend, objections raised and resolved, next steps kept or slipped, stakeholders, risk.",
+  parameters: { account: Schema.String.annotations({ description: "The account's (buyer company's) name or e-mail domain" }) },
+  success: ToolResult
+})
+
+export const ChatToolkit = Toolkit.make(
+  SearchCallsTool,
+  GetCallTool,
+  CallSummaryTool,
+  CloserStatsTool,
+  RankCallsTool,
+  WinRateTool,
+  DailyBriefTool,
+  DraftFollowUpTool,
+  TopObjectionsTool,
+  CompetitorsTool,
+  TopPainsTool,
+  FollowThroughTool,
+  TeamOverviewTool,
+  RankClosersTool,
+  CloserTrendTool,
+  DealsAtRiskTool,
+  DealStatusTool
+)
 
 export interface UsedTool {
   readonly tool: string
@@ -133,7 +215,17 @@ export const llmAnswer = (options: {
       rank_calls: ({ limit, order, period }) =>
         record("rank_calls", tools.rankCalls(viewer, order, period, Math.min(Math.max(Math.round(limit) || 1, 1), 10), now)),
       win_rate: ({ by, period }) => record("win_rate", tools.winRate(viewer, by, period, now)),
-      daily_brief: () => record("daily_brief", tools.dailyBrief(viewer))
+      daily_brief: () => record("daily_brief", tools.dailyBrief(viewer)),
+      draft_follow_up: ({ call_id }) => record("draft_follow_up", tools.draftFollowUp(viewer, call_id, null)),
+      top_objections: ({ kind, period }) => record("top_objections", tools.topObjections(viewer, period, kind, now)),
+      competitors: ({ period }) => record("competitors", tools.competitors(viewer, period, now)),
+      top_pains: ({ period }) => record("top_pains", tools.topPains(viewer, period, now)),
+      follow_through: ({ period }) => record("follow_through", tools.followThrough(viewer, period, now)),
+      team_overview: ({ period }) => record("team_overview", tools.teamOverview(viewer, period, now)),
+      rank_closers: ({ order, period }) => record("rank_closers", tools.rankClosers(viewer, order, period, now)),
+      closer_trend: ({ closer }) => record("closer_trend", tools.closerTrend(viewer, closer, now)),
+      deals_at_risk: () => record("deals_at_risk", tools.dealsAtRisk(viewer)),
+      deal_status: ({ account }) => record("deal_status", tools.dealStatus(viewer, account))
     }))
 
     let prompt = Prompt.make([

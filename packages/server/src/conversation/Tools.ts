@@ -12,7 +12,7 @@
  * (`ValueViews.dailyBrief`); a closer's figures, ranked calls and win rates are read by
  * ConversationRepo.ts.
  */
-import type { AnswerSource, ClientId, ListCallsQuery, SuggestedAction } from "@callsight/api-spec"
+import type { AnswerSource, ClientId, DealIntelligence, ListCallsQuery, SuggestedAction } from "@callsight/api-spec"
 import { CallId } from "@callsight/api-spec"
 import { Effect, Schema } from "effect"
 import { DIMENSION_LABELS } from "@callsight/analysis/light"
@@ -24,9 +24,11 @@ import { suggestedActions } from "../views/Actions.js"
 import { Search } from "../views/Search.js"
 import { summaryLines } from "../views/SummaryText.js"
 import { ValueQueries } from "../views/ValueQueries.js"
-import { ValueViews } from "../views/ValueViews.js"
+import { DealViews } from "../ports/DealViews.js"
+import { type TrendWindow, Trends, trendWindows } from "../views/Trends.js"
+import { OPEN_DEAL_DAYS, ValueViews } from "../views/ValueViews.js"
 import { ConversationRepo, type RankedCallRow } from "./ConversationRepo.js"
-import { type Intent, type NamedCloser, type Period, PERIOD_LABEL, periodRange, priorRange, type WinRateBy } from "./Intents.js"
+import { type Intent, type NamedCloser, type ObjectionKindAsked, type Period, PERIOD_LABEL, periodRange, priorRange, type WinRateBy } from "./Intents.js"
 
 export interface ToolAnswer {
   /** The answer in sentences, as the rule-based chat replies. */
@@ -48,9 +50,35 @@ const callLabel = (c: { readonly call_id: string; readonly external_call_id: str
 const callSource = (c: { readonly call_id: string; readonly external_call_id: string | null }) => ({ kind: "call", id: c.call_id, label: callLabel(c) })
 
 const nothing = (text: string, data: unknown = null): ToolAnswer => ({ text, data, sources: [], suggested_actions: [] })
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
+
+/** What the period before a period is called in an answer. */
+const PRIOR_LABEL: Record<Period, string> = {
+  today: "yesterday",
+  yesterday: "the day before",
+  this_week: "last week",
+  last_week: "the week before",
+  this_month: "last month",
+  last_month: "the month before",
+  last_7_days: "the 7 days before",
+  last_30_days: "the 30 days before",
+  last_90_days: "the 90 days before"
+}
+
+/** A day as the answers write it: 2026-11-26. */
+const day = (iso: string) => iso.slice(0, 10)
+
+/** Sources of the calls behind a number: the first few. */
+const CALLS_NAMED = 10
+const callIdSources = (ids: ReadonlyArray<string>) => ids.slice(0, CALLS_NAMED).map((id) => ({ kind: "call", id, label: id }))
+/** A closer's week-by-week score moved this much from the first scored week to the last: improving or declining. */
+const TREND_POINTS = 5
+const DIMENSION_ORDER = Object.keys(DIMENSION_LABELS)
+const dealsSource = { kind: "view", id: "deal_intelligence", label: "Deal intelligence (GET /v1/workspace/deal-intelligence)" }
+const trendsSource = { kind: "view", id: "trends", label: "Trends (GET /v1/client-portal/trends)" }
 
 export class ConversationTools extends Effect.Service<ConversationTools>()("ConversationTools", {
-  dependencies: [ConversationRepo.Default, Search.Default, CallViews.Default, ValueViews.Default, ValueQueries.Default, ClosersRepo.Default],
+  dependencies: [ConversationRepo.Default, Search.Default, CallViews.Default, ValueViews.Default, ValueQueries.Default, ClosersRepo.Default, Trends.Default],
   effect: Effect.gen(function* () {
     const repo = yield* ConversationRepo
     const search = yield* Search
@@ -58,6 +86,8 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
     const value = yield* ValueViews
     const closersRepo = yield* ClosersRepo
     const valueQueries = yield* ValueQueries
+    const trends = yield* Trends
+    const dealViews = yield* DealViews
     // the web app's page of each action and the operation that does it, as the daily brief's (views/Actions.ts)
     const act = suggestedActions((yield* AppConfig).publicBaseUrl)
 
@@ -134,20 +164,22 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         Effect.catchAll(() => Effect.succeed(nothing(`There is no call ${callId} in your account.`, { call_id: callId, found: false })))
       )
 
+    /** The latest analysed call the caller sees (of `closer`, when named): its id, or null. */
+    const latestCall = (viewer: Viewer, closer: string | null) =>
+      Effect.map(
+        calls.list(viewer.clientId, { limit: 1, status: "completed", ...(closer === null ? {} : { closer_email: closer }) } as typeof ListCallsQuery.Type, viewer.sees),
+        (page): string | null => page.calls[0]?.call_id ?? null
+      )
+
     /**
      * A call's summary (what the buyer needs, what was agreed, open risks, with the quotes): the call
      * named, else the latest analysed call the caller sees (a rep: their own), of `closer` when named.
      */
     const callSummary = (viewer: Viewer, callId: string | null, closer: string | null = null) =>
       Effect.gen(function* () {
-        let id = callId
+        const id = callId ?? (yield* latestCall(viewer, closer))
         if (id === null) {
-          const query = { limit: 1, status: "completed", ...(closer === null ? {} : { closer_email: closer }) } as typeof ListCallsQuery.Type
-          const latest = (yield* calls.list(viewer.clientId, query, viewer.sees)).calls[0]
-          if (latest === undefined) {
-            return nothing(`There is no analysed call${closer === null ? "" : ` of ${closer}`} you can see yet.`, { call_id: null, found: false })
-          }
-          id = latest.call_id
+          return nothing(`There is no analysed call${closer === null ? "" : ` of ${closer}`} you can see yet.`, { call_id: null, found: false })
         }
         const a = yield* Effect.flatMap(Schema.decodeUnknown(CallId)(id), (cid) => calls.analysis(viewer.clientId, cid, viewer.sees))
         const title = `call ${callLabel(a)}${a.closer_email === null ? "" : ` by ${a.closer_email}`} (${a.created_at.slice(0, 10)})`
@@ -297,6 +329,279 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         }
       })
 
+    /** A period and the one before it as the trends view's two windows (the team's days). */
+    const windowsOf = (clientId: ClientId, period: Period, now: Date) =>
+      Effect.map(zoneOf(clientId), (zone): Array<TrendWindow> =>
+        [priorRange(period, now, zone), periodRange(period, now, zone)].map((r) => ({
+          period_start: day(r.from.toISOString()),
+          from: r.from.toISOString(),
+          to: r.to.toISOString()
+        })))
+
+    /** The trends of the calls the caller sees (a rep: their own) in the period and the one before, for the team and per closer. */
+    const compare = (viewer: Viewer, period: Period, now: Date) =>
+      Effect.flatMap(windowsOf(viewer.clientId, period, now), (windows) =>
+        Effect.map(Effect.orDie(trends.scopes(viewer.clientId, viewer.sees, windows, null, PERIOD_LABEL[period])), (s) => ({
+          ...s,
+          before: s.team.periods[0]!,
+          current: s.team.periods[1]!
+        })))
+
+    const topObjections = (viewer: Viewer, period: Period, kind: ObjectionKindAsked | null, now: Date) =>
+      Effect.map(compare(viewer, period, now), ({ before, current, team }): ToolAnswer => {
+        const label = PERIOD_LABEL[period]
+        const prior = PRIOR_LABEL[period]
+        if (kind !== null) {
+          const k = current.objections_by_kind.find((x) => x.kind === kind)!
+          const b = before.objections_by_kind.find((x) => x.kind === kind)!
+          const way = k.count > b.count ? "up" : k.count < b.count ? "down" : "level"
+          return {
+            text: `${kind[0]!.toUpperCase()}${kind.slice(1)} objections, ${label}: ${k.count} in ${plural(k.calls, "call")} (${b.count} in ${prior}: ${way}).`,
+            data: { period, kind, count: k.count, calls: k.calls, before: b.count, call_ids: k.call_ids, before_call_ids: b.call_ids },
+            sources: [...callIdSources(k.call_ids), trendsSource],
+            suggested_actions: []
+          }
+        }
+        const kinds = current.objections_by_kind.filter((x) => x.count > 0).sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind))
+        const changes = team.changes.filter((c) => c.notable && c.metric === "objection_kind").map((c) => c.sentence)
+        if (kinds.length === 0) {
+          return { ...nothing(`No objection was raised ${label} (${before.objections.count} in ${prior}).`, { period, kinds: [], before: before.objections.count }), sources: [trendsSource] }
+        }
+        return {
+          text: `Objections, ${label}: ${kinds.map((x) => `${x.kind} ${x.count} (${plural(x.calls, "call")})`).join(", ")}; ` +
+            `${current.objections.count} in all (${before.objections.count} in ${prior}).` + (changes.length === 0 ? "" : ` Notable: ${changes.join("; ")}.`),
+          data: { period, kinds, total: current.objections.count, before: before.objections.count, changes },
+          sources: [...callIdSources(current.objections.call_ids), trendsSource],
+          suggested_actions: []
+        }
+      })
+
+    const competitors = (viewer: Viewer, period: Period, now: Date) =>
+      Effect.map(compare(viewer, period, now), ({ before, current }): ToolAnswer => {
+        const label = PERIOD_LABEL[period]
+        const terms = current.competitors_by_term
+        if (terms.length === 0) {
+          return {
+            ...nothing(`No competitor of your market profile was mentioned ${label} (${before.competitors.count} mentions in ${PRIOR_LABEL[period]}). ` +
+              "The market profile's competitors are what is tracked: add or change them in Settings → Market profile.", { period, competitors: [] }),
+            sources: [trendsSource]
+          }
+        }
+        return {
+          text: `Competitors mentioned, ${label}: ${terms.map((t) => `${t.term} ${t.count} (${plural(t.calls, "call")})`).join(", ")}; ` +
+            `${current.competitors.count} mentions in all (${before.competitors.count} in ${PRIOR_LABEL[period]}).`,
+          data: { period, competitors: terms, total: current.competitors.count, before: before.competitors.count },
+          sources: [...callIdSources(current.competitors.call_ids), trendsSource],
+          suggested_actions: []
+        }
+      })
+
+    const topPains = (viewer: Viewer, period: Period, now: Date) =>
+      Effect.map(compare(viewer, period, now), ({ before, current }): ToolAnswer => ({
+        text: `Pains buyers stated, ${PERIOD_LABEL[period]}: ${current.pains.count} in ${plural(current.pains.calls, "call")} ` +
+          `(${before.pains.count} in ${PRIOR_LABEL[period]}). Each call's summary quotes them (“what the buyer needs”).`,
+        data: { period, pains: current.pains, before: before.pains },
+        sources: [...callIdSources(current.pains.call_ids), trendsSource],
+        suggested_actions: current.pains.call_ids.slice(0, 3).map((id) => act.reviewCall(id as CallId, `Open the report of ${id}`))
+      }))
+
+    const followThrough = (viewer: Viewer, period: Period, now: Date) =>
+      Effect.map(compare(viewer, period, now), ({ before, current }): ToolAnswer => {
+        const steps = current.next_steps
+        const kept = steps.kept === null || steps.slipped === null ? "" : `; ${steps.kept.count} kept, ${steps.slipped.count} slipped`
+        return {
+          text: `Next steps, ${PERIOD_LABEL[period]}: ${steps.said.count} said in ${plural(steps.said.calls, "call")} of ${current.calls.count}, ` +
+            `${steps.dated.count} with a date${kept} (${before.next_steps.said.count} said in ${PRIOR_LABEL[period]}, ${before.next_steps.dated.count} with a date).`,
+          data: { period, next_steps: steps, calls: current.calls.count, before: before.next_steps },
+          sources: [...callIdSources(steps.said.call_ids), trendsSource],
+          suggested_actions: []
+        }
+      })
+
+    /** The tenant's closers' full names by lower-cased e-mail. */
+    const namesOf = (clientId: ClientId) => Effect.map(closers(clientId), (all) => new Map(all.map((c) => [c.email.toLowerCase(), c.fullName])))
+
+    const teamOverview = (viewer: Viewer, period: Period, now: Date) =>
+      Effect.map(Effect.all([compare(viewer, period, now), namesOf(viewer.clientId)]), ([{ before, closers: perCloser, current }, names]): ToolAnswer => {
+        const label = PERIOD_LABEL[period]
+        const n = current.calls.count
+        if (n === 0) {
+          return { ...nothing(`The team, ${label}: no call analysed (${plural(before.calls.count, "call")} in ${PRIOR_LABEL[period]}).`, { period, calls: 0 }), sources: [trendsSource] }
+        }
+        const avg = current.overall_score.average
+        const was = before.overall_score.average
+        const change = avg !== null && was !== null ? Math.round((avg - was) * 10) / 10 : null
+        const people = perCloser.flatMap(({ rows, scope }) => {
+          const p = scope.periods[1]!
+          if (p.calls.count === 0) return []
+          const email = rows[0]!.closer_email
+          const name = email === null ? "no closer" : names.get(email.toLowerCase()) ?? email
+          return [`${name} ${p.calls.count} (${p.overall_score.average ?? "no score"})`]
+        })
+        const dims = current.dimensions.filter((d) => d.average !== null).sort((a, b) => a.average! - b.average!)
+        const top = current.objections_by_kind.filter((k) => k.count > 0).sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind))[0]
+        const sentences = [
+          `The team, ${label}: ${plural(n, "call")} analysed` + (avg === null ? "." : `, average score ${avg}` +
+            (change === null ? "." : ` (${change >= 0 ? "+" : ""}${change} on ${PRIOR_LABEL[period]}, ${was}).`)),
+          ...(people.length === 0 ? [] : [`By closer: ${people.join(", ")}.`]),
+          ...(dims.length < 2 ? [] : [`Dimensions, strongest: ${dimensionLabel(dims.at(-1)!.dimension)} (${dims.at(-1)!.average}); weakest: ${dimensionLabel(dims[0]!.dimension)} (${dims[0]!.average}).`]),
+          ...(top === undefined ? [] : [`Most raised objection: ${top.kind} (${top.count}).`])
+        ]
+        return {
+          text: sentences.join(" "),
+          data: { period, calls: n, average_score: avg, average_score_before: was, dimensions: current.dimensions, objections_by_kind: current.objections_by_kind },
+          sources: [...callIdSources(current.calls.call_ids), trendsSource],
+          suggested_actions: []
+        }
+      })
+
+    const rankClosers = (viewer: Viewer, order: "best" | "worst", period: Period, now: Date) =>
+      Effect.map(Effect.all([compare(viewer, period, now), namesOf(viewer.clientId)]), ([{ closers: perCloser }, names]): ToolAnswer => {
+        const label = PERIOD_LABEL[period]
+        const ranked = perCloser
+          .filter(({ rows, scope }) => rows[0]!.closer_email !== null && scope.periods[1]!.overall_score.n > 0)
+          .map(({ rows, scope }) => {
+            const email = rows[0]!.closer_email!
+            const p = scope.periods[1]!
+            const from = Date.parse(p.from)
+            const to = Date.parse(p.to)
+            const lowest = rows.filter((r) => r.overall !== null && Date.parse(r.occurred_at) >= from && Date.parse(r.occurred_at) < to)
+              .sort((a, b) => a.overall! - b.overall!)[0]
+            return { email, name: names.get(email.toLowerCase()) ?? email, average: p.overall_score.average!, scored: p.overall_score.n, lowest }
+          })
+          .sort((a, b) => (order === "best" ? b.average - a.average : a.average - b.average))
+        if (ranked.length === 0) return { ...nothing(`No closer has a scored call ${label}.`, { period, closers: [] }), sources: [trendsSource] }
+        const last = ranked[0]!
+        return {
+          text: `Closers by average score, ${label}${order === "worst" ? ", lowest first" : ""}:\n` +
+            ranked.map((c) => `- ${c.name}: ${c.average} (${plural(c.scored, "call")} scored)`).join("\n"),
+          data: { period, order, closers: ranked.map(({ lowest: _, ...c }) => c) },
+          sources: [trendsSource, ...ranked.flatMap((c) => (c.lowest === undefined ? [] : [{ kind: "call", id: c.lowest.call_id, label: c.lowest.call_id }]))],
+          suggested_actions: order === "worst" && last.lowest !== undefined
+            ? [act.reviewCall(last.lowest.call_id as CallId, `Review ${last.name}'s lowest call ${label}`)]
+            : []
+        }
+      })
+
+    /** A closer's score week by week, the last six weeks (UTC, from Monday), with the calls behind each week. */
+    const closerTrend = (viewer: Viewer, who: string, now: Date) =>
+      Effect.gen(function* () {
+        const all = yield* closers(viewer.clientId)
+        const needle = who.trim().toLowerCase()
+        const closer = all.find((c) => c.email.toLowerCase() === needle || c.fullName.toLowerCase() === needle)
+        if (closer === undefined) return nothing(`No closer in your team is called “${who}”.`, { closer: who, found: false })
+        if (!sees(viewer.sees, closer.email)) {
+          return nothing(`You see your own calls only: ask an owner or an admin of the account about ${closer.fullName}'s.`, { closer: closer.fullName, visible: false })
+        }
+        const windows = yield* Effect.orDie(trendWindows({ period: "week", periods: 6 }, now))
+        const { team } = yield* Effect.orDie(trends.scopes(viewer.clientId, viewer.sees, windows, closer.email, "this week"))
+        const weeks = team.periods
+        const scoredWeeks = weeks.filter((p) => p.overall_score.average !== null)
+        const first = scoredWeeks[0]?.overall_score.average ?? null
+        const last = scoredWeeks.at(-1)?.overall_score.average ?? null
+        const delta = first !== null && last !== null ? Math.round((last - first) * 10) / 10 : null
+        const verdict = delta === null || scoredWeeks.length < 2 ? "too few scored weeks to tell"
+          : delta >= TREND_POINTS ? `improving (+${delta})` : delta <= -TREND_POINTS ? `declining (${delta})` : `steady (${delta >= 0 ? "+" : ""}${delta})`
+        const dims = scoredWeeks.length < 2 ? [] : DIMENSION_ORDER.flatMap((d) => {
+          const a = scoredWeeks[0]!.dimensions.find((x) => x.dimension === d)?.average ?? null
+          const b = scoredWeeks.at(-1)!.dimensions.find((x) => x.dimension === d)?.average ?? null
+          return a === null || b === null ? [] : [{ dimension: d, from: a, to: b, change: Math.round((b - a) * 10) / 10 }]
+        }).sort((x, y) => x.change - y.change)
+        return {
+          text: `${closer.fullName}, week by week (average score): ` +
+            weeks.map((p) => (p.overall_score.average === null ? `${p.period_start}: no scored call` : `${p.period_start}: ${p.overall_score.average} (${plural(p.calls.count, "call")})`)).join("; ") +
+            `. Over the weeks: ${delta === null ? "" : `from ${first} to ${last}, `}${verdict}.` +
+            (dims.length === 0 ? "" : ` Most down: ${dimensionLabel(dims[0]!.dimension)} (${dims[0]!.from} to ${dims[0]!.to}); most up: ${dimensionLabel(dims.at(-1)!.dimension)} (${dims.at(-1)!.from} to ${dims.at(-1)!.to}).`),
+          data: { closer: closer.fullName, email: closer.email, weeks: weeks.map((p) => ({ week: p.period_start, calls: p.calls.count, average_score: p.overall_score.average, call_ids: p.calls.call_ids })), change: delta },
+          sources: [{ kind: "closer", id: closer.closerId, label: closer.fullName }, ...callIdSources(weeks.flatMap((p) => p.calls.call_ids)), trendsSource],
+          suggested_actions: []
+        } satisfies ToolAnswer
+      })
+
+    /** A follow-up e-mail drafted from a call's summary and next steps: the call named, else the latest the caller sees (of `closer`). */
+    const draftFollowUp = (viewer: Viewer, callId: string | null, closer: string | null) =>
+      Effect.gen(function* () {
+        const id = callId ?? (yield* latestCall(viewer, closer))
+        if (id === null) return nothing(`There is no analysed call${closer === null ? "" : ` of ${closer}`} you can see yet.`, { call_id: null, found: false })
+        const a = yield* Effect.flatMap(Schema.decodeUnknown(CallId)(id), (cid) => calls.analysis(viewer.clientId, cid, viewer.sees))
+        const when = day(a.meeting_at)
+        const name = (yield* closers(viewer.clientId)).find((c) => a.closer_email !== null && c.email.toLowerCase() === a.closer_email.toLowerCase())?.fullName
+          ?? a.closer_email ?? "[your name]"
+        const needs = a.summary?.needs.flatMap((n) => n.quotes.filter((q) => q.speaker !== "S1").map((q) => q.quote)) ?? []
+        const risks = a.summary?.risks.flatMap((r) => r.quotes.map((q) => q.quote)) ?? []
+        const base = { sources: [callSource(a)], suggested_actions: [act.reviewCall(a.call_id, `Open the report of ${callLabel(a)}`)] }
+        if (a.next_steps.length === 0 && needs.length === 0) {
+          return { ...base, text: `Call ${callLabel(a)} has no summary or next step to draft a follow-up from${a.summary === null ? " (it has no summary)" : ""}.`, data: { call_id: a.call_id, draft: null } } satisfies ToolAnswer
+        }
+        const email = [
+          `Subject: Following up on our call of ${when}`,
+          "",
+          "Hi,",
+          "",
+          `Thank you for your time on ${when}. Here is what I took from our conversation, so we are on the same page.`,
+          ...(needs.length === 0 ? [] : ["", "What you told us:", ...needs.map((q) => `- “${q}”`)]),
+          ...(a.next_steps.length === 0 ? [] : ["", "What we agreed as next steps:", ...a.next_steps.map((s) => `- ${s.quote}${s.due === null || s.due.trim() === "" ? "" : ` (by ${s.due.trim()})`}`)]),
+          ...(risks.length === 0 ? [] : ["", "What is still open, which I would like us to settle:", ...risks.map((q) => `- “${q}”`)]),
+          "",
+          "Best regards,",
+          name
+        ].join("\n")
+        return {
+          ...base,
+          text: `A draft follow-up e-mail for call ${callLabel(a)} of ${when}, from its summary and next steps (the words as said on the call; edit before sending):\n\n${email}`,
+          data: { call_id: a.call_id, meeting_at: a.meeting_at, draft: email }
+        } satisfies ToolAnswer
+      }).pipe(Effect.catchAll(() => Effect.succeed(nothing(`There is no call ${callId} in your account.`, { call_id: callId, found: false }))))
+
+    type Deal = (typeof DealIntelligence.Type)["deals"][number]
+    const dealName = (d: Deal) => `${d.account?.name ?? callLabel(d)} (deal ${d.external_deal_id ?? d.deal_id ?? d.call_id})`
+    const dealReasons = (d: Deal) => [...new Set([...d.risk_reasons, ...d.signals])]
+
+    const dealsAtRisk = (viewer: Viewer) =>
+      Effect.map(dealViews.compute(viewer.clientId, viewer.sees), (intel): ToolAnswer => {
+        const risky = intel.deals.filter((d) => d.risk !== "low")
+        if (risky.length === 0) {
+          return { ...nothing(`No open deal is at risk (${plural(intel.deals.length, "open deal")} in the last ${OPEN_DEAL_DAYS} days).`, { deals: [] }), sources: [dealsSource] }
+        }
+        return {
+          text: `Deals at risk, highest first (${risky.length} of ${plural(intel.deals.length, "open deal")}):\n` +
+            risky.map((d) => `- ${dealName(d)}, ${d.risk}: ${dealReasons(d).slice(0, 4).join("; ")}`).join("\n"),
+          data: { deals: risky },
+          sources: [dealsSource, ...risky.slice(0, CALLS_NAMED).map((d) => ({ kind: "call", id: d.call_id, label: dealName(d) }))],
+          suggested_actions: risky.slice(0, 3).map((d) => act.followUp(d.call_id, `Follow up ${dealName(d)}`))
+        }
+      })
+
+    const dealStatus = (viewer: Viewer, account: string) =>
+      Effect.map(dealViews.compute(viewer.clientId, viewer.sees), (intel): ToolAnswer => {
+        const needle = account.trim().toLowerCase()
+        const deals = intel.deals.filter((d) => d.account !== null && (d.account.name.toLowerCase() === needle || d.account.domain === needle))
+        if (deals.length === 0) {
+          return { ...nothing(`No open deal of ${account} had a call in the last ${OPEN_DEAL_DAYS} days that you can see.`, { account, deals: [] }), sources: [dealsSource] }
+        }
+        const lines = deals.map((d) => {
+          const first = d.calls[0]
+          const last = d.calls.at(-1)
+          const t = d.score_trend
+          const steps = ["kept", "slipped", "open", "undated"].map((state) => [state, d.next_steps.filter((s) => s.state === state).length] as const).filter(([, n]) => n > 0)
+          return [
+            `${dealName(d)}: ${plural(d.calls.length, "call")}` + (first === undefined || last === undefined ? "" : ` from ${day(first.meeting_at)} to ${day(last.meeting_at)}`) + ";",
+            t.scores.length === 0 ? "no scored call;" : `scores ${t.scores.map((x) => round1(x.score)).join(" → ")}` +
+              (t.change === null ? ";" : ` (${t.direction}, ${t.change >= 0 ? "+" : ""}${round1(t.change)});`),
+            d.objections.length === 0 ? "no objection raised;" : `objections: ${d.objections.map((o) => `${o.kind} ${o.state}`).join(", ")};`,
+            steps.length === 0 ? "no next step;" : `next steps: ${steps.map(([state, n]) => `${n} ${state}`).join(", ")};`,
+            d.stakeholders.length === 0 ? "" : `stakeholders met: ${d.stakeholders.join(", ")};`,
+            `risk ${d.risk}${dealReasons(d).length === 0 ? "" : ` (${dealReasons(d).slice(0, 4).join("; ")})`}.`
+          ].filter((x) => x !== "").join(" ")
+        })
+        return {
+          text: lines.join("\n"),
+          data: { account, deals },
+          sources: [dealsSource, ...deals.flatMap((d) => d.calls.map((c) => ({ kind: "call", id: c.call_id, label: `${dealName(d)}, ${day(c.meeting_at)}` })))],
+          suggested_actions: deals.map((d) => act.reviewCall(d.call_id, `Open the latest call of ${dealName(d)}`))
+        }
+      })
+
     /** Runs a recognised intent: the rule-based chat's one step. */
     const run = (viewer: Viewer, intent: Intent, now: Date): Effect.Effect<ToolAnswer> => {
       switch (intent.tool) {
@@ -314,6 +619,26 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
           return closerStats(viewer, intent.closer, intent.period, now)
         case "search_calls":
           return searchCalls(viewer, intent.query)
+        case "draft_follow_up":
+          return draftFollowUp(viewer, intent.call_id, intent.closer)
+        case "top_objections":
+          return topObjections(viewer, intent.period, intent.kind, now)
+        case "competitors":
+          return competitors(viewer, intent.period, now)
+        case "top_pains":
+          return topPains(viewer, intent.period, now)
+        case "follow_through":
+          return followThrough(viewer, intent.period, now)
+        case "team_overview":
+          return teamOverview(viewer, intent.period, now)
+        case "rank_closers":
+          return rankClosers(viewer, intent.order, intent.period, now)
+        case "closer_trend":
+          return closerTrend(viewer, intent.closer, now)
+        case "deals_at_risk":
+          return dealsAtRisk(viewer)
+        case "deal_status":
+          return dealStatus(viewer, intent.account)
       }
     }
 
@@ -327,7 +652,17 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
       closerStats,
       rankCalls,
       winRate,
-      dailyBrief
+      dailyBrief,
+      draftFollowUp,
+      topObjections,
+      competitors,
+      topPains,
+      followThrough,
+      teamOverview,
+      rankClosers,
+      closerTrend,
+      dealsAtRisk,
+      dealStatus
     } as const
   })
 }) {}

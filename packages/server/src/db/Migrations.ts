@@ -26,6 +26,7 @@ import retention from "./migrations/0019_retention.js"
 import closing from "./migrations/0020_closing.js"
 import trackers from "./migrations/0021_trackers.js"
 import deals from "./migrations/0022_deals.js"
+import closingAudits from "./migrations/0023_closing_audits.js"
 
 export const migrations = {
   "0001_core": core,
@@ -49,7 +50,8 @@ export const migrations = {
   "0019_retention": retention,
   "0020_closing": closing,
   "0021_trackers": trackers,
-  "0022_deals": deals
+  "0022_deals": deals,
+  "0023_closing_audits": closingAudits
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

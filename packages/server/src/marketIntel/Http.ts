@@ -8,11 +8,13 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Callers } from "../tenancy/Caller.js"
 import { MarketIntel } from "./MarketIntel.js"
+import { SegmentTrends } from "./SegmentTrends.js"
 
 export const MarketIntelHttpLive = HttpApiBuilder.group(CallsightApi, "marketIntel", (handlers) =>
   Effect.gen(function* () {
     const intel = yield* MarketIntel
     const callers = yield* Callers
+    const segmentTrends = yield* SegmentTrends
     return handlers
       .handle("listMarketIntelProfiles", () => intel.profiles)
       .handle("getMarketIntelProfile", ({ path }) => intel.profile(path.client_id))
@@ -31,5 +33,6 @@ export const MarketIntelHttpLive = HttpApiBuilder.group(CallsightApi, "marketInt
       .handle("getTruthBacklogPriority", ({ urlParams }) => intel.truthBacklog(urlParams))
       .handle("setCallHygiene", ({ path, payload }) => Effect.flatMap(callers.staff, (actor) => intel.setHygiene(path.call_id, payload, actor)))
       .handle("rebuildMarketIntel", ({ payload }) => intel.rebuild(payload))
+      .handle("getMarketIntelTrends", ({ urlParams }) => segmentTrends.compute(urlParams))
   })
-).pipe(Layer.provide([MarketIntel.Default, Callers.Default]))
+).pipe(Layer.provide([MarketIntel.Default, Callers.Default, SegmentTrends.Default]))

@@ -34,6 +34,7 @@ import { Callers } from "../tenancy/Caller.js"
 import { TEAM } from "../tenancy/Sees.js"
 import { OutcomeRecords } from "../ports/OutcomeRecords.js"
 import { CallTrackers } from "../ports/CallTrackers.js"
+import { Trends } from "../views/Trends.js"
 import { VERSION } from "../version.js"
 import { Search } from "../views/Search.js"
 
@@ -90,6 +91,7 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
     const outbound = yield* Outbound
     const outcomes = yield* OutcomeRecords
     const trackers = yield* CallTrackers
+    const trends = yield* Trends
     const callers = yield* Callers
     const server = yield* HttpServer.HttpServer
     const runtime = yield* Effect.runtime<never>()
@@ -116,6 +118,11 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
           audio: { _tag: "remote", limits },
           searchCalls: (params) => search.search(identity.clientId, TEAM, params),
           trackerReport: (params) => trackers.report(identity.clientId, TEAM, params),
+          trends: (params) => trends.compute(identity.clientId, TEAM, params),
+          closingAudits: {
+            create: (request) => client.closingAudits.createClosingAudit({ headers: {}, payload: request }),
+            get: (auditId) => client.closingAudits.getClosingAudit({ path: { audit_id: auditId } })
+          },
           recordOutcome: (callId, request) =>
             outcomes.record(
               {
@@ -170,4 +177,4 @@ export const McpHttpLive = HttpApiBuilder.Router.use((router) =>
     yield* router.get(MCP_PATH, Effect.succeed(methodNotAllowed))
     yield* router.del(MCP_PATH, Effect.succeed(methodNotAllowed))
   })
-).pipe(Layer.provide([Search.Default, Callers.Default, Outbound.Default]))
+).pipe(Layer.provide([Search.Default, Callers.Default, Outbound.Default, Trends.Default]))

@@ -33,6 +33,9 @@ import {
   CallId,
   CallIdPath,
   CallsightApi,
+  ClosingAudit,
+  ClosingAuditId,
+  CreateClosingAuditRequest,
   OutcomeTruth,
   OutcomeTruthRequest,
   SearchParams,
@@ -40,6 +43,8 @@ import {
   Text,
   TrackerReport,
   TrackerReportParams,
+  Trends,
+  TrendsParams,
   UploadAccepted,
   UploadHeaders
 } from "@callsight/api-spec"
@@ -94,6 +99,13 @@ export interface McpBackend {
   readonly trackerReport: (
     params: typeof TrackerReportParams.Type
   ) => Effect.Effect<typeof TrackerReport.Type, unknown>
+  /** The trends over the key's tenant (the whole team; views/Trends.ts). */
+  readonly trends: (params: typeof TrendsParams.Type) => Effect.Effect<typeof Trends.Type, unknown>
+  /** The Team Closing Audit over the key's tenant (the `closingAudits` operations, with the key): make one, read one. */
+  readonly closingAudits: {
+    readonly create: (request: CreateClosingAuditRequest) => Effect.Effect<ClosingAudit, unknown>
+    readonly get: (auditId: ClosingAuditId) => Effect.Effect<ClosingAudit, unknown>
+  }
   /** Records (replaces) the outcome truth of one of the key's tenant's calls. */
   readonly recordOutcome: (
     callId: CallId,
@@ -238,6 +250,10 @@ const uploadFields = {
   closer_email: AudioUploadForm.fields.closer_email,
   call_type: AudioUploadForm.fields.call_type,
   rep_channel: AudioUploadForm.fields.rep_channel,
+  account: AudioUploadForm.fields.account,
+  deal_id: AudioUploadForm.fields.deal_id,
+  meeting_at: AudioUploadForm.fields.meeting_at,
+  attendees: Schema.optional(Schema.Array(Text)).annotations({ description: "The meeting's attendees' e-mail addresses (at most 50)" }),
   idempotency_key: UploadHeaders.fields["idempotency-key"]
 }
 
@@ -274,6 +290,16 @@ const WaitInput = Schema.Struct({
 })
 
 const RecordOutcomeInput = Schema.Struct({ call_id: callIdField, ...OutcomeTruthRequest.fields })
+
+const ClosingAuditInput = Schema.Struct(CreateClosingAuditRequest.fields)
+const ClosingAuditIdInput = Schema.Struct({ audit_id: ClosingAuditId })
+
+/** The first line of a closing audit's answer: its size and its first change. */
+const auditLine = (a: ClosingAudit) =>
+  `Closing audit ${a.audit_id}: ${a.call_list.length} call(s), ${a.team.closers} closer(s), mean overall ` +
+  `${a.team.overall.mean ?? "-"}; ` +
+  (a.changes[0] === undefined ? "no change ranked" : `first change: ${a.changes[0].label} (+${a.changes[0].points} points)`) +
+  `; report ${a.report_url}`
 
 const ReportLinks = Schema.Struct({
   call_id: CallId,
@@ -339,6 +365,10 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
           closerEmail: input.closer_email,
           callType: input.call_type,
           repChannel: input.rep_channel,
+          account: input.account,
+          dealId: input.deal_id,
+          meetingAt: input.meeting_at,
+          attendees: input.attendees,
           idempotencyKey: input.idempotency_key
         }),
       summary: (accepted) => `Uploaded: call ${accepted.call_id} (queued)`
@@ -363,6 +393,10 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
             closerEmail: input.closer_email,
             callType: input.call_type,
             repChannel: input.rep_channel,
+            account: input.account,
+            dealId: input.deal_id,
+            meetingAt: input.meeting_at,
+            attendees: input.attendees,
             idempotencyKey: input.idempotency_key
           })
         }),
@@ -459,6 +493,46 @@ export const makeTools = (backend: McpBackend): ReadonlyArray<ToolDefinition<unk
       run: (input) => backend.trackerReport(input),
       summary: (r: typeof TrackerReport.Type) =>
         r.trackers.map((t) => `${t.name}: ${t.mentions} mention(s) in ${t.calls} call(s)`).join("; ") || "No trackers"
+    }),
+    tool({
+      name: "trends",
+      title: "Trends",
+      description: "The tenant's trends per period (`week` from Monday or `month`, UTC; the last `periods`, default 6, or " +
+        "`since`/`until`), for the team and per closer (`closer_id` or `closer_email` for one): calls, objections by kind, " +
+        "competitors mentioned (the market profile's), pains stated, next steps said, dated, kept and slipped, the average " +
+        "overall and dimension scores; each number with the calls behind it; and each item's change between the last two " +
+        "periods, the notable ones first as sentences (\"objections about price up from 3 to 9 this week\").",
+      input: queryInput(TrendsParams),
+      output: Trends,
+      annotations: { title: "Trends", ...readOnly },
+      run: (input) => backend.trends(input),
+      summary: (t: typeof Trends.Type) => {
+        const notable = t.team.changes.filter((c) => c.notable).map((c) => c.sentence)
+        return notable.length === 0 ? `No notable change over ${t.team.periods.length} ${t.period}(s)` : notable.join("; ")
+      }
+    }),
+    tool({
+      name: "create_closing_audit",
+      title: "Make a Team Closing Audit",
+      description: "Audits the tenant's calls (the completed calls in `call_ids`, or the last `last_per_closer` of each closer; " +
+        "exactly one of the two): per scorecard dimension the team's mean and spread with quotes, each closer's strengths " +
+        "and gaps, and the three changes that would move the most deals, with links to the executive report (HTML, PDF). " +
+        "Spends CLOSING_AUDIT_CREDITS credits of the tenant, once.",
+      input: jsonInput(ClosingAuditInput),
+      output: ClosingAudit,
+      annotations: { title: "Make a Team Closing Audit", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      run: (input) => backend.closingAudits.create(new CreateClosingAuditRequest(input)),
+      summary: auditLine
+    }),
+    tool({
+      name: "get_closing_audit",
+      title: "A Team Closing Audit",
+      description: "A closing audit made before (`audit_id`, `cla_…`), its figures computed from its calls as they are now.",
+      input: jsonInput(ClosingAuditIdInput),
+      output: ClosingAudit,
+      annotations: { title: "A Team Closing Audit", ...readOnly },
+      run: (input) => backend.closingAudits.get(input.audit_id),
+      summary: auditLine
     }),
     tool({
       name: "record_outcome",

@@ -7,6 +7,7 @@
 import type { ClientId, LeadContextProfileRequest, MarketProfileRequest } from "@callsight/api-spec"
 import { Effect, Option } from "effect"
 import { Transactions } from "../db/Transactions.js"
+import { CallTrackers } from "../ports/CallTrackers.js"
 import { AuditLog } from "../tenancy/AuditLog.js"
 import type { Caller } from "../tenancy/Caller.js"
 import { type LeadFields, type MarketFields, type ProfileTable, ProfilesRepo } from "./ProfilesRepo.js"
@@ -36,6 +37,7 @@ export class Profiles extends Effect.Service<Profiles>()("Profiles", {
     const transactions = yield* Transactions
     const repo = yield* ProfilesRepo
     const audit = yield* AuditLog
+    const trackers = yield* CallTrackers
 
     /** The saved profile over the empty one: a field it lacks (or all of them, unsaved) reads as empty. */
     const read = <A extends object>(table: ProfileTable<A>, clientId: ClientId, empty: A) =>
@@ -59,8 +61,10 @@ export class Profiles extends Effect.Service<Profiles>()("Profiles", {
     const market = Effect.fn("Profiles.market")((clientId: ClientId) => read(repo.market, clientId, EMPTY_MARKET), Effect.orDie)
     const lead = Effect.fn("Profiles.lead")((clientId: ClientId) => read(repo.lead, clientId, EMPTY_LEAD), Effect.orDie)
 
+    // the Competitors tracker follows the saved competitors at once (ports/CallTrackers.ts)
     const saveMarket = Effect.fn("Profiles.saveMarket")(
-      (caller: Caller, req: MarketProfileRequest) => save(repo.market, caller, { ...req } satisfies MarketFields, "market_profile.saved"),
+      (caller: Caller, req: MarketProfileRequest) =>
+        Effect.tap(save(repo.market, caller, { ...req } satisfies MarketFields, "market_profile.saved"), () => trackers.syncCompetitors(caller.clientId)),
       Effect.orDie
     )
     const saveLead = Effect.fn("Profiles.saveLead")(

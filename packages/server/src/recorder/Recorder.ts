@@ -368,6 +368,11 @@ export class Recorder extends Effect.Service<Recorder>()("Recorder", {
             closerEmail: row.closer_email,
             callType: null,
             repChannel: null,
+            // the meeting's start and its calendar event's invitees: its account and deal come from them
+            meetingAt: row.join_at,
+            attendees: row.attendees,
+            account: null,
+            externalDealId: null,
             source: "recorder",
             event: { type: "recording_received", platform: "recorder" }
           })
@@ -474,6 +479,7 @@ export class Recorder extends Effect.Service<Recorder>()("Recorder", {
           platform,
           joinAt: joinAt.toISOString(),
           endsAt: endsAt?.toISOString() ?? null,
+          attendees: [],
           holdSeconds: HOLD_SECONDS
         })
         yield* audit.record(caller.clientId, caller.actor, {
@@ -579,6 +585,7 @@ export class Recorder extends Effect.Service<Recorder>()("Recorder", {
               platform,
               joinAt: event.startsAt,
               endsAt: event.endsAt,
+              attendees: event.attendees,
               holdSeconds: HOLD_SECONDS
             }))
             if (Option.isNone(inserted)) continue

@@ -43,6 +43,8 @@ export const MeetingRow = Schema.Struct({
   error: Schema.NullOr(Schema.String),
   attempts: Schema.Number,
   fetch_attempts: Schema.Number,
+  /** The calendar event's invitees (none for a manual meeting): the recorded call carries them. */
+  attendees: Schema.Array(Schema.String),
   created_at: IsoTimestamp,
   updated_at: IsoTimestamp
 })
@@ -60,6 +62,7 @@ export const NewMeeting = Schema.Struct({
   platform: Schema.String,
   joinAt: Schema.String,
   endsAt: Schema.NullOr(Schema.String),
+  attendees: Schema.Array(Schema.String),
   /** Seconds the inserting process holds the new row before another may create its bot. */
   holdSeconds: Schema.Number
 })
@@ -84,7 +87,7 @@ export class RecorderRepo extends Effect.Service<RecorderRepo>()("RecorderRepo",
     const sql = yield* SqlClient.SqlClient
     const meetingFields = sql`meeting_id, client_id, closer_id, closer_email, source, calendar_event_id, title, meeting_url,
                               platform, join_at, ends_at, provider_bot_id, state, bot_status, joined, call_id, error,
-                              attempts, fetch_attempts, created_at, updated_at`
+                              attempts, fetch_attempts, attendees, created_at, updated_at`
     const settingsFields = sql`client_id, active, join_mode, bot_name, platforms, activated_at`
 
     // -----------------------------------------------------------------------------------------
@@ -174,9 +177,10 @@ export class RecorderRepo extends Effect.Service<RecorderRepo>()("RecorderRepo",
       Result: MeetingRow,
       execute: (m) =>
         sql`INSERT INTO recorder_bots (meeting_id, client_id, closer_id, closer_email, source, calendar_event_id, title, meeting_url,
-                                       platform, join_at, ends_at, state, attempts, retry_after)
+                                       platform, join_at, ends_at, attendees, state, attempts, retry_after)
             SELECT ${m.meetingId}, ${m.clientId}, ${m.closerId}, ${m.closerEmail}, ${m.source}, ${m.calendarEventId}, ${m.title},
-                   ${m.meetingUrl}, ${m.platform}, ${m.joinAt}::timestamptz, ${m.endsAt}::timestamptz, 'pending', 1,
+                   ${m.meetingUrl}, ${m.platform}, ${m.joinAt}::timestamptz, ${m.endsAt}::timestamptz,
+                   ${JSON.stringify(m.attendees)}::jsonb, 'pending', 1,
                    now() + make_interval(secs => ${m.holdSeconds})
             WHERE ${m.source} = 'manual' OR NOT EXISTS (
               SELECT 1 FROM recorder_bots b

@@ -131,7 +131,13 @@ export const POLICY = {
   "trackers.createTracker": managers,
   "trackers.updateTracker": managers,
   "trackers.deleteTracker": managers,
-  "trackers.getTrackerReport": ownCalls
+  "trackers.getTrackerReport": ownCalls,
+  "closingAudits.createClosingAudit": managers,
+  "closingAudits.listClosingAudits": managers,
+  "closingAudits.getClosingAudit": managers,
+  "closingAudits.getClosingAuditReport": managers,
+  "closingAudits.getClosingAuditPdf": managers,
+  "trends.getTrends": ownCalls
 } as const satisfies Readonly<Record<string, RoleAccess>>
 
 export type PolicyOperation = keyof typeof POLICY

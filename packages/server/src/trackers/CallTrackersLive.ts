@@ -18,6 +18,13 @@ export const CallTrackersLive = Layer.effect(
               Effect.annotateLogs({ call_id: callId, client_id: clientId })
             ))
         ),
+      syncCompetitors: (clientId) =>
+        trackers.syncCompetitors(clientId).pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("the Competitors tracker could not follow the market profile; its next read does", cause).pipe(
+              Effect.annotateLogs({ client_id: clientId })
+            ))
+        ),
       report: trackers.report
     }))
 ).pipe(Layer.provide(Trackers.Default))

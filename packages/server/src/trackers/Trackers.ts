@@ -14,8 +14,9 @@
  *   which does not know trackers). A completed call is matched against the trackers as they are:
  *   the worker does not wait on that re-matching, which the next read does, newest calls first. It is made the first time the profile names a competitor; it cannot be
  *   changed or deleted here (409): the profile is where its terms are changed.
- * - **The report** counts the stored mentions of the completed calls made in [from, to) that the
- *   caller sees (a rep: their own calls, `Sees.ts`).
+ * - **The report** counts the stored mentions of the completed calls whose meeting took place in
+ *   [from, to) (`occurred_at`, docs/deals.md) that the caller sees (a rep: their own calls,
+ *   `Sees.ts`), per tracker, term, closer, deal and period; `deal_id` keeps one deal's calls.
  */
 import {
   type CallId,
@@ -103,6 +104,7 @@ export interface ReportParams {
   readonly period: "day" | "week" | "month"
   readonly tracker_id?: TrackerId | undefined
   readonly closer_email?: string | undefined
+  readonly deal_id?: string | undefined
   readonly quotes: number
   readonly limit: number
   readonly cursor?: string | undefined
@@ -162,7 +164,7 @@ export class Trackers extends Effect.Service<Trackers>()("Trackers", {
     const backfill = (clientId: ClientId, tracker: Tracker) =>
       Effect.gen(function* () {
         yield* repo.clearMentions(tracker.tracker_id)
-        const matcher = compileTrackerTerms(tracker.terms)
+        const matcher = compileTrackerTerms(tracker.terms, { stem: tracker.kind !== "competitor" })
         const total = yield* repo.countCompleted(clientId)
         let matched = 0
         while (matched < Math.min(total, TRACKER_BACKFILL_CALLS)) {
@@ -308,7 +310,7 @@ export class Trackers extends Effect.Service<Trackers>()("Trackers", {
             tracker.tracker_id,
             clientId,
             call.call_id,
-            findTrackerMentions(compileTrackerTerms(tracker.terms), call.turns).map((m) => ({ ...m, role: call.roles.get(m.speaker) ?? null }))
+            findTrackerMentions(compileTrackerTerms(tracker.terms, { stem: tracker.kind !== "competitor" }), call.turns).map((m) => ({ ...m, role: call.roles.get(m.speaker) ?? null }))
           ), { discard: true })
       )
     }, Effect.orDie)
@@ -335,12 +337,25 @@ export class Trackers extends Effect.Service<Trackers>()("Trackers", {
         from,
         to,
         trackerId: params.tracker_id ?? null,
-        closerEmail: params.closer_email ?? null
+        closerEmail: params.closer_email ?? null,
+        dealId: params.deal_id ?? null
       }))
       const q = params.quotes
-      const byTracker = new Map<string, { all: Tally; terms: Map<string, Tally>; closers: Map<string | null, Tally>; periods: Map<string, Tally> }>()
+      const byTracker = new Map<string, {
+        all: Tally
+        terms: Map<string, Tally>
+        closers: Map<string | null, Tally>
+        deals: Map<string, Tally>
+        periods: Map<string, Tally>
+      }>()
       for (const t of trackers) {
-        byTracker.set(t.tracker_id, { all: new Tally(q), terms: new Map(t.terms.map((term) => [term, new Tally(q)])), closers: new Map(), periods: new Map() })
+        byTracker.set(t.tracker_id, {
+          all: new Tally(q),
+          terms: new Map(t.terms.map((term) => [term, new Tally(q)])),
+          closers: new Map(),
+          deals: new Map(),
+          periods: new Map()
+        })
       }
       interface CallTally {
         readonly row: MentionRow
@@ -355,7 +370,8 @@ export class Trackers extends Effect.Service<Trackers>()("Trackers", {
         t.all.add(m)
         tallyIn(t.terms, m.term, q).add(m)
         tallyIn(t.closers, m.closer_email === null ? null : m.closer_email.toLowerCase(), q).add(m)
-        tallyIn(t.periods, periodStartOf(m.created_at, params.period), q).add(m)
+        if (m.deal_id !== null) tallyIn(t.deals, m.deal_id, q).add(m)
+        tallyIn(t.periods, periodStartOf(m.meeting_at, params.period), q).add(m)
         const call: CallTally = calls.get(m.call_id) ?? { row: m, mentions: 0, terms: new Map(), quotes: [] }
         calls.set(m.call_id, call)
         call.mentions++
@@ -381,6 +397,7 @@ export class Trackers extends Effect.Service<Trackers>()("Trackers", {
             ...tally.all.out(),
             terms: byMentions(tally.terms).map(([term, c]) => ({ term, ...c.out() })),
             closers: byMentions(tally.closers).map(([closer_email, c]) => ({ closer_email, ...c.out() })),
+            deals: byMentions(tally.deals).map(([deal_id, c]) => ({ deal_id, ...c.out() })),
             periods: [...tally.periods.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([period_start, c]) => ({ period_start, ...c.out() }))
           }
         }),
@@ -389,6 +406,8 @@ export class Trackers extends Effect.Service<Trackers>()("Trackers", {
           closer_email: c.row.closer_email,
           external_call_id: c.row.external_call_id,
           created_at: c.row.created_at,
+          meeting_at: c.row.meeting_at,
+          deal_id: c.row.deal_id,
           mentions: c.mentions,
           trackers: [...c.terms.values()],
           quotes: c.quotes.map(quoteOf)
@@ -398,7 +417,7 @@ export class Trackers extends Effect.Service<Trackers>()("Trackers", {
       return answer
     })
 
-    return { list, create, update, remove, matchCall, report } as const
+    return { list, create, update, remove, matchCall, report, syncCompetitors: ensureCompetitors } as const
   }),
   dependencies: [TrackersRepo.Default, AuditLog.Default, Transactions.Default]
 }) {}

@@ -70,7 +70,11 @@ export const MentionRow = Schema.Struct({
   quote: Schema.String,
   closer_email: Schema.NullOr(Schema.String),
   external_call_id: Schema.NullOr(Schema.String),
-  created_at: IsoTimestamp
+  created_at: IsoTimestamp,
+  /** When the call's meeting took place (`occurred_at`): the period it counts in. */
+  meeting_at: IsoTimestamp,
+  /** The call's deal (docs/deals.md); null: none. */
+  deal_id: Schema.NullOr(Schema.String)
 })
 export type MentionRow = typeof MentionRow.Type
 
@@ -179,19 +183,21 @@ export class TrackersRepo extends Effect.Service<TrackersRepo>()("TrackersRepo",
         from: Schema.String,
         to: Schema.String,
         trackerId: Schema.NullOr(Schema.String),
-        closerEmail: Schema.NullOr(Schema.String)
+        closerEmail: Schema.NullOr(Schema.String),
+        dealId: Schema.NullOr(Schema.String)
       }),
       Result: MentionRow,
       execute: (r) =>
         sql`SELECT m.tracker_id, m.term, m.call_id, m.ord, m.speaker, m.role, m.start_s, m.matched, m.quote,
-                   c.closer_email, c.external_call_id, c.created_at
+                   c.closer_email, c.external_call_id, c.created_at, c.occurred_at AS meeting_at, c.deal_id
             FROM tracker_mentions m JOIN calls c ON c.call_id = m.call_id AND c.client_id = m.client_id
             WHERE m.client_id = ${r.clientId} AND c.status = 'completed'
-              AND c.created_at >= ${r.from}::timestamptz AND c.created_at < ${r.to}::timestamptz
+              AND c.occurred_at >= ${r.from}::timestamptz AND c.occurred_at < ${r.to}::timestamptz
               AND ${seenBy(sql, r.sees as Sees, "c.closer_email")}
               AND (${r.trackerId}::text IS NULL OR m.tracker_id = ${r.trackerId})
               AND (${r.closerEmail}::text IS NULL OR lower(c.closer_email) = lower(${r.closerEmail}))
-            ORDER BY c.created_at DESC, c.call_id DESC, m.start_s, m.tracker_id, m.ord`
+              AND (${r.dealId}::text IS NULL OR c.deal_id = ${r.dealId})
+            ORDER BY c.occurred_at DESC, c.call_id DESC, m.start_s, m.tracker_id, m.ord`
     })
 
     /** Replaces a tracker's mentions in one call. */

@@ -94,7 +94,7 @@ export class AccountQueries extends Effect.Service<AccountQueries>()("AccountQue
     /** The tenant's calls of the last 7 days (the operational-trust window). */
     const lastWeek = (clientId: string) => sql`client_id = ${clientId} AND created_at > now() - interval '7 days'`
 
-    /** The last 4 weeks (Monday to Sunday, UTC), oldest first, with their calls and average score. */
+    /** The last 4 weeks (Monday to Sunday, UTC; a call in the week its meeting took place), oldest first, with their calls and average score. */
     /** Whose calls a query reads: the tenant's, those a rep sees (`Sees.ts`). */
     const Seen = Schema.Struct({ tenantId: ClientId, sees: SeesSchema })
 
@@ -107,7 +107,7 @@ export class AccountQueries extends Effect.Service<AccountQueries>()("AccountQue
             FROM generate_series(date_trunc('week', now() AT TIME ZONE 'UTC') - interval '3 weeks',
                                  date_trunc('week', now() AT TIME ZONE 'UTC'), interval '1 week') AS w(start)
             LEFT JOIN calls c ON c.client_id = ${tenantId} AND c.status = 'completed' AND ${seenBy(sql, sees, "c.closer_email")}
-              AND c.completed_at >= w.start AT TIME ZONE 'UTC' AND c.completed_at < (w.start + interval '1 week') AT TIME ZONE 'UTC'
+              AND c.occurred_at >= w.start AT TIME ZONE 'UTC' AND c.occurred_at < (w.start + interval '1 week') AT TIME ZONE 'UTC'
             GROUP BY w.start ORDER BY w.start`
     })
 

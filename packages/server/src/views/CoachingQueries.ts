@@ -1,7 +1,7 @@
 /**
  * What the coaching dashboard reads: the tenant's closers not removed and their completed calls
  * (a closer's calls are the tenant's calls whose `closer_email` is the closer's e-mail, in any
- * case), by Monday week in UTC (by `completed_at`, as the portal's trends), the scorecard
+ * case), by Monday week in UTC (by `occurred_at`, when the meeting took place: docs/deals.md), the scorecard
  * dimensions of the last 4 weeks, the calls worth reviewing, and the manual audits (the coaching
  * feature's table, read here). Each query takes the viewer (the tenant, and whose calls it sees:
  * `Sees.ts`); sums and counts travel so that the service averages over calls, not over weeks.
@@ -93,7 +93,7 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
 
     /** The team's completed calls the viewer sees, each with its closer. */
     const teamCalls = (v: typeof Viewer.Encoded) =>
-      sql`SELECT t.closer_id, c.call_id, c.external_call_id, c.closer_email, c.created_at, c.completed_at, c.result
+      sql`SELECT t.closer_id, c.call_id, c.external_call_id, c.closer_email, c.created_at, c.completed_at, c.occurred_at, c.result
           FROM (${team(v)}) t
           JOIN calls c ON c.client_id = ${v.clientId} AND c.status = 'completed' AND lower(c.closer_email) = lower(t.email)
                           AND ${seenBy(sql, v.sees, "c.closer_email")}`
@@ -108,12 +108,12 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
 
     /** Each closer's weeks of the trend that have calls. */
     const trend = all(WeekRow, (v) =>
-      sql`SELECT c.closer_id, to_char(date_trunc('week', c.completed_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS period_start,
+      sql`SELECT c.closer_id, to_char(date_trunc('week', c.occurred_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS period_start,
                  count(*)::int AS calls,
                  count(c.result -> 'scorecard' ->> 'overall')::int AS scored,
                  COALESCE(sum((c.result -> 'scorecard' ->> 'overall')::float8), 0)::float8 AS score_sum
           FROM (${teamCalls(v)}) c
-          WHERE c.completed_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC'
+          WHERE c.occurred_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC'
           GROUP BY 1, 2 ORDER BY 1, 2`)
 
     /** Each closer's assessed dimension scores over the focus weeks. */
@@ -121,7 +121,7 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
       sql`SELECT c.closer_id, d ->> 'dimension' AS dimension, count(*)::int AS calls, sum((d ->> 'score')::float8)::float8 AS score_sum
           FROM (${teamCalls(v)}) c
           CROSS JOIN LATERAL jsonb_array_elements(${Rows.resultArray(sql, "c", "scorecard", "dimensions")}) AS d
-          WHERE c.completed_at >= ${focusStart}
+          WHERE c.occurred_at >= ${focusStart}
             AND jsonb_typeof(d -> 'score') = 'number' AND COALESCE((d ->> 'assessed')::boolean, true)
           GROUP BY 1, 2 ORDER BY 1, 2`)
 
@@ -135,10 +135,10 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
             SELECT c.*, (c.result -> 'scorecard' ->> 'overall')::float8 AS overall_score, o.outcome
             FROM (${teamCalls(v)}) c
             LEFT JOIN outcome_truth o ON o.call_id = c.call_id AND o.client_id = ${v.clientId}
-            WHERE c.completed_at >= ${focusStart}
+            WHERE c.occurred_at >= ${focusStart}
           ),
           low AS (
-            SELECT r.*, row_number() OVER (PARTITION BY r.closer_id ORDER BY r.overall_score, r.completed_at DESC, r.call_id) AS rank
+            SELECT r.*, row_number() OVER (PARTITION BY r.closer_id ORDER BY r.overall_score, r.occurred_at DESC, r.call_id) AS rank
             FROM recent r WHERE r.overall_score IS NOT NULL
           ),
           gaps AS (
@@ -150,7 +150,7 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
             GROUP BY a.call_id
           ),
           wide AS (
-            SELECT r.*, g.gap, row_number() OVER (PARTITION BY r.closer_id ORDER BY g.gap DESC, r.completed_at DESC, r.call_id) AS rank
+            SELECT r.*, g.gap, row_number() OVER (PARTITION BY r.closer_id ORDER BY g.gap DESC, r.occurred_at DESC, r.call_id) AS rank
             FROM recent r JOIN gaps g ON g.call_id = r.call_id WHERE g.gap >= ${MIN_AUDIT_GAP}
           )
           SELECT closer_id, 'low_score' AS kind, rank::int AS rank, call_id, external_call_id, closer_email, created_at,

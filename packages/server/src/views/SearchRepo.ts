@@ -49,7 +49,7 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
     const callTitle = (c: string) =>
       sql.literal(
         `'Call ' || coalesce(${c}.external_call_id, ${c}.call_id) || coalesce(' · ' || ${c}.closer_email, '') || ' · ' || ` +
-          `to_char(${c}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+          `to_char(${c}.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
       )
 
     /**
@@ -125,7 +125,7 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
           CROSS JOIN LATERAL (
             SELECT CASE top.kind
               WHEN 'call' THEN coalesce(c.external_call_id, '') || ' · ' || coalesce(c.closer_email, '') || ' · ' ||
-                               to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')
+                               to_char(c.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')
               WHEN 'closer' THEN cl.full_name || ' · ' || cl.email || coalesce(' · ' || cl.team, '')
               WHEN 'outcome' THEN concat_ws(' · ', o.notes, o.reason)
               WHEN 'audit' THEN a.notes

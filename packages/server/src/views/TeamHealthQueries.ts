@@ -44,10 +44,10 @@ export class TeamHealthQueries extends Effect.Service<TeamHealthQueries>()("Team
                    count(${talk})::int AS talk_calls,
                    COALESCE(sum(${talk}), 0)::float8 AS talk_sum
             FROM closers t
-            JOIN (SELECT c.*, c.completed_at >= (${thisMonday} - make_interval(weeks => ${FOCUS_WEEKS - 1})) AT TIME ZONE 'UTC' AS recent
+            JOIN (SELECT c.*, c.occurred_at >= (${thisMonday} - make_interval(weeks => ${FOCUS_WEEKS - 1})) AT TIME ZONE 'UTC' AS recent
                   FROM calls c
                   WHERE c.client_id = ${clientId} AND c.status = 'completed'
-                    AND c.completed_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC') c
+                    AND c.occurred_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC') c
               ON lower(c.closer_email) = lower(t.email)
             WHERE t.client_id = ${clientId} AND t.status <> 'removed'
             GROUP BY t.closer_id ORDER BY t.closer_id`

@@ -39,6 +39,7 @@ const Settings = Schema.Struct({
   currency: Schema.NullOr(Schema.String),
   sales_cycle_days: Schema.NullOr(Schema.Number),
   time_zone: Schema.NullOr(Schema.String),
+  /** When the tenant's first completed call took place (`occurred_at`): the start of its baseline month. */
   first_completed_at: NullableIsoTimestamp
 })
 
@@ -108,7 +109,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const inPeriod = (p: { readonly clientId: string; readonly sees: Sees; readonly from: string; readonly to: string }) =>
-      sql`c.client_id = ${p.clientId} AND c.status = 'completed' AND c.completed_at >= ${p.from}::timestamptz AND c.completed_at < ${p.to}::timestamptz
+      sql`c.client_id = ${p.clientId} AND c.status = 'completed' AND c.occurred_at >= ${p.from}::timestamptz AND c.occurred_at < ${p.to}::timestamptz
           AND ${seenBy(sql, p.sees, "c.closer_email")}`
 
     /** Calls analysed, their hours, the moments that cost points, the average overall score. */
@@ -134,7 +135,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
             FROM generate_series(date_trunc('week', ${p.from}::timestamptz AT TIME ZONE 'UTC'),
                                  ${p.to}::timestamptz AT TIME ZONE 'UTC' - interval '1 microsecond', interval '1 week') AS w(start)
             LEFT JOIN calls c ON ${inPeriod(p)}
-              AND c.completed_at >= w.start AT TIME ZONE 'UTC' AND c.completed_at < (w.start + interval '1 week') AT TIME ZONE 'UTC'
+              AND c.occurred_at >= w.start AT TIME ZONE 'UTC' AND c.occurred_at < (w.start + interval '1 week') AT TIME ZONE 'UTC'
             GROUP BY w.start ORDER BY w.start`
     })
 
@@ -161,7 +162,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
                    m.profile ->> 'currency' AS currency,
                    (m.profile ->> 'sales_cycle_days')::int AS sales_cycle_days,
                    m.profile ->> 'time_zone' AS time_zone,
-                   (SELECT min(completed_at) FROM calls WHERE client_id = ${clientId} AND status = 'completed') AS first_completed_at
+                   (SELECT min(occurred_at) FROM calls WHERE client_id = ${clientId} AND status = 'completed') AS first_completed_at
             FROM tenants t LEFT JOIN market_profiles m ON m.client_id = t.client_id
             WHERE t.client_id = ${clientId}`
     })
@@ -232,7 +233,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
     })
 
     /**
-     * Completed calls of the last `days` days whose deal is not decided (no outcome, or `open`),
+     * Completed calls whose meeting was in the last `days` days (`occurred_at`) whose deal is not decided (no outcome, or `open`),
      * with how many next steps they agreed and how many objections were left unexplored.
      */
     const openDeals = Rows.findAll({
@@ -240,28 +241,28 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
       Result: OpenDeal,
       execute: ({ clientId, days, sees }) =>
         sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.completed_at,
-                   floor(extract(epoch FROM now() - c.completed_at) / 86400)::int AS age_days,
+                   floor(extract(epoch FROM now() - c.occurred_at) / 86400)::int AS age_days,
                    jsonb_array_length(${Rows.resultArray(sql, "c", "next_steps")}) AS next_steps,
                    (SELECT count(*)::int FROM jsonb_array_elements(${Rows.resultArray(sql, "c", "objections")}) x
                     WHERE x ->> 'response' = 'other') AS unexplored_objections,
                    o.outcome
             FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id
-            WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.completed_at > now() - make_interval(days => ${days})
+            WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.occurred_at > now() - make_interval(days => ${days})
               AND (o.outcome IS NULL OR o.outcome = 'open')
               AND jsonb_typeof(c.result -> 'transcript') = 'array' AND ${seenBy(sql, sees, "c.closer_email")}
-            ORDER BY c.completed_at DESC, c.call_id`
+            ORDER BY c.occurred_at DESC, c.call_id`
     })
 
-    /** Completed calls older than `days` days without an outcome, oldest first (3). */
+    /** Completed calls whose meeting is older than `days` days without an outcome, oldest first (3). */
     const outcomesMissing = Rows.findAll({
       Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, days: Schema.Number }),
       Result: OutcomeMissing,
       execute: ({ clientId, days, sees }) =>
         sql`SELECT c.call_id, c.closer_email, c.completed_at FROM calls c
-            WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.completed_at < now() - make_interval(days => ${days})
+            WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.occurred_at < now() - make_interval(days => ${days})
               AND ${seenBy(sql, sees, "c.closer_email")}
               AND NOT EXISTS (SELECT 1 FROM outcome_truth o WHERE o.call_id = c.call_id)
-            ORDER BY c.completed_at, c.call_id LIMIT 3`
+            ORDER BY c.occurred_at, c.call_id LIMIT 3`
     })
 
     const pendingClosers = Rows.findAll({

@@ -18,7 +18,9 @@
  *   review.
  * - `dailyBrief`: yesterday's calls in the team's time zone (the market profile's, UTC without
  *   one), notable moments, deals at risk and today's suggested actions, each with the web app's page
- *   where it is done and the operation that does it (`Actions.ts`).
+ *   where it is done and the operation that does it (`Actions.ts`); and `changes`, the notable
+ *   changes of the trends (`Trends.weekChanges`) between the 7 days before the brief's day and the
+ *   7 before those.
  */
 import type {
   CallWorthReviewing,
@@ -40,6 +42,7 @@ import { dateIn, dayStart, previousDate } from "../lib/Time.js"
 import { MONTHLY_PRICE_USD } from "../tenancy/Plans.js"
 import { TEAM } from "../tenancy/Sees.js"
 import { suggestedActions } from "./Actions.js"
+import { Trends } from "./Trends.js"
 import { type Period, ValueQueries } from "./ValueQueries.js"
 
 /** The window of the value views, and the one before it that the score change compares with. */
@@ -85,6 +88,7 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
   effect: Effect.gen(function* () {
     const config = yield* AppConfig
     const queries = yield* ValueQueries
+    const trends = yield* Trends
     const act = suggestedActions(config.publicBaseUrl)
 
     // the value views are the managers' (the policy): the whole team's calls
@@ -371,11 +375,12 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
         notable_moments: moments,
         deals_at_risk: dealsAtRisk,
         suggested_actions: actions,
+        changes: yield* trends.weekChanges(clientId, sees, to),
         generated_at: now.toISOString()
       } satisfies typeof DailyBrief.Type
     }, Effect.orDie)
 
     return { value, digest, reviewPack, dailyBrief } as const
   }),
-  dependencies: [ValueQueries.Default]
+  dependencies: [ValueQueries.Default, Trends.Default]
 }) {}

@@ -16,13 +16,15 @@
  *   closer; `attendees` the event's invitees' addresses in the calendar's order, each once (in
  *   any case), the closer left out (rooms and resources are never listed; a meeting of the video
  *   tool has none).
- * - **The buyer's last call** (`previous_call_id`). A call knows its buyer only through its
- *   `external_call_id` when that is an e-mail address, the rule of the CRM outcome sync
- *   (`MeetingPrepRepo`). The previous call is the tenant's most recent completed call whose
+ * - **The buyer's last call** (`previous_call_id`). A call knows its buyers through its
+ *   `external_call_id` when that is an e-mail address, the rule of the CRM outcome sync, and
+ *   through its meeting's attendees (an upload's `attendees`, a recorded meeting's invitees; those
+ *   at its closer's domain left out: `MeetingPrepRepo`). The previous call is the tenant's most recent completed call whose
  *   buyer is an attendee (same address, in any case); failing that, one whose buyer is at an
  *   attendee's e-mail domain (the same company), except the closer's own domain (colleagues) and
  *   public mail domains (`PUBLIC_MAIL`), where a domain says nothing of the company. Calls with
- *   any other external id (a CRM deal id, the recorder's `recorder:…`) are linked to no meeting;
+ *   any other external id (a CRM deal id, the recorder's `recorder:…`) and no attendees are linked
+ *   to no meeting;
  *   matching by meeting titles was left out as too loose to trust. Another tenant's calls are
  *   never read. Without a previous call, the three lists below are empty.
  * - `talking_points`, from the previous call, in this order: its deal stage when the outcome

@@ -1,7 +1,9 @@
 /**
- * What the meeting-prep brief reads of the tenant's calls: the buyers' past calls. A call's buyer
- * is its `external_call_id` when that is an e-mail address (the rule of the CRM outcome sync: an
- * external id of that shape is the buyer's address), compared trimmed and in lower case.
+ * What the meeting-prep brief reads of the tenant's calls: the buyers' past calls. A call's buyers
+ * are its `external_call_id` when that is an e-mail address (the rule of the CRM outcome sync: an
+ * external id of that shape is the buyer's address) and its meeting's attendees (the upload's
+ * `attendees`, the recorder's calendar event's invitees: docs/deals.md) but those at its closer's
+ * domain, compared trimmed and in lower case.
  *
  * `lastCalls`: for each buyer address among `emails`, or at a domain among `domains`, the buyer's
  * most recent completed call of the tenant (by completion, then call id), with what the brief
@@ -19,7 +21,7 @@ const PrepNextStep = Schema.Struct({ quote: Schema.String, due: Schema.NullOr(Sc
 const PrepElement = Schema.Struct({ element: Schema.String, score: Schema.Number, quote: Schema.NullOr(Schema.String) })
 
 export const BuyerCall = Schema.Struct({
-  /** The buyer's address: the call's external id, trimmed, in lower case. */
+  /** The buyer's address: the call's external id or one of its attendees, trimmed, in lower case. */
   buyer: Schema.String,
   call_id: CallId,
   completed_at: Rows.IsoTimestamp,
@@ -45,7 +47,7 @@ export class MeetingPrepRepo extends Effect.Service<MeetingPrepRepo>()("MeetingP
       Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, emails: Schema.Array(Schema.String), domains: Schema.Array(Schema.String) }),
       Result: BuyerCall,
       execute: ({ clientId, domains, emails, sees }) =>
-        sql`SELECT DISTINCT ON (${buyer}) ${buyer} AS buyer, c.call_id, c.completed_at,
+        sql`SELECT DISTINCT ON (k.buyer) k.buyer, c.call_id, c.completed_at,
                    floor(extract(epoch FROM now() - c.completed_at) / 86400)::int AS age_days,
                    o.outcome, o.stage, o.reason,
                    ${objections} AS objections,
@@ -53,12 +55,19 @@ export class MeetingPrepRepo extends Effect.Service<MeetingPrepRepo>()("MeetingP
                    (SELECT COALESCE(jsonb_agg(jsonb_build_object('element', e ->> 'element', 'score', (e ->> 'score')::int,
                                                                  'quote', e -> 'evidence' ->> 'quote')), '[]'::jsonb)
                     FROM jsonb_array_elements(${elements}) e) AS qualification
-            FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id AND o.client_id = c.client_id
+            FROM calls c
+            CROSS JOIN LATERAL (
+              SELECT ${buyer} AS buyer WHERE c.external_call_id LIKE '%_@_%'
+              UNION
+              SELECT lower(btrim(a)) FROM jsonb_array_elements_text(c.attendees) a
+              WHERE a LIKE '%_@_%' AND split_part(lower(btrim(a)), '@', 2) <> split_part(lower(COALESCE(c.closer_email, '')), '@', 2)
+            ) k
+            LEFT JOIN outcome_truth o ON o.call_id = c.call_id AND o.client_id = c.client_id
             WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.completed_at IS NOT NULL
-              AND c.external_call_id LIKE '%_@_%' AND ${seenBy(sql, sees, "c.closer_email")}
-              AND (${buyer} IN (SELECT jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))
-                   OR split_part(${buyer}, '@', 2) IN (SELECT jsonb_array_elements_text(${JSON.stringify(domains)}::jsonb)))
-            ORDER BY ${buyer}, c.completed_at DESC, c.call_id DESC`
+              AND ${seenBy(sql, sees, "c.closer_email")}
+              AND (k.buyer IN (SELECT jsonb_array_elements_text(${JSON.stringify(emails)}::jsonb))
+                   OR split_part(k.buyer, '@', 2) IN (SELECT jsonb_array_elements_text(${JSON.stringify(domains)}::jsonb)))
+            ORDER BY k.buyer, c.completed_at DESC, c.call_id DESC`
     })
 
     return {

@@ -260,6 +260,7 @@ export class Workspace extends Effect.Service<Workspace>()("Workspace", {
       for (const c of brief.calls.slice(0, 10)) {
         lines.push(`- ${c.closer_email ?? "unknown closer"}: ${c.status === "completed" ? score(c.overall_score) : c.status}`)
       }
+      if (brief.changes.length > 0) lines.push("", "This week:", ...brief.changes.slice(0, 5).map((c) => `- ${c.sentence}`))
       if (brief.deals_at_risk.length > 0) lines.push("", `Deals at risk: ${brief.deals_at_risk.length}`)
       for (const a of brief.suggested_actions.slice(0, 5)) lines.push(`- ${a.label}`)
       return lines.join("\n")

@@ -111,7 +111,7 @@ export class WorkspaceRepo extends Effect.Service<WorkspaceRepo>()("WorkspaceRep
       execute: ({ clientId, userId }) =>
         sql`SELECT p.call_id, p.pinned_at,
                    'Call ' || coalesce(c.external_call_id, c.call_id) || coalesce(' · ' || c.closer_email, '') || ' · ' ||
-                     to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS title
+                     to_char(c.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS title
             FROM workspace_pins p JOIN calls c ON c.call_id = p.call_id AND c.client_id = p.client_id
             WHERE p.client_id = ${clientId} AND p.user_id = ${userId}
             ORDER BY p.pinned_at DESC, p.call_id`

@@ -57,8 +57,28 @@ describe("intents", () => {
     expect(recognise("close rate per rep this month", closers)).toEqual({ tool: "win_rate", by: "closer", period: "this_month" })
     expect(recognise("conversion by channel", closers)).toEqual({ tool: "win_rate", by: "lead_source", period: null })
     expect(recognise("what are my priorities", closers)).toEqual({ tool: "daily_brief" })
-    expect(recognise("which deals are at risk?", closers)).toEqual({ tool: "daily_brief" })
+    expect(recognise("which deals are at risk?", closers)).toEqual({ tool: "deals_at_risk" })
     expect(recognise("open call_ab12cd34ef please", closers)).toEqual({ tool: "get_call", call_id: "call_ab12cd34ef" })
+  })
+
+  it("the team's questions: objections, competitors, pains, follow-through, the team, closers ranked and trending, deals, drafts", () => {
+    const accounts = [{ name: "Globex Corp", domain: "globex.test" }, { name: "Initech", domain: null }]
+    expect(recognise("what pushback do we get most in the past 30 days", closers)).toEqual({ tool: "top_objections", period: "last_30_days", kind: null })
+    expect(recognise("are buyers objecting on budget more this month? any budget objections?", closers)).toEqual({ tool: "top_objections", period: "this_month", kind: "budget" })
+    expect(recognise("do rivals come up much lately", closers)).toEqual({ tool: "competitors", period: "last_90_days" })
+    expect(recognise("what problems do our prospects keep describing", closers)).toEqual({ tool: "top_pains", period: "last_30_days" })
+    expect(recognise("did the next steps from last week actually happen", closers)).toEqual({ tool: "follow_through", period: "last_week" })
+    expect(recognise("give me an overview of how our team did last month", closers)).toEqual({ tool: "team_overview", period: "last_month" })
+    expect(recognise("who is our star rep this week", closers)).toEqual({ tool: "rank_closers", order: "best", period: "this_week" })
+    expect(recognise("who needs coaching the most", closers)).toEqual({ tool: "rank_closers", order: "worst", period: "last_30_days" })
+    expect(recognise("is maria getting better", closers)).toEqual({ tool: "closer_trend", closer: "maria@acme.test" })
+    expect(recognise("any deals stalling?", closers)).toEqual({ tool: "deals_at_risk" })
+    expect(recognise("where are we with globex?", closers, undefined, accounts)).toEqual({ tool: "deal_status", account: "Globex Corp" })
+    expect(recognise("status of the initech deal", closers, undefined, accounts)).toEqual({ tool: "deal_status", account: "Initech" })
+    expect(recognise("where are we with umbrella?", closers, undefined, accounts)).toBeUndefined()
+    expect(recognise("please write a follow up email for Maria Lopez's latest call", closers)).toEqual({ tool: "draft_follow_up", call_id: null, closer: "maria@acme.test" })
+    expect(recognise("compose a follow-up for call_ab12cd34ef", closers)).toEqual({ tool: "draft_follow_up", call_id: "call_ab12cd34ef", closer: null })
+    expect(recognise("and last week?", closers, { tool: "top_objections", period: "this_week", kind: null })).toEqual({ tool: "top_objections", period: "last_week", kind: null })
   })
 
   it("follow-ups change the period of the previous intent; unknown questions match nothing", () => {

@@ -1,0 +1,470 @@
+/**
+ * Trends (issue 38, item 3; docs/trends.md, where every rule below is written for a reader): per
+ * period, for the team and per closer, the completed calls, their objections by kind, the market
+ * profile's competitors mentioned, the pains stated, the next steps' follow-through and the
+ * scorecard's scores, each number with the calls behind it; and each item's change between the last
+ * two periods, the notable ones written as a sentence. One function for every door: the portal
+ * (`GET /v1/client-portal/trends`), the assistant interface, the MCP tool `trends` and the daily
+ * brief's `changes` (`ValueViews.dailyBrief`, over two rolling weeks).
+ *
+ * - A call counts in the period holding `calls.occurred_at` (its meeting's time, else its upload).
+ * - Objections: the analysis's `objections` by `kind`; pains: the summary's needs of kind `pain`
+ *   (the analysis stores no other list of pains); competitors: the stored mentions of the tenant's
+ *   Competitors tracker (docs/trackers.md; kept in step with the market profile when the trackers
+ *   are read, not here: this view reads what is stored).
+ * - Next steps: said, and said with a due; kept and slipped by the deal timeline's rule
+ *   (`DealTimeline.stepFollowThrough`, over every call of the call's deal), in the period of the
+ *   call where the step was said. A call of no deal has no later call to keep its steps: its steps
+ *   count as said (and dated), never kept nor slipped.
+ * - Scores: the mean of the calls' overall score and of each dimension's score where assessed.
+ */
+import {
+  type CallId,
+  type ClientId,
+  type CloserId,
+  NotFound,
+  type Sees,
+  type TrendAverage,
+  type TrendChange,
+  type TrendCount,
+  type TrendPeriod,
+  type TrendPeriodType,
+  type Trends as TrendsAnswer,
+  type TrendsParams,
+  TRENDS_CALL_IDS_MAX,
+  TRENDS_PERIODS_MAX,
+  ValidationFailed
+} from "@callsight/api-spec"
+import { Effect } from "effect"
+import { type StepState, stepFollowThrough } from "./DealTimeline.js"
+import { type CompetitorMentionRow, type DealStepRow, type TrendCallRow, TrendsQueries } from "./TrendsQueries.js"
+
+const DAY_MS = 86_400_000
+
+export const OBJECTION_KINDS = ["price", "budget", "timing", "authority", "need", "competitor"] as const
+export const DIMENSIONS = ["discovery", "listening", "objection_handling", "value", "next_steps", "conversation_flow"] as const
+
+/** A count's change is notable when it moves by at least this much… */
+export const NOTABLE_MIN_CHANGE = 3
+/** …and by at least this share of where it was (any rise from 0 by NOTABLE_MIN_CHANGE is). */
+export const NOTABLE_MIN_RATIO = 0.5
+/** An average's change is notable when it moves by at least this many points… */
+export const NOTABLE_SCORE_POINTS = 10
+/** …with at least this many scored calls on both sides. */
+export const NOTABLE_SCORE_MIN_N = 3
+
+/** One period of the answer: the calls in [from, to), named by the first day of its calendar period. */
+export interface TrendWindow {
+  readonly period_start: string
+  readonly from: string
+  readonly to: string
+}
+
+const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+/** The first instant (ms) of the period holding `ms` (UTC; weeks from Monday). */
+export const periodStartMs = (ms: number, type: TrendPeriodType): number => {
+  const d = new Date(ms)
+  if (type === "month") return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
+  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
+  return day - ((d.getUTCDay() + 6) % 7) * DAY_MS
+}
+
+const nextStartMs = (startMs: number, type: TrendPeriodType): number => {
+  if (type === "week") return startMs + 7 * DAY_MS
+  const d = new Date(startMs)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+}
+
+const previousStartMs = (startMs: number, type: TrendPeriodType): number =>
+  type === "week" ? startMs - 7 * DAY_MS : periodStartMs(startMs - DAY_MS, "month")
+
+const invalid = (loc: string, msg: string) => new ValidationFailed({ detail: [{ loc: ["query", loc], msg, type: "value_error" }] })
+
+/**
+ * The periods the parameters name, oldest first: with `since`, every period from the one holding
+ * `since` to the one holding the last instant before `until` (the first and last clipped to them);
+ * else the last `periods` periods, the last ending at `until` (default now). 422 for `since` not
+ * before `until`, or more than TRENDS_PERIODS_MAX periods.
+ */
+export const trendWindows = (
+  params: Pick<TrendsParams, "period" | "periods" | "since" | "until">,
+  now: Date
+): Effect.Effect<ReadonlyArray<TrendWindow>, ValidationFailed> => {
+  const until = params.until === undefined ? now.getTime() : Date.parse(params.until)
+  const type = params.period
+  if (params.since !== undefined) {
+    const since = Date.parse(params.since)
+    if (since >= until) return Effect.fail(invalid("since", "must be before `until`"))
+    const windows: Array<TrendWindow> = []
+    for (let start = periodStartMs(since, type); start < until; start = nextStartMs(start, type)) {
+      if (windows.length === TRENDS_PERIODS_MAX) {
+        return Effect.fail(invalid("since", `spans more than ${TRENDS_PERIODS_MAX} ${type}s: narrow it, or ask by month`))
+      }
+      windows.push({
+        period_start: ymd(start),
+        from: new Date(Math.max(start, since)).toISOString(),
+        to: new Date(Math.min(nextStartMs(start, type), until)).toISOString()
+      })
+    }
+    return Effect.succeed(windows)
+  }
+  const starts: Array<number> = [periodStartMs(until - 1, type)]
+  while (starts.length < params.periods) starts.unshift(previousStartMs(starts[0]!, type))
+  return Effect.succeed(starts.map((start, i) => ({
+    period_start: ymd(start),
+    from: new Date(start).toISOString(),
+    to: new Date(i === starts.length - 1 ? until : nextStartMs(start, type)).toISOString()
+  })))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counting
+
+/** A number being summed and the calls behind it, in the order met (newest first). */
+class Tally {
+  count = 0
+  readonly ids: Array<string> = []
+  private readonly seen = new Set<string>()
+  add(callId: string, n = 1) {
+    if (n <= 0) return
+    this.count += n
+    if (!this.seen.has(callId)) {
+      this.seen.add(callId)
+      this.ids.push(callId)
+    }
+  }
+  out(): TrendCount {
+    return { count: this.count, calls: this.ids.length, call_ids: this.ids.slice(0, TRENDS_CALL_IDS_MAX) as Array<CallId> }
+  }
+}
+
+class Mean {
+  sum = 0
+  readonly ids: Array<string> = []
+  add(callId: string, score: number | null) {
+    if (score === null || !Number.isFinite(score)) return
+    this.sum += score
+    this.ids.push(callId)
+  }
+  out(): TrendAverage {
+    const n = this.ids.length
+    return { average: n === 0 ? null : Math.round((this.sum / n) * 10) / 10, n, call_ids: this.ids.slice(0, TRENDS_CALL_IDS_MAX) as Array<CallId> }
+  }
+}
+
+const tallyIn = <K>(map: Map<K, Tally>, key: K) => {
+  const found = map.get(key)
+  if (found !== undefined) return found
+  const made = new Tally()
+  map.set(key, made)
+  return made
+}
+
+const hasDue = (due: string | null) => due !== null && due.trim() !== ""
+
+/** One period's numbers from its calls (newest first) and their competitor mentions. */
+export const periodOf = (
+  window: TrendWindow,
+  calls: ReadonlyArray<TrendCallRow>,
+  mentions: ReadonlyMap<string, ReadonlyArray<CompetitorMentionRow>>,
+  steps: ReadonlyMap<string, ReadonlyArray<StepState>>
+): TrendPeriod => {
+  const callCount = new Tally()
+  const objections = new Tally()
+  const byKind = new Map<string, Tally>(OBJECTION_KINDS.map((k) => [k, new Tally()]))
+  const competitors = new Tally()
+  const byTerm = new Map<string, Tally>()
+  const pains = new Tally()
+  const said = new Tally()
+  const dated = new Tally()
+  const kept = new Tally()
+  const slipped = new Tally()
+  const overall = new Mean()
+  const dims = new Map<string, Mean>(DIMENSIONS.map((d) => [d, new Mean()]))
+  for (const c of calls) {
+    callCount.add(c.call_id)
+    for (const o of c.objections) {
+      objections.add(c.call_id)
+      byKind.get(o.kind)?.add(c.call_id)
+    }
+    for (const m of mentions.get(c.call_id) ?? []) {
+      competitors.add(c.call_id)
+      tallyIn(byTerm, m.term).add(c.call_id)
+    }
+    pains.add(c.call_id, c.needs.filter((n) => n.kind === "pain").length)
+    said.add(c.call_id, c.next_steps.length)
+    dated.add(c.call_id, c.next_steps.filter((s) => hasDue(s.due)).length)
+    const states = steps.get(c.call_id) ?? []
+    kept.add(c.call_id, states.filter((s) => s === "kept").length)
+    slipped.add(c.call_id, states.filter((s) => s === "slipped").length)
+    overall.add(c.call_id, c.overall)
+    for (const d of c.dimensions) dims.get(d.dimension)?.add(c.call_id, d.score)
+  }
+  return {
+    period_start: window.period_start,
+    from: window.from,
+    to: window.to,
+    calls: callCount.out(),
+    objections: objections.out(),
+    objections_by_kind: OBJECTION_KINDS.map((kind) => ({ kind, ...byKind.get(kind)!.out() })),
+    competitors: competitors.out(),
+    competitors_by_term: [...byTerm.entries()]
+      .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+      .map(([term, t]) => ({ term, ...t.out() })),
+    pains: pains.out(),
+    next_steps: { said: said.out(), dated: dated.out(), kept: kept.out(), slipped: slipped.out() },
+    overall_score: overall.out(),
+    dimensions: DIMENSIONS.map((dimension) => ({ dimension, ...dims.get(dimension)!.out() }))
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+const KIND_LABEL: Record<string, string> = {
+  price: "objections about price",
+  budget: "objections about budget",
+  timing: "objections about timing",
+  authority: "objections about authority",
+  need: "objections about need",
+  competitor: "objections about a competitor"
+}
+
+/** Whether a count's move from `from` to `to` is notable (docs/trends.md). */
+export const notableCount = (from: number, to: number): boolean => {
+  const delta = Math.abs(to - from)
+  return delta >= NOTABLE_MIN_CHANGE && (from === 0 || delta / from >= NOTABLE_MIN_RATIO)
+}
+
+/** Whether an average's move is notable: enough points, enough scored calls on both sides. */
+export const notableAverage = (from: TrendAverage, to: TrendAverage): boolean =>
+  from.average !== null && to.average !== null && from.n >= NOTABLE_SCORE_MIN_N && to.n >= NOTABLE_SCORE_MIN_N &&
+  Math.abs(to.average - from.average) >= NOTABLE_SCORE_POINTS
+
+const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1))
+
+/** The sentence of a change, e.g. "objections about price up from 3 to 9 this week". */
+export const changeSentence = (label: string, from: number | null, to: number | null, when: string): string => {
+  if (from === null && to === null) return `${label}: none ${when}`
+  if (from === null) return `${label} ${fmt(to!)} ${when} (none the period before)`
+  if (to === null) return `${label}: none ${when} (${fmt(from)} the period before)`
+  if (from === to) return `${label} unchanged at ${fmt(to)} ${when}`
+  return `${label} ${to > from ? "up" : "down"} from ${fmt(from)} to ${fmt(to)} ${when}`
+}
+
+type Item = Omit<TrendChange, "sentence" | "direction" | "notable"> & { readonly notable: boolean; readonly magnitude: number }
+
+const countItem = (metric: TrendChange["metric"], key: string | null, label: string, from: TrendCount, to: TrendCount): Item | null =>
+  from.count === 0 && to.count === 0
+    ? null
+    : {
+      metric,
+      key,
+      label,
+      from: from.count,
+      to: to.count,
+      notable: notableCount(from.count, to.count),
+      magnitude: Math.abs(to.count - from.count),
+      from_call_ids: from.call_ids,
+      to_call_ids: to.call_ids
+    }
+
+const averageItem = (metric: TrendChange["metric"], key: string | null, label: string, from: TrendAverage, to: TrendAverage): Item | null =>
+  from.average === null && to.average === null
+    ? null
+    : {
+      metric,
+      key,
+      label,
+      from: from.average,
+      to: to.average,
+      notable: notableAverage(from, to),
+      magnitude: from.average === null || to.average === null ? 0 : Math.abs(to.average - from.average),
+      from_call_ids: from.call_ids,
+      to_call_ids: to.call_ids
+    }
+
+const EMPTY: TrendCount = { count: 0, calls: 0, call_ids: [] }
+
+/**
+ * Each item's change from the period before the last to the last: notable ones first (the largest
+ * move first), then the others in the order of the answer; items at 0 (or unscored) on both sides
+ * are left out. `when` ends each sentence ("this week", "in the week of 2026-11-30").
+ */
+export const changesOf = (periods: ReadonlyArray<TrendPeriod>, when: string): Array<TrendChange> => {
+  if (periods.length < 2) return []
+  const a = periods.at(-2)!
+  const b = periods.at(-1)!
+  const items: Array<Item | null> = [
+    countItem("calls", null, "calls", a.calls, b.calls),
+    countItem("objections", null, "objections", a.objections, b.objections),
+    ...OBJECTION_KINDS.map((kind) =>
+      countItem("objection_kind", kind, KIND_LABEL[kind]!, a.objections_by_kind.find((k) => k.kind === kind) ?? EMPTY, b.objections_by_kind.find((k) => k.kind === kind) ?? EMPTY)),
+    countItem("competitors", null, "competitor mentions", a.competitors, b.competitors),
+    ...[...new Set([...b.competitors_by_term, ...a.competitors_by_term].map((t) => t.term))].map((term) =>
+      countItem("competitor", term, `mentions of ${term}`, a.competitors_by_term.find((t) => t.term === term) ?? EMPTY, b.competitors_by_term.find((t) => t.term === term) ?? EMPTY)),
+    countItem("pains", null, "pains stated", a.pains, b.pains),
+    countItem("next_steps_said", null, "next steps said", a.next_steps.said, b.next_steps.said),
+    countItem("next_steps_dated", null, "next steps with a date", a.next_steps.dated, b.next_steps.dated),
+    a.next_steps.kept === null || b.next_steps.kept === null
+      ? null
+      : countItem("next_steps_kept", null, "next steps kept", a.next_steps.kept, b.next_steps.kept),
+    a.next_steps.slipped === null || b.next_steps.slipped === null
+      ? null
+      : countItem("next_steps_slipped", null, "next steps slipped", a.next_steps.slipped, b.next_steps.slipped),
+    averageItem("overall_score", null, "the average score", a.overall_score, b.overall_score),
+    ...DIMENSIONS.map((dimension) =>
+      averageItem("dimension", dimension, `the average ${dimension.replace(/_/g, " ")} score`, a.dimensions.find((d) => d.dimension === dimension)!, b.dimensions.find((d) => d.dimension === dimension)!))
+  ]
+  const present = items.filter((i): i is Item => i !== null).map((item, order) => ({ item, order }))
+  present.sort((x, y) =>
+    Number(y.item.notable) - Number(x.item.notable) || (x.item.notable ? y.item.magnitude - x.item.magnitude : 0) || x.order - y.order)
+  return present.map(({ item: { magnitude: _, ...item } }) => ({
+    ...item,
+    direction: item.from === null || item.to === null ? "unknown" : item.to > item.from ? "up" : item.to < item.from ? "down" : "same",
+    sentence: changeSentence(item.label, item.from, item.to, when)
+  }))
+}
+
+/** How a change's sentence ends: "this week" when the last period ends now, else the period named. */
+export const periodPhrase = (type: TrendPeriodType, last: TrendWindow, current: boolean): string =>
+  current ? `this ${type}` : type === "week" ? `in the week of ${last.period_start}` : `in ${last.period_start.slice(0, 7)}`
+
+// ---------------------------------------------------------------------------------------------
+// The view
+
+/** The states of the steps said on each call of these deals (`stepFollowThrough`, deal by deal). */
+const followThrough = (rows: ReadonlyArray<DealStepRow>, now = new Date()): Map<string, Array<StepState>> => {
+  const byDeal = new Map<string, Array<DealStepRow>>()
+  for (const r of rows) byDeal.set(r.deal_id, [...(byDeal.get(r.deal_id) ?? []), r])
+  const states = new Map<string, Array<StepState>>()
+  for (const calls of byDeal.values()) {
+    const steps = stepFollowThrough(
+      calls.map((c) => ({
+        call_id: c.call_id,
+        meeting_at: c.occurred_at,
+        closer_email: null,
+        overall_score: null,
+        objections: [],
+        next_steps: c.next_steps,
+        attendees: []
+      })),
+      now
+    )
+    for (const s of steps) states.set(s.call_id, [...(states.get(s.call_id) ?? []), s.state])
+  }
+  return states
+}
+
+export interface TrendScope {
+  readonly periods: ReadonlyArray<TrendPeriod>
+  readonly changes: ReadonlyArray<TrendChange>
+}
+
+export class Trends extends Effect.Service<Trends>()("Trends", {
+  effect: Effect.gen(function* () {
+    const queries = yield* TrendsQueries
+
+    /**
+     * The periods of the calls `sees` sees (and `closerEmail`, when given), for the team and per
+     * closer (by e-mail, any case; calls without one together), with the changes between the last
+     * two windows, their sentences ending with `when`.
+     */
+    const scopes = Effect.fn("Trends.scopes")(function* (
+      clientId: ClientId,
+      sees: Sees,
+      windows: ReadonlyArray<TrendWindow>,
+      closerEmail: string | null,
+      when: string
+    ) {
+      if (windows.length === 0) return { team: { periods: [], changes: [] } as TrendScope, closers: [] }
+      const from = windows[0]!.from
+      const to = windows.at(-1)!.to
+      const [calls, mentions] = yield* Effect.all([
+        queries.calls(clientId, sees, from, to, closerEmail),
+        queries.competitorMentions(clientId, sees, from, to, closerEmail)
+      ])
+      const steps = followThrough(yield* queries.dealCalls(clientId, [...new Set(calls.flatMap((c) => (c.deal_id === null ? [] : [c.deal_id])))]))
+      const byCall = new Map<string, Array<CompetitorMentionRow>>()
+      for (const m of mentions) byCall.set(m.call_id, [...(byCall.get(m.call_id) ?? []), m])
+      const windowOf = (iso: string) => {
+        const t = Date.parse(iso)
+        return windows.findIndex((w) => Date.parse(w.from) <= t && t < Date.parse(w.to))
+      }
+      const scopeOf = (rows: ReadonlyArray<TrendCallRow>): TrendScope => {
+        const buckets = windows.map(() => [] as Array<TrendCallRow>)
+        for (const r of rows) {
+          const i = windowOf(r.occurred_at)
+          if (i >= 0) buckets[i]!.push(r)
+        }
+        const periods = windows.map((w, i) => periodOf(w, buckets[i]!, byCall, steps))
+        return { periods, changes: changesOf(periods, when) }
+      }
+      const byCloser = new Map<string | null, Array<TrendCallRow>>()
+      for (const c of calls) {
+        const key = c.closer_email === null ? null : c.closer_email.toLowerCase()
+        byCloser.set(key, [...(byCloser.get(key) ?? []), c])
+      }
+      const closerKeys = [...byCloser.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
+      return {
+        team: scopeOf(calls),
+        closers: closerKeys.map((key) => ({ key, rows: byCloser.get(key)!, scope: scopeOf(byCloser.get(key)!) }))
+      }
+    })
+
+    /** The answer of `GET /v1/client-portal/trends` (and the assistant's, the MCP tool's) for the calls `sees` sees. */
+    const compute = Effect.fn("Trends.compute")(function* (clientId: ClientId, sees: Sees, params: TrendsParams) {
+      const now = new Date()
+      const windows = yield* trendWindows(params, now)
+      const closers = yield* queries.closers(clientId)
+      let closerEmail = params.closer_email ?? null
+      if (params.closer_id !== undefined) {
+        const closer = closers.find((c) => c.closer_id === params.closer_id)
+        if (closer === undefined) return yield* new NotFound({ message: `no closer ${params.closer_id}` })
+        if (closerEmail !== null && closerEmail.toLowerCase() !== closer.email.toLowerCase()) {
+          return yield* invalid("closer_email", "names another closer than `closer_id`")
+        }
+        closerEmail = closer.email
+      }
+      const current = params.until === undefined || Date.parse(params.until) >= now.getTime()
+      const when = periodPhrase(params.period, windows.at(-1)!, current)
+      const { team, closers: scoped } = yield* scopes(clientId, sees, windows, closerEmail, when)
+      const byEmail = new Map(closers.map((c) => [c.email.toLowerCase(), c]))
+      return {
+        period: params.period,
+        from: windows[0]!.from,
+        to: windows.at(-1)!.to,
+        follow_through: "deal_timeline",
+        team,
+        closers: scoped.map(({ key, rows, scope }) => {
+          const closer = key === null ? undefined : byEmail.get(key)
+          return {
+            closer_id: (closer?.closer_id ?? null) as CloserId | null,
+            closer_email: closer?.email ?? rows[0]!.closer_email,
+            full_name: closer?.full_name ?? null,
+            ...scope
+          }
+        }),
+        generated_at: now.toISOString()
+      } satisfies TrendsAnswer
+    })
+
+    /**
+     * The daily brief's changes: the notable ones of the team (a rep: their own calls) between two
+     * rolling weeks, the 7 days before `end` and the 7 before those ("this week" in the sentences).
+     */
+    const weekChanges = Effect.fn("Trends.weekChanges")(function* (clientId: ClientId, sees: Sees, end: Date) {
+      const at = (days: number) => new Date(end.getTime() - days * DAY_MS).toISOString()
+      const windows: Array<TrendWindow> = [
+        { period_start: at(14).slice(0, 10), from: at(14), to: at(7) },
+        { period_start: at(7).slice(0, 10), from: at(7), to: end.toISOString() }
+      ]
+      const { team } = yield* scopes(clientId, sees, windows, null, "this week")
+      return team.changes.filter((c) => c.notable)
+    })
+
+    return { compute, weekChanges, scopes } as const
+  }),
+  dependencies: [TrendsQueries.Default]
+}) {}

@@ -1,0 +1,433 @@
+/**
+ * Trends (issue 38, item 3; docs/trends.md) with the real server on the shared seed (`seedTeamWeeks`:
+ * 3 closers, 30 analysed calls over six weeks, meeting times distinct from upload times). Every
+ * number is recomputed here from the seed's stored `result`s and meeting times, by hand: objections
+ * by kind, pains, next steps said and dated, the overall and dimension averages, per week and per
+ * closer; competitors from the words of the transcripts (regular expressions written here) against
+ * the Competitors tracker's stored mentions; the calls behind each number; a rep's own calls only;
+ * another tenant's closer 404; bad query values 422; the changes' rule and sentences; the daily
+ * brief's `changes` (a crafted tenant: "objections about price up from 3 to 9 this week"); the
+ * assistant's door answering the same view; market intelligence per segment, a segment of fewer
+ * than 3 tenants withheld.
+ */
+import { SqlClient } from "@effect/sql"
+import * as chrono from "chrono-node"
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { admin } from "./utils/AudioRequests.js"
+import { insertAnalysed } from "./utils/AnalysedCalls.js"
+import { call, memberSession, newTenant } from "./utils/PortalRequests.js"
+import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
+import { seedTeamWeeks, type TeamWeeks } from "./utils/TeamWeeks.js"
+import { ASSISTANT_KEY } from "./utils/TestServer.js"
+
+const TRENDS = "/v1/client-portal/trends"
+const DAY = 86_400_000
+const KINDS = ["price", "budget", "timing", "authority", "need", "competitor"]
+const DIMENSIONS = ["discovery", "listening", "objection_handling", "value", "next_steps", "conversation_flow"]
+
+/**
+ * The competitors named in the market profile, and the words each stands for, written by hand: a
+ * competitor is matched as written, whole words in any case, without stems (docs/trackers.md), so
+ * "spreadsheets" is not "Spreadsheet" and "Google's" is a word of its own.
+ */
+const COMPETITORS: Record<string, RegExp> = {
+  Spreadsheet: /\bspreadsheet\b(?!['’]\w)/gi,
+  Google: /\bgoogle\b(?!['’]\w)/gi
+}
+
+const get = (path: string, options: { session?: string; headers?: Record<string, string> }) =>
+  Effect.map(call("GET", path, options), (reply) => {
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+    return reply.body
+  })
+
+/** The Monday (YYYY-MM-DD, UTC) of an instant's week. */
+const mondayOf = (iso: string) => {
+  const d = new Date(iso)
+  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - ((d.getUTCDay() + 6) % 7) * DAY
+  return new Date(day).toISOString().slice(0, 10)
+}
+
+type SeedCall = TeamWeeks["calls"][number]
+
+/**
+ * Each call's steps kept and slipped, by the rule docs/deals.md states, written again here: a step's
+ * due read by chrono from its call's meeting (forward, UTC); kept when a later call of its deal took
+ * place before the end of the day after the due; slipped when that passed with none; calls of no deal
+ * keep and slip nothing.
+ */
+const followThrough = (seed: TeamWeeks): Map<string, { kept: number; slipped: number }> => {
+  const out = new Map<string, { kept: number; slipped: number }>()
+  const byId = new Map(seed.calls.map((c) => [c.callId, c]))
+  for (const deal of seed.deals) {
+    const calls = deal.callIds.map((id) => byId.get(id)!).sort((a, b) => a.meetingAt.localeCompare(b.meetingAt))
+    calls.forEach((c, i) => {
+      const n = { kept: 0, slipped: 0 }
+      for (const step of (c.result as any).next_steps as Array<{ due: string | null }>) {
+        if (step.due === null || step.due.trim() === "") continue
+        const due = chrono.casual.parseDate(step.due, { instant: new Date(c.meetingAt), timezone: 0 }, { forwardDate: true })
+        if (due === null) continue
+        const deadline = Date.parse(`${due.toISOString().slice(0, 10)}T00:00:00Z`) + 2 * DAY
+        if (calls.slice(i + 1).some((later) => Date.parse(later.meetingAt) > Date.parse(c.meetingAt) && Date.parse(later.meetingAt) < deadline)) n.kept++
+        else if (Date.now() >= deadline) n.slipped++
+      }
+      out.set(c.callId, n)
+    })
+  }
+  return out
+}
+let steps = new Map<string, { kept: number; slipped: number }>()
+
+/** Everything the trends count of one call, read from its stored result by hand. */
+const countsOf = (c: SeedCall) => {
+  const r = c.result as any
+  const words = ((r.transcript ?? []) as Array<{ text: string }>).map((s) => s.text).join("\n")
+  return {
+    objections: (r.objections as Array<{ kind: string }>).map((o) => o.kind),
+    pains: ((r.summary?.needs ?? []) as Array<{ kind: string }>).filter((n) => n.kind === "pain").length,
+    said: (r.next_steps as Array<unknown>).length,
+    dated: (r.next_steps as Array<{ due: string | null }>).filter((s) => s.due !== null && s.due.trim() !== "").length,
+    overall: r.scorecard.overall as number | null,
+    dimensions: new Map((r.scorecard.dimensions as Array<{ dimension: string; score: number | null }>).map((d) => [d.dimension, d.score])),
+    kept: steps.get(c.callId)?.kept ?? 0,
+    slipped: steps.get(c.callId)?.slipped ?? 0,
+    competitors: Object.fromEntries(Object.entries(COMPETITORS).map(([term, re]) => [term, words.match(re)?.length ?? 0]))
+  }
+}
+
+const mean = (xs: ReadonlyArray<number>) => (xs.length === 0 ? null : Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10)
+const newestFirst = (calls: ReadonlyArray<SeedCall>) => [...calls].sort((a, b) => b.meetingAt.localeCompare(a.meetingAt) || b.callId.localeCompare(a.callId)).map((c) => c.callId)
+
+/** A period of the answer against the calls of that period, every number recomputed. */
+const expectPeriod = (period: any, calls: ReadonlyArray<SeedCall>, label: string) => {
+  const counts = calls.map((c) => ({ c, n: countsOf(c) }))
+  const ids = (keep: (n: ReturnType<typeof countsOf>) => boolean) => newestFirst(counts.filter((x) => keep(x.n)).map((x) => x.c))
+  expect(period.calls, label).toEqual({ count: calls.length, calls: calls.length, call_ids: newestFirst(calls) })
+  const allObjections = counts.reduce((s, x) => s + x.n.objections.length, 0)
+  expect(period.objections, label).toEqual({ count: allObjections, calls: ids((n) => n.objections.length > 0).length, call_ids: ids((n) => n.objections.length > 0) })
+  for (const kind of KINDS) {
+    const row = period.objections_by_kind.find((k: any) => k.kind === kind)
+    const has = (n: ReturnType<typeof countsOf>) => n.objections.includes(kind)
+    expect(row, `${label} ${kind}`).toEqual({
+      kind,
+      count: counts.reduce((s, x) => s + x.n.objections.filter((k) => k === kind).length, 0),
+      calls: ids(has).length,
+      call_ids: ids(has)
+    })
+  }
+  expect(period.pains, label).toEqual({ count: counts.reduce((s, x) => s + x.n.pains, 0), calls: ids((n) => n.pains > 0).length, call_ids: ids((n) => n.pains > 0) })
+  expect(period.next_steps.said, label).toEqual({ count: counts.reduce((s, x) => s + x.n.said, 0), calls: ids((n) => n.said > 0).length, call_ids: ids((n) => n.said > 0) })
+  expect(period.next_steps.dated, label).toEqual({ count: counts.reduce((s, x) => s + x.n.dated, 0), calls: ids((n) => n.dated > 0).length, call_ids: ids((n) => n.dated > 0) })
+  expect(period.next_steps.kept, label).toEqual({ count: counts.reduce((s, x) => s + x.n.kept, 0), calls: ids((n) => n.kept > 0).length, call_ids: ids((n) => n.kept > 0) })
+  expect(period.next_steps.slipped, label).toEqual({ count: counts.reduce((s, x) => s + x.n.slipped, 0), calls: ids((n) => n.slipped > 0).length, call_ids: ids((n) => n.slipped > 0) })
+  const scored = counts.filter((x) => x.n.overall !== null)
+  expect(period.overall_score.n, label).toBe(scored.length)
+  expect(period.overall_score.average, label).toBe(mean(scored.map((x) => x.n.overall!)))
+  expect(period.overall_score.call_ids, label).toEqual(newestFirst(scored.map((x) => x.c)))
+  for (const dimension of DIMENSIONS) {
+    const row = period.dimensions.find((d: any) => d.dimension === dimension)
+    const assessed = counts.filter((x) => x.n.dimensions.get(dimension) !== null && x.n.dimensions.get(dimension) !== undefined)
+    expect(row.n, `${label} ${dimension}`).toBe(assessed.length)
+    expect(row.average, `${label} ${dimension}`).toBe(mean(assessed.map((x) => x.n.dimensions.get(dimension)!)))
+  }
+  const mentions = (term: string) => counts.reduce((s, x) => s + x.n.competitors[term]!, 0)
+  expect(period.competitors.count, label).toBe(Object.keys(COMPETITORS).reduce((s, term) => s + mentions(term), 0))
+  for (const term of Object.keys(COMPETITORS)) {
+    const row = period.competitors_by_term.find((t: any) => t.term === term)
+    const has = (n: ReturnType<typeof countsOf>) => n.competitors[term]! > 0
+    if (mentions(term) === 0) expect(row, `${label} ${term}`).toBeUndefined()
+    else expect(row, `${label} ${term}`).toEqual({ term, count: mentions(term), calls: ids(has).length, call_ids: ids(has) })
+  }
+}
+
+/** The seeded team: the market profile names the competitors, and the trackers' list stores their mentions (the backfill on read). */
+const team = Effect.gen(function* () {
+  const owner = yield* newTenant("Northwind")
+  const seed = yield* seedTeamWeeks(owner.clientId)
+  const profile = yield* call("PUT", "/v1/client-portal/market-profile", {
+    session: owner.session,
+    body: { competitors: Object.keys(COMPETITORS) }
+  })
+  expect(profile.status, JSON.stringify(profile.body)).toBe(200)
+  yield* get("/v1/client-portal/trackers", { session: owner.session })
+  steps = followThrough(seed)
+  return { owner, seed }
+})
+
+/** The weeks (oldest first) the seed's calls took place in. */
+const weeksOf = (seed: TeamWeeks) => [...new Set(seed.calls.map((c) => mondayOf(c.meetingAt)))].sort()
+
+const price = (at: number) => ({ kind: "price", at, quote: "That price is too high for us.", response: "other", response_pause_s: null })
+/** A stored result with only what the trends read, `kinds` its objections (for the crafted tenants). */
+const crafted = (kinds: ReadonlyArray<string>, words = "") => ({
+  method_version: "test",
+  duration_s: 60,
+  objections: kinds.map((kind, i) => ({ ...price(i), kind })),
+  next_steps: [],
+  scorecard: { overall: null, dimensions: [] },
+  speakers: [],
+  transcript: words === "" ? [] : [{ speaker: "B", start: 0, end: 5, text: words }]
+})
+
+describe("trends", () => {
+  layer(serverWithSmtp(), { excludeTestServices: true })("on the seeded team", (it) => {
+    it.effect("per week, for the team: every number equals the counts recomputed from the seed's results and meeting times", () =>
+      Effect.gen(function* () {
+        const { owner, seed } = yield* team
+        const weeks = weeksOf(seed)
+        const trends = yield* get(`${TRENDS}?periods=${weeks.length}`, { session: owner.session })
+        expect(trends.period).toBe("week")
+        expect(trends.follow_through).toBe("deal_timeline")
+        // steps were kept and slipped at all (else their counts above would prove little)
+        expect(trends.team.periods.reduce((s: number, p: any) => s + p.next_steps.kept.count, 0)).toBeGreaterThan(0)
+        expect(trends.team.periods.map((p: any) => p.period_start)).toEqual(weeks)
+        for (const [i, week] of weeks.entries()) {
+          expectPeriod(trends.team.periods[i], seed.calls.filter((c) => mondayOf(c.meetingAt) === week), `team ${week}`)
+        }
+        // the competitors were found at all (else their counts above would prove little)
+        expect(trends.team.periods.reduce((s: number, p: any) => s + p.competitors.count, 0)).toBeGreaterThan(0)
+        // by month: the same calls, other periods
+        const months = [...new Set(seed.calls.map((c) => c.meetingAt.slice(0, 7)))].sort()
+        const byMonth = yield* get(`${TRENDS}?period=month&periods=${months.length}`, { session: owner.session })
+        expect(byMonth.team.periods.map((p: any) => p.period_start)).toEqual(months.map((m) => `${m}-01`))
+        for (const [i, month] of months.entries()) {
+          expectPeriod(byMonth.team.periods[i], seed.calls.filter((c) => c.meetingAt.startsWith(month)), `month ${month}`)
+        }
+      }))
+
+    it.effect("per closer, and one closer by id or e-mail: the same numbers over each closer's calls", () =>
+      Effect.gen(function* () {
+        const { owner, seed } = yield* team
+        const weeks = weeksOf(seed)
+        const trends = yield* get(`${TRENDS}?periods=${weeks.length}`, { session: owner.session })
+        expect(trends.closers.map((c: any) => c.closer_email)).toEqual(seed.closers.map((c) => c.email).sort())
+        for (const closer of seed.closers) {
+          const scope = trends.closers.find((c: any) => c.closer_email === closer.email)
+          expect(scope.closer_id).toBe(closer.closerId)
+          expect(scope.full_name).toBe(closer.fullName)
+          for (const [i, week] of weeks.entries()) {
+            const calls = seed.calls.filter((c) => c.closerEmail === closer.email && mondayOf(c.meetingAt) === week)
+            expectPeriod(scope.periods[i], calls, `${closer.email} ${week}`)
+          }
+        }
+        const one = seed.closers[1]!
+        const byId = yield* get(`${TRENDS}?periods=${weeks.length}&closer_id=${one.closerId}`, { session: owner.session })
+        const byEmail = yield* get(`${TRENDS}?periods=${weeks.length}&closer_email=${one.email.toUpperCase()}`, { session: owner.session })
+        for (const answer of [byId, byEmail]) {
+          expect(answer.closers.map((c: any) => c.closer_email)).toEqual([one.email])
+          for (const [i, week] of weeks.entries()) {
+            expectPeriod(answer.team.periods[i], seed.calls.filter((c) => c.closerEmail === one.email && mondayOf(c.meetingAt) === week), `one ${week}`)
+          }
+        }
+      }))
+
+    it.effect("since/until: the periods between them, the first and last clipped, calls counted by when they took place", () =>
+      Effect.gen(function* () {
+        const { owner, seed } = yield* team
+        const since = seed.calls[10]!.meetingAt
+        const until = seed.calls[20]!.meetingAt
+        const trends = yield* get(`${TRENDS}?since=${since}&until=${until}`, { session: owner.session })
+        expect(trends.from).toBe(new Date(since).toISOString())
+        expect(trends.to).toBe(new Date(until).toISOString())
+        const inside = seed.calls.slice(10, 20)
+        const weeks = [...new Set(inside.map((c) => mondayOf(c.meetingAt)))].sort()
+        expect(trends.team.periods.map((p: any) => p.period_start)).toEqual(weeks)
+        for (const [i, week] of weeks.entries()) expectPeriod(trends.team.periods[i], inside.filter((c) => mondayOf(c.meetingAt) === week), week)
+      }))
+
+    it.effect("changes between the last two weeks follow the documented rule, with the calls behind each side", () =>
+      Effect.gen(function* () {
+        const { owner, seed } = yield* team
+        const trends = yield* get(`${TRENDS}?periods=2`, { session: owner.session })
+        const [a, b] = trends.team.periods
+        const objections = (p: any, kind: string) => p.objections_by_kind.find((k: any) => k.kind === kind)
+        for (const kind of KINDS) {
+          const from = objections(a, kind).count
+          const to = objections(b, kind).count
+          const change = trends.team.changes.find((c: any) => c.metric === "objection_kind" && c.key === kind)
+          if (from === 0 && to === 0) {
+            expect(change).toBeUndefined()
+            continue
+          }
+          const notable = Math.abs(to - from) >= 3 && (from === 0 || Math.abs(to - from) / from >= 0.5)
+          const label = kind === "competitor" ? "objections about a competitor" : `objections about ${kind}`
+          expect(change).toMatchObject({ from, to, notable, label, from_call_ids: objections(a, kind).call_ids, to_call_ids: objections(b, kind).call_ids })
+          expect(change.sentence).toBe(
+            from === to ? `${label} unchanged at ${to} this week` : `${label} ${to > from ? "up" : "down"} from ${from} to ${to} this week`
+          )
+        }
+        // the notable ones first
+        const flags = trends.team.changes.map((c: any) => c.notable)
+        expect(flags).toEqual([...flags].sort((x: boolean, y: boolean) => Number(y) - Number(x)))
+        expect(seed.calls.length).toBe(30)
+      }))
+
+    it.effect("a rep sees their own calls only, whatever closer they ask for", () =>
+      Effect.gen(function* () {
+        const { owner, seed } = yield* team
+        const smtp = yield* Smtp
+        const rep = seed.closers[0]!
+        const session = yield* memberSession(smtp, owner.clientId, rep.email)
+        const weeks = weeksOf(seed)
+        const mine = yield* get(`${TRENDS}?periods=${weeks.length}`, { session })
+        expect(mine.closers.map((c: any) => c.closer_email)).toEqual([rep.email])
+        for (const [i, week] of weeks.entries()) {
+          expectPeriod(mine.team.periods[i], seed.calls.filter((c) => c.closerEmail === rep.email && mondayOf(c.meetingAt) === week), week)
+        }
+        const other = yield* get(`${TRENDS}?periods=${weeks.length}&closer_email=${seed.closers[1]!.email}`, { session })
+        expect(other.team.periods.every((p: any) => p.calls.count === 0)).toBe(true)
+        expect(other.closers).toEqual([])
+      }))
+
+    it.effect("another tenant: its closer_id is 404, and it sees none of the calls; bad query values are 422", () =>
+      Effect.gen(function* () {
+        const { seed } = yield* team
+        const other = yield* newTenant("Elsewhere")
+        const missing = yield* call("GET", `${TRENDS}?closer_id=${seed.closers[0]!.closerId}`, { session: other.session })
+        expect(missing.status).toBe(404)
+        const theirs = yield* get(`${TRENDS}?periods=8`, { session: other.session })
+        expect(theirs.team.periods.every((p: any) => p.calls.count === 0 && p.calls.call_ids.length === 0)).toBe(true)
+        for (const query of ["period=day", "periods=0", "periods=27", "since=yesterday", "since=2026-05-01&until=2026-04-01", "since=2020-01-01&until=2026-01-01"]) {
+          const bad = yield* call("GET", `${TRENDS}?${query}`, { session: other.session })
+          expect(bad.status, query).toBe(422)
+          expect(bad.body.detail[0].loc[0], query).toBe("query")
+        }
+        expect((yield* call("GET", TRENDS)).status).toBe(401)
+      }))
+
+    it.effect("the assistant interface answers the same view for the tenant it names; an unknown tenant is 404", () =>
+      Effect.gen(function* () {
+        const { owner, seed } = yield* team
+        const weeks = weeksOf(seed)
+        const headers = { "x-api-key": ASSISTANT_KEY }
+        const until = new Date().toISOString()
+        const staff = yield* get(`/v1/internal/assistant/trends?client_id=${owner.clientId}&periods=${weeks.length}&until=${until}`, { headers })
+        const portal = yield* get(`${TRENDS}?periods=${weeks.length}&until=${until}`, { session: owner.session })
+        const { generated_at: _a, ...staffView } = staff
+        const { generated_at: _b, ...portalView } = portal
+        expect(staffView).toEqual(portalView)
+        for (const [i, week] of weeks.entries()) expectPeriod(staff.team.periods[i], seed.calls.filter((c) => mondayOf(c.meetingAt) === week), week)
+        expect((yield* call("GET", `/v1/internal/assistant/trends?client_id=cli_nobody`, { headers })).status).toBe(404)
+        expect((yield* call("GET", `/v1/internal/assistant/trends?client_id=${owner.clientId}&period=year`, { headers })).status).toBe(422)
+        expect((yield* call("GET", `/v1/internal/assistant/trends?client_id=${owner.clientId}`)).status).toBe(401)
+      }))
+
+    it.effect("the daily brief's changes: the notable changes between the last 7 days and the 7 before, recomputed from the seed", () =>
+      Effect.gen(function* () {
+        const { owner, seed } = yield* team
+        const brief = yield* get("/v1/client-portal/daily-brief", { session: owner.session })
+        const today = Date.parse(`${brief.date}T00:00:00.000Z`)
+        const inWindow = (from: number, to: number) => seed.calls.filter((c) => Date.parse(c.meetingAt) >= from && Date.parse(c.meetingAt) < to)
+        const before = inWindow(today - 14 * DAY, today - 7 * DAY)
+        const last = inWindow(today - 7 * DAY, today)
+        const sentences: Array<string> = []
+        const count = (label: string, f: (c: SeedCall) => number) => {
+          const from = before.reduce((s, c) => s + f(c), 0)
+          const to = last.reduce((s, c) => s + f(c), 0)
+          if (Math.abs(to - from) >= 3 && (from === 0 || Math.abs(to - from) / from >= 0.5)) {
+            sentences.push(`${label} ${to > from ? "up" : "down"} from ${from} to ${to} this week`)
+          }
+        }
+        count("calls", () => 1)
+        count("objections", (c) => countsOf(c).objections.length)
+        for (const kind of KINDS) {
+          count(kind === "competitor" ? "objections about a competitor" : `objections about ${kind}`, (c) => countsOf(c).objections.filter((k) => k === kind).length)
+        }
+        count("competitor mentions", (c) => Object.values(countsOf(c).competitors).reduce((s, n) => s + n, 0))
+        for (const term of Object.keys(COMPETITORS)) count(`mentions of ${term}`, (c) => countsOf(c).competitors[term]!)
+        count("pains stated", (c) => countsOf(c).pains)
+        count("next steps said", (c) => countsOf(c).said)
+        count("next steps with a date", (c) => countsOf(c).dated)
+        count("next steps kept", (c) => countsOf(c).kept)
+        count("next steps slipped", (c) => countsOf(c).slipped)
+        const avg = (label: string, f: (c: SeedCall) => number | null | undefined) => {
+          const xs = before.map(f).filter((x): x is number => x !== null && x !== undefined)
+          const ys = last.map(f).filter((x): x is number => x !== null && x !== undefined)
+          if (xs.length >= 3 && ys.length >= 3 && Math.abs(mean(ys)! - mean(xs)!) >= 10) {
+            const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1))
+            sentences.push(`${label} ${mean(ys)! > mean(xs)! ? "up" : "down"} from ${fmt(mean(xs)!)} to ${fmt(mean(ys)!)} this week`)
+          }
+        }
+        avg("the average score", (c) => countsOf(c).overall)
+        for (const d of DIMENSIONS) avg(`the average ${d.replace(/_/g, " ")} score`, (c) => countsOf(c).dimensions.get(d))
+        expect([...brief.changes.map((c: any) => c.sentence)].sort()).toEqual(sentences.sort())
+        expect(brief.changes.every((c: any) => c.notable)).toBe(true)
+      }))
+
+    it.effect("the daily brief says \"objections about price up from 3 to 9 this week\", with the calls behind it; a rep's brief has only theirs", () =>
+      Effect.gen(function* () {
+        const smtp = yield* Smtp
+        const owner = yield* newTenant("Pricey")
+        const now = Date.now()
+        const todayStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate())
+        const at = (daysAgo: number) => new Date(todayStart - daysAgo * DAY + 12 * 3_600_000).toISOString()
+        const rep = "rita@pricey.test"
+        // the 7 days before: 3 price objections in 2 calls; the last 7 days: 9 in 3 calls (one of the rep's)
+        const before = [yield* insertAnalysed(owner.clientId, crafted(["price", "price"]), { at: at(10) }), yield* insertAnalysed(owner.clientId, crafted(["price"]), { at: at(9) })]
+        const last = [
+          yield* insertAnalysed(owner.clientId, crafted(["price", "price", "price"]), { at: at(5) }),
+          yield* insertAnalysed(owner.clientId, crafted(["price", "price", "price"]), { at: at(3) }),
+          yield* insertAnalysed(owner.clientId, crafted(["price", "price", "price"]), { at: at(1), closerEmail: rep })
+        ]
+        // today's call is not in the brief's days
+        yield* insertAnalysed(owner.clientId, crafted(["price", "price", "price", "price"]), { at: new Date(now).toISOString() })
+        const brief = yield* get("/v1/client-portal/daily-brief", { session: owner.session })
+        const price = brief.changes.find((c: any) => c.metric === "objection_kind" && c.key === "price")
+        expect(price).toMatchObject({ sentence: "objections about price up from 3 to 9 this week", from: 3, to: 9, direction: "up", notable: true })
+        expect(price.to_call_ids).toEqual([...last].reverse())
+        expect(price.from_call_ids).toEqual([...before].reverse())
+        expect(brief.changes.find((c: any) => c.metric === "calls")).toBeUndefined() // 2 → 3: under 3
+        // the rep: 0 → 3 price objections in their own calls
+        yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql`INSERT INTO closers (closer_id, client_id, email, full_name, status, email_verified_at)
+              VALUES (${`clo_rita_${now}`}, ${owner.clientId}, ${rep}, 'Rita', 'active', now())`).pipe(Effect.orDie)
+        const session = yield* memberSession(smtp, owner.clientId, rep)
+        const theirs = yield* get("/v1/client-portal/daily-brief", { session })
+        expect(theirs.changes.map((c: any) => c.sentence)).toEqual(["objections up from 0 to 3 this week", "objections about price up from 0 to 3 this week"])
+        expect(theirs.changes[1].to_call_ids).toEqual([last[2]])
+      }))
+
+    it.effect("market intelligence: objections and competitors per week and industry across tenants; a segment of 2 tenants is withheld", () =>
+      Effect.gen(function* () {
+        const label = `freight ${Date.now()}`
+        const thin = `dental ${Date.now()}`
+        const now = Date.now()
+        const at = (daysAgo: number) => new Date(now - daysAgo * DAY).toISOString()
+        const tenants: Array<{ clientId: string; calls: Array<string> }> = []
+        // three tenants of one industry, each naming Gong in its market profile and mentioning it in one call
+        for (const [i, kinds] of [[["price", "timing"]], [["price"]], [["budget", "price"]]].entries()) {
+          const owner = yield* newTenant(`Freight ${i}`)
+          const id = yield* insertAnalysed(owner.clientId, crafted(kinds[0]!, "We also looked at Gong and gong.io before."), { at: at(1) })
+          const profile = yield* call("PUT", "/v1/client-portal/market-profile", { session: owner.session, body: { industry: label, competitors: ["Gong"] } })
+          expect(profile.status).toBe(200)
+          yield* get("/v1/client-portal/trackers", { session: owner.session })
+          tenants.push({ clientId: owner.clientId, calls: [id] })
+        }
+        // two tenants of another
+        for (const i of [0, 1]) {
+          const owner = yield* newTenant(`Dental ${i}`)
+          yield* call("PUT", "/v1/client-portal/market-profile", { session: owner.session, body: { industry: thin } })
+          yield* insertAnalysed(owner.clientId, crafted(["price"]), { at: at(1) })
+        }
+        const answer = yield* get(`/v1/internal/admin/market-intel/trends?period_type=week&periods=2&period_start=${at(1).slice(0, 10)}`, { headers: admin })
+        const week = mondayOf(at(1))
+        const segment = answer.segments.find((s: any) => s.industry === label)
+        const cell = segment.periods.find((p: any) => p.period_start === week)
+        expect(cell).toMatchObject({ calls: 3, tenants: 3, suppressed: null })
+        expect(cell.objections.find((o: any) => o.kind === "price")).toEqual({ kind: "price", count: 3, calls: 3, tenants: 3, suppressed: null })
+        // timing and budget each come from one tenant: withheld
+        for (const kind of ["timing", "budget"]) {
+          expect(cell.objections.find((o: any) => o.kind === kind)).toMatchObject({ count: null, calls: null, tenants: 1, suppressed: { code: "min_tenants" } })
+        }
+        expect(cell.objections.find((o: any) => o.kind === "need")).toEqual({ kind: "need", count: 0, calls: 0, tenants: 0, suppressed: null })
+        // "Gong" twice in each call ("gong.io" is the word gong too), three tenants
+        expect(cell.competitors).toEqual([{ competitor: "gong", count: 6, calls: 3, tenants: 3, suppressed: null }])
+        const withheld = answer.segments.find((s: any) => s.industry === thin).periods.find((p: any) => p.period_start === week)
+        expect(withheld).toMatchObject({ calls: null, tenants: 2, suppressed: { code: "min_tenants" }, objections: [], competitors: [] })
+        const bad = yield* call("GET", "/v1/internal/admin/market-intel/trends?segment_by=region", { headers: admin })
+        expect(bad.status).toBe(422)
+        expect([401, 403]).toContain((yield* call("GET", "/v1/internal/admin/market-intel/trends", { headers: { "x-api-key": ASSISTANT_KEY } })).status)
+      }))
+  })
+})
