@@ -4,21 +4,12 @@
  * the text table, a bad value exiting 2 with the service's 422, and without a session a usage error.
  * The counts themselves are checked by value in packages/server/test/Trends.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
-import { mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { startSmtpServer, type TestSmtpServer } from "../packages/server/test/utils/SmtpServer.js"
+import { describe, expect, it } from "@effect/vitest"
 import { cliInProcess } from "./utils/CliInProcess.js"
-import { type RunningServer, startServer } from "./utils/Server.js"
+import { signIn, usePortalCli } from "./utils/PortalCli.js"
 
-let scope: Scope.CloseableScope
-let smtp: TestSmtpServer
-let server: RunningServer
-let configDir: string
-let env: Record<string, string> = {}
 const email = `owner.${Date.now()}@trends.test`
+const cli = usePortalCli("Trends Co", email)
 const DAY = 86_400_000
 
 /** The Mondays (YYYY-MM-DD) of the last `n` weeks, this one last. */
@@ -29,39 +20,17 @@ const lastMondays = (n: number) => {
   return Array.from({ length: n }, (_, i) => new Date(monday - (n - 1 - i) * 7 * DAY).toISOString().slice(0, 10))
 }
 
-beforeAll(async () => {
-  scope = Effect.runSync(Scope.make())
-  smtp = await Effect.runPromise(Scope.extend(startSmtpServer, scope))
-  server = await startServer({ env: { SMTP_URL: smtp.url, WORKER_CONCURRENCY: "1" } })
-  configDir = await mkdtemp(join(tmpdir(), "callsight-config-"))
-  env = { CALLSIGHT_URL: server.url, CALLSIGHT_CONFIG_DIR: join(configDir, "callsight") }
-  const created = await cliInProcess(["admin", "create-tenant", "--name", "Trends Co", "--owner-email", email, "--json"], {
-    CALLSIGHT_URL: server.url,
-    CALLSIGHT_ADMIN_KEY: server.adminKey
-  })
-  expect(created.code, created.stderr).toBe(0)
-}, 120_000)
-
-afterAll(async () => {
-  await server?.stop()
-  if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
-  if (configDir !== undefined) await rm(configDir, { recursive: true, force: true })
-})
-
 describe("callsight trends", () => {
   it("without a session: a usage error", async () => {
-    const out = await cliInProcess(["trends"], env)
+    const out = await cliInProcess(["trends"], cli().env)
     expect(out.code).toBe(2)
     expect(out.stderr).toMatch(/not signed in to .*: run `callsight login EMAIL`/)
   })
 
   it("answers the periods asked, as JSON and as a table; a bad value is the service's 422", { timeout: 60_000 }, async () => {
-    expect((await cliInProcess(["login", email], env)).code).toBe(0)
-    const mail = await Effect.runPromise(smtp.waitFor(email))
-    const link = /(http\S+\/sign-in#token=[A-Za-z0-9_-]+)/.exec(mail.text)![1]!
-    expect((await cliInProcess(["verify", link], env)).code).toBe(0)
+    await signIn(cli(), email)
 
-    const weeks = await cliInProcess(["trends", "--periods", "4", "--json"], env)
+    const weeks = await cliInProcess(["trends", "--periods", "4", "--json"], cli().env)
     expect(weeks.code, weeks.stderr).toBe(0)
     const body = JSON.parse(weeks.stdout)
     expect(body.period).toBe("week")
@@ -69,22 +38,22 @@ describe("callsight trends", () => {
     expect(body.team.periods.every((p: any) => p.calls.count === 0 && p.objections_by_kind.length === 6)).toBe(true)
     expect(body.closers).toEqual([])
 
-    const months = await cliInProcess(["trends", "--period", "month", "--periods", "2", "--closer", "nobody@trends.test", "--json"], env)
+    const months = await cliInProcess(["trends", "--period", "month", "--periods", "2", "--closer", "nobody@trends.test", "--json"], cli().env)
     expect(months.code, months.stderr).toBe(0)
     const thisMonth = new Date().toISOString().slice(0, 7)
     expect(JSON.parse(months.stdout).team.periods.at(-1).period_start).toBe(`${thisMonth}-01`)
 
-    const text = await cliInProcess(["trends", "--periods", "2"], env)
+    const text = await cliInProcess(["trends", "--periods", "2"], cli().env)
     expect(text.code, text.stderr).toBe(0)
     expect(text.stdout).toContain("Trends by week")
     for (const monday of lastMondays(2)) expect(text.stdout).toContain(monday)
     expect(text.stdout).toContain("No notable change.")
 
-    const bad = await cliInProcess(["trends", "--periods", "30"], env)
+    const bad = await cliInProcess(["trends", "--periods", "30"], cli().env)
     expect(bad.code, bad.stderr).toBe(2)
     expect(bad.stderr).toContain("--periods must be between 1 and 26 (got 30)")
     // a value only the service can judge is its 422
-    const late = await cliInProcess(["trends", "--since", "2030-01-01", "--until", "2029-01-01"], env)
+    const late = await cliInProcess(["trends", "--since", "2030-01-01", "--until", "2029-01-01"], cli().env)
     expect(late.code, late.stderr).toBe(2)
     expect(late.stderr).toMatch(/rejected the request \(422\)/)
     expect(late.stderr).toContain("since")

@@ -69,20 +69,25 @@ export class ClosingAudits extends Effect.Service<ClosingAudits>()("ClosingAudit
     const closersOf = (clientId: ClientId) =>
       Effect.map(repo.closers(clientId), (rows) => new Map(rows.map((r) => [r.email.toLowerCase(), r])))
 
+    /** What the list and the audit both say of an audit: its row and its links. */
+    const summaryOf = (row: AuditRow) => ({
+      audit_id: ClosingAuditId.make(row.audit_id),
+      title: row.title,
+      created_at: row.created_at,
+      selection: { mode: row.mode, last_per_closer: row.last_per_closer },
+      calls: row.call_ids.length,
+      credits_charged: row.credits,
+      report_url: `${urlOf(row.audit_id)}/report`,
+      pdf_url: `${urlOf(row.audit_id)}/report.pdf`
+    })
+
     /** The audit as the API answers it: its row, and its figures over its calls as they are now. */
     const assemble = (clientId: ClientId, row: AuditRow, rows: ReadonlyArray<AuditCallRow>) =>
       Effect.gen(function* () {
         const inputs = rows.flatMap((r) => asInput(r) ?? [])
         const figures = closingAuditFigures(inputs, yield* closersOf(clientId))
         return {
-          audit_id: ClosingAuditId.make(row.audit_id),
-          title: row.title,
-          created_at: row.created_at,
-          selection: { mode: row.mode, last_per_closer: row.last_per_closer },
-          calls: row.call_ids.length,
-          credits_charged: row.credits,
-          report_url: `${urlOf(row.audit_id)}/report`,
-          pdf_url: `${urlOf(row.audit_id)}/report.pdf`,
+          ...summaryOf(row),
           calls_removed: row.call_ids.length - figures.call_list.length,
           ...figures
         } satisfies ClosingAudit as ClosingAudit
@@ -198,16 +203,7 @@ export class ClosingAudits extends Effect.Service<ClosingAudits>()("ClosingAudit
     const list = Effect.fn("ClosingAudits.list")(function* (clientId: ClientId, limit: number) {
       const rows = yield* repo.list(clientId, limit)
       return {
-        audits: rows.map((row) => ({
-          audit_id: ClosingAuditId.make(row.audit_id),
-          title: row.title,
-          created_at: row.created_at,
-          selection: { mode: row.mode, last_per_closer: row.last_per_closer },
-          calls: row.call_ids.length,
-          credits_charged: row.credits,
-          report_url: `${urlOf(row.audit_id)}/report`,
-          pdf_url: `${urlOf(row.audit_id)}/report.pdf`
-        }))
+        audits: rows.map(summaryOf)
       }
     })
 
