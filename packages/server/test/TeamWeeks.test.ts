@@ -3,9 +3,10 @@
  * analyses of written calls), on what joins calls together and is not tested on it elsewhere:
  * trackers count the right quotes (each count recomputed here from the transcripts, each quote found
  * in its call's words), and every call's summary quotes only what was said. Deals, trends, the chat
- * and the closing audit have their own files on the same seed (Deals, Trends, ChatQuestions,
- * ClosingAudit).
+ * have their own files on the same seed (Deals, Trends, ChatQuestions); the closing audit's every
+ * rule is checked in ClosingAudit.test.ts, and here its figures over this team's last ten calls each.
  */
+import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { call, newTenant } from "./utils/PortalRequests.js"
@@ -87,11 +88,49 @@ describe("a team's six weeks: trackers and summaries", () => {
             expect(count(q.matched, TERMS[q.term]!), `${q.term}: ${q.matched}`).toBe(1)
           }
         }
-        // "excellent" is no mention of Excel (a competitor's name is matched as written)
+        // "excellent" is no mention of Excel (Excel is in none of these sentences unless said) (a competitor's name is matched as written)
         const excellent = team.calls.filter((c) => /\bexcellent\b/i.test(textOf(c.callId)))
         for (const c of excellent) {
           const row = (report.body.calls as Array<any>).find((r) => r.call_id === c.callId)
           expect((row?.quotes ?? []).filter((q: any) => /excellent/i.test(q.matched))).toEqual([])
+        }
+      }))
+
+    it.effect("the closing audit of the last ten calls of each closer: its numbers are those of the calls it names", () =>
+      Effect.gen(function* () {
+        const { clientId, session } = yield* newTenant()
+        const team = yield* seedTeamWeeks(clientId)
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`INSERT INTO credit_ledger (client_id, delta, reason) VALUES (${clientId}, 100, 'test_grant')`
+        const made = yield* call("POST", "/v1/client-portal/closing-audits", { session, body: { last_per_closer: 10 } })
+        expect(made.status, JSON.stringify(made.body)).toBe(201)
+        const audit = made.body
+        // the newest ten of each closer (the seed's calls are oldest first)
+        const chosen = team.closers.flatMap((c) => team.calls.filter((x) => x.closerEmail === c.email).slice(-10))
+        expect(chosen.length).toBeGreaterThan(20)
+        expect(audit.call_list.map((c: any) => c.call_id).sort()).toEqual(chosen.map((c) => c.callId).sort())
+        const mean1 = (xs: Array<number>) => Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10
+        const overall = chosen.flatMap((c) => (c.result.scorecard.overall === null ? [] : [c.result.scorecard.overall]))
+        expect(audit.team.overall.mean).toBe(mean1(overall))
+        expect(audit.team.objections).toBe(chosen.reduce((n, c) => n + c.result.objections.length, 0))
+        expect([...audit.team.calls_without_next_step].sort()).toEqual(chosen.filter((c) => c.result.next_steps.length === 0).map((c) => c.callId).sort())
+        for (const d of audit.team.dimensions) {
+          const scores = chosen.flatMap((c) => c.result.scorecard.dimensions.filter((x) => x.dimension === d.dimension && x.score !== null).map((x) => x.score!))
+          expect(d.calls, d.dimension).toBe(scores.length)
+          if (scores.length > 0) expect(d.mean, d.dimension).toBe(mean1(scores))
+        }
+        for (const closer of audit.closers) {
+          const mine = chosen.filter((c) => c.closerEmail === closer.closer_email)
+          expect(closer.calls).toBe(mine.length)
+          expect([...closer.call_ids].sort()).toEqual(mine.map((c) => c.callId).sort())
+          expect(closer.overall.mean).toBe(mean1(mine.flatMap((c) => (c.result.scorecard.overall === null ? [] : [c.result.scorecard.overall]))))
+        }
+        // every quote of the report is words of the call it names
+        const quotes = [...audit.team.strengths, ...audit.team.weaknesses, ...audit.changes].flatMap((f: any) => f.quotes)
+        expect(quotes.length).toBeGreaterThan(0)
+        for (const q of quotes) {
+          const text = team.calls.find((c) => c.callId === q.call_id)!.result.transcript!.map((x) => x.text).join("\n")
+          expect(text).toContain(q.quote.replace(/…$/, ""))
         }
       }))
   })
