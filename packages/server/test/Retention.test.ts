@@ -94,6 +94,10 @@ describe("retention", () => {
         expect((yield* call("PUT", `/v1/client-portal/calls/${t.done}/outcome-truth`, { session: t.session, body: { outcome: "won", deal_value: 4200 } })).status).toBe(200)
         expect((yield* call("PUT", "/v1/client-portal/retention", { session: t.session, body: { audio_days: null, analysis_days: 3650 } })).status).toBe(200)
         expect((yield* call("POST", "/v1/client-portal/trackers", { session: t.session, body: { name: "Pricing", kind: "pricing", terms: ["price"] } })).status).toBe(201)
+        const accountId = `acc_export_${Date.now()}`
+        yield* sql`INSERT INTO accounts (account_id, client_id, name, domain) VALUES (${accountId}, ${t.clientId}, 'Globex', 'globex.test')`
+        yield* sql`INSERT INTO deals (deal_id, client_id, account_id, external_deal_id) VALUES (${`deal_${accountId}`}, ${t.clientId}, ${accountId}, 'CRM-7')`
+        yield* sql`UPDATE calls SET account_id = ${accountId}, deal_id = ${`deal_${accountId}`}, attendees = '["ana@globex.test"]'::jsonb WHERE call_id = ${t.done}`
         const member = yield* memberSession(yield* Smtp, t.clientId, `member.${Date.now()}@acme.test`)
         const reply = yield* exported(t.session)
         expect(reply.status).toBe(200)
@@ -108,6 +112,9 @@ describe("retention", () => {
         expect(of("call").find((c) => c.call_id === t.done).analysis.scorecard.overall).toBe(70)
         expect(of("outcome")).toEqual([expect.objectContaining({ call_id: t.done, outcome: "won", deal_value: 4200 })])
         expect(of("setting")).toContainEqual(expect.objectContaining({ kind: "retention", audio_days: null, analysis_days: 3650 }))
+        expect(of("account")).toEqual([expect.objectContaining({ account_id: accountId, name: "Globex", domain: "globex.test" })])
+        expect(of("deal")).toEqual([expect.objectContaining({ deal_id: `deal_${accountId}`, account_id: accountId, external_deal_id: "CRM-7" })])
+        expect(of("call").find((c) => c.call_id === t.done)).toMatchObject({ account_id: accountId, deal_id: `deal_${accountId}`, attendees: ["ana@globex.test"] })
         expect(of("tracker")).toEqual([expect.objectContaining({ name: "Pricing", kind: "pricing", terms: ["price"], source: "tenant" })])
         expect(of("ledger").map((e) => e.reason)).toEqual(["trial", "analysis"])
         expect(of("audit_log").map((a) => a.action)).toContain("account.exported")

@@ -30,7 +30,7 @@ export class Export extends Effect.Service<Export>()("Export", {
           page.length < EXPORT_PAGE ? Option.none() : Option.some(page[page.length - 1]!.call_id)
         ]))
       const body: Stream.Stream<Uint8Array> = Stream.concatAll(Chunk.make(
-        section("tenant"), section("setting"), section("member"), section("closer"), calls,
+        section("tenant"), section("setting"), section("member"), section("closer"), section("account"), section("deal"), calls,
         section("outcome"), section("manual_audit"), section("tracker"), section("closing_audit"), section("ledger"), section("audit_log")
       )).pipe(Stream.orDie)
       return HttpServerResponse.stream(body, {

@@ -29,6 +29,10 @@ export class ExportRepo extends Effect.Service<ExportRepo>()("ExportRepo", {
                                  WHERE client_id = ${c} ORDER BY created_at, user_id) x`),
       closer: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT closer_id, email, full_name, team, status, email_verified_at, created_at FROM closers
                                  WHERE client_id = ${c} ORDER BY created_at, closer_id) x`),
+      account: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT account_id, name, domain, created_at FROM accounts
+                                  WHERE client_id = ${c} ORDER BY created_at, account_id) x`),
+      deal: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT deal_id, account_id, external_deal_id, name, created_at FROM deals
+                               WHERE client_id = ${c} ORDER BY created_at, deal_id) x`),
       tracker: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT tracker_id, name, kind, terms, source, created_at, updated_at FROM trackers
                                   WHERE client_id = ${c} ORDER BY created_at, tracker_id) x`),
       closing_audit: section((c) => sql`SELECT to_jsonb(x) AS data FROM (SELECT audit_id, title, mode, last_per_closer, call_ids, credits, created_by, created_at
@@ -49,7 +53,8 @@ export class ExportRepo extends Effect.Service<ExportRepo>()("ExportRepo", {
       execute: ({ after, clientId }) =>
         sql`SELECT call_id, to_jsonb(x) AS data FROM (
               SELECT call_id, external_call_id, closer_email, status, source, created_at, started_at, completed_at, duration_s,
-                     method_version, call_type, rep_channel, error_code, error_message, audio_removed_at, result AS analysis
+                     method_version, call_type, rep_channel, error_code, error_message, audio_removed_at,
+                     meeting_at, attendees, account_id, deal_id, result AS analysis
               FROM calls WHERE client_id = ${clientId} AND call_id > ${after ?? ""} ORDER BY call_id LIMIT ${EXPORT_PAGE}) x`
     })
 
