@@ -147,6 +147,7 @@ describe("the client's own tags, as the client produces them", () => {
       stage: "queued",
       progress: 0,
       created_at: "2026-01-01T00:00:00.000Z",
+      meeting_at: "2026-01-01T00:00:00.000Z",
       started_at: null,
       completed_at: null,
       duration_s: null,

@@ -327,6 +327,14 @@ describe("webhooks", () => {
           yield* uploadWith(tenant.api_key, oneSecond())
           const [first] = yield* receiver.waitFor(1)
           const deliveryId = String(first.headers["webhook-id"])
+          // the receiver has its answer before the sender has written the attempt down: wait for the record
+          yield* Effect.gen(function* () {
+            for (;;) {
+              const { body } = yield* send(tenant.api_key, "GET", `/v1/teams/webhooks/${hook.webhook_id}/deliveries`)
+              if (body.deliveries[0]?.status === "delivered") return
+              yield* Effect.sleep("50 millis")
+            }
+          }).pipe(Effect.timeout("20 seconds"))
           const again = yield* send(tenant.api_key, "POST", `/v1/teams/webhooks/${hook.webhook_id}/deliveries/${deliveryId}/redeliver`)
           expect(again.status).toBe(200)
           expect(again.body).toMatchObject({ delivery_id: deliveryId, status: "delivered" })
