@@ -309,7 +309,7 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         // the rep's screens (their narrower view): axe at both widths, no 403 shown anywhere
         const repScreens = yield* Effect.promise(async () => {
           const found: Record<string, ReadonlyArray<string>> = {}
-          for (const path of ["/app/calls", `/app/calls/${repCall}`, "/app/workspace", "/app/coaching", "/app/value", "/app/team", "/app/settings"]) {
+          for (const path of ["/app/calls", `/app/calls/${repCall}`, "/app/workspace", "/app/workspace/briefs", "/app/coaching", "/app/coaching/trends", "/app/value", "/app/team", "/app/settings"]) {
             const page = await open(repContext, path)
             await page.waitForLoadState("networkidle")
             const refused = await page.getByText(/cannot do this|ask an owner or an admin/).count()
@@ -324,7 +324,7 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         // every screen of the owner: one request per widget, axe, and a photograph at both widths
         const screens = yield* Effect.promise(async () => {
           const found: Record<string, ReadonlyArray<string>> = {}
-          for (const path of ["/app/calls", "/app/team", "/app/coaching", "/app/coaching/wiki", "/app/coaching/audits", "/app/workspace", "/app/workspace/chat", "/app/workspace/briefs", "/app/value", "/app/activity", "/app/activity/audit-log", "/app/settings", "/app/settings/integrations", "/app/settings/recorder", "/app/settings/api-keys", "/app/settings/webhooks", "/app/settings/account", `/app/calls/${repCall}`]) {
+          for (const path of ["/app/calls", "/app/team", "/app/coaching", "/app/coaching/trends", "/app/coaching/wiki", "/app/coaching/audits", "/app/coaching/closing-audits", "/app/workspace", "/app/workspace/chat", "/app/workspace/briefs", "/app/value", "/app/activity", "/app/activity/audit-log", "/app/settings", "/app/settings/integrations", "/app/settings/recorder", "/app/settings/api-keys", "/app/settings/webhooks", "/app/settings/account", `/app/calls/${repCall}`]) {
             // each widget asks once: no request of the API is made twice while the screen loads
             const asked: Array<string> = []
             const counting = await ownerContext.newPage()
@@ -368,7 +368,7 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         expect(screens).toEqual(Object.fromEntries(Object.keys(screens).map((k) => [k, []])))
         expect(repScreens).toEqual(Object.fromEntries(Object.keys(repScreens).map((k) => [k, []])))
         expect(errors).toEqual([])
-      }), 300_000)
+      }), 600_000)
 
     it.scoped("settings: connect a closer's calendar through the local OAuth server and come back; a profile's bad values at their fields; a webhook endpoint added (its secret once), told of an analysis, and sent again", () =>
       Effect.gen(function* () {

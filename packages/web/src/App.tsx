@@ -70,7 +70,7 @@ export const App = () => {
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<Loading what="the screen" />}>
         <Switch>
-          {screens.flatMap((s) => s.routes.map((r) => <Route key={r.path} path={r.path} component={r.component} />))}
+          {screens.flatMap((s) => s.routes.filter((r) => r.roles === undefined || r.roles.includes(user.role)).map((r) => <Route key={r.path} path={r.path} component={r.component} />))}
           <Route path="/"><Redirect to={screens[0]?.path ?? "/"} /></Route>
           <Route><p role="alert">There is no such page. <Link href="/">Back to the start</Link>.</p></Route>
         </Switch>

@@ -14,16 +14,10 @@ import { Api, ApiError, call, decodeBody } from "../api.js"
 import { isManager, useMe } from "../session.js"
 import { Empty, Failure, Field, Loading, OtherIssues, Page, Pager, Panel, Score, When } from "../ui/kit.js"
 import { Markdown } from "./Coaching/Markdown.js"
-import { num, signed, Stats, Tabs, Trend, Words } from "./Coaching/parts.js"
+import { num, signed, Stats, Trend, Words } from "./Coaching/parts.js"
+import { CoachingTabs } from "./Coaching/tabs.js"
 import { callHref, callName } from "./Workspace/links.js"
 
-const TABS = [
-  { href: "/coaching", label: "Dashboard", exact: true },
-  { href: "/coaching/wiki", label: "Wiki" },
-  { href: "/coaching/audits", label: "Manual audits" }
-]
-
-const CoachingTabs = () => <Tabs label="Coaching" tabs={TABS} />
 
 const statusKey = ["coaching", "status"]
 

@@ -5,7 +5,10 @@
  * concierge, each a conversation that keeps its `conversation_id` (kept for the browser tab, so
  * leaving the screen does not lose it), with the answer's sources and suggested actions as links;
  * and the briefs: the daily brief, deal intelligence and meeting preparation (the last two answer
- * null when the assistant is switched off for the account: said so). A rep sees their own calls.
+ * null when the assistant is switched off for the account: said so). Deal intelligence follows each
+ * deal across its calls (docs/deals.md): the account, the calls in order with their scores, why the
+ * risk is raised, objections open or resolved, next steps kept or slipped, the stakeholders. A rep
+ * sees their own calls.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { Effect } from "effect"
@@ -14,7 +17,7 @@ import { Link, useSearchParams } from "wouter"
 import { Api, call, decodeBody } from "../api.js"
 import { isManager, useMe } from "../session.js"
 import { Empty, Failure, Field, Loading, OtherIssues, Page, Pager, Panel, Score, When } from "../ui/kit.js"
-import { Level, num, Stats, Tabs, words } from "./Coaching/parts.js"
+import { Level, num, signed, Stats, Tabs, words } from "./Coaching/parts.js"
 import { type Action, ActionLink, callHref, callName, Snippet, SourceLink } from "./Workspace/links.js"
 
 const TABS = [
@@ -450,25 +453,91 @@ const DealsPanel = () => {
         <>
           <p className="muted">Highest risk first.</p>
           <ul className="deal-cards">
-            {deals.data.deals.map((d) => (
-              <li key={d.call_id}>
-                <p className="deal-head">
-                  <Level level={d.risk} /> <Link href={callHref(d.call_id)}>{callName(d)}</Link>
-                </p>
-                <p className="muted">
-                  {d.closer_email ?? "No closer"}
-                  {d.stage === null ? "" : ` · ${d.stage}`}
-                  {d.deal_value === null ? "" : ` · ${money(d.deal_value, d.currency)}`}
-                  {d.outcome === null ? "" : ` · ${d.outcome}`}
-                </p>
-                {d.signals.length === 0 ? null : <ul>{d.signals.map((s, i) => <li key={i}>{s}</li>)}</ul>}
-                <p><span className="muted">Next step:</span> {d.next_step ?? "none agreed"}</p>
-              </li>
-            ))}
+            {deals.data.deals.map((d) => <DealCard key={d.deal_id ?? d.call_id} deal={d} />)}
           </ul>
         </>
       )}
     </Panel>
+  )
+}
+
+type Deal = NonNullable<typeof Api.DealIntelligence.Type>["deals"][number]
+
+const day = (at: string) => new Date(at).toLocaleDateString(undefined, { day: "numeric", month: "short" })
+
+const TREND_WORDS: Record<Deal["score_trend"]["direction"], string> = { up: "rising", down: "falling", flat: "flat", none: "" }
+
+/** How many of each state, in the order given, the zeros left out: "2 kept, 1 slipped". */
+const tally = <S extends string>(items: ReadonlyArray<{ readonly state: S }>, order: ReadonlyArray<S>) =>
+  order.map((state) => [state, items.filter((i) => i.state === state).length] as const).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${state}`).join(", ")
+
+const STEP_LEVEL: Record<string, string> = { kept: "low", slipped: "high", open: "medium", undated: "none" }
+
+/** A deal across its calls: the account, the calls in order with their scores, objections, next steps, stakeholders and why the risk is what it is. */
+const DealCard = ({ deal: d }: { readonly deal: Deal }) => {
+  const t = d.score_trend
+  const reasons = new Set(d.risk_reasons)
+  const signals = d.signals.filter((s) => !reasons.has(s))
+  return (
+    <li>
+      <h3 className="deal-head">
+        <Level level={d.risk} /> {d.account === null ? null : <><span className="deal-account">{d.account.name}</span> · </>}
+        <span className="muted">latest call</span> <Link href={callHref(d.call_id)}>{callName(d)}</Link>
+      </h3>
+      <p className="muted">
+        {d.external_deal_id === null ? d.deal_id === null ? "A call of no deal" : "Deal" : `Deal ${d.external_deal_id}`}
+        {" · "}{d.closer_email ?? "No closer"}
+        {d.stage === null ? "" : ` · ${d.stage}`}
+        {d.deal_value === null ? "" : ` · ${money(d.deal_value, d.currency)}`}
+        {d.outcome === null ? "" : ` · ${d.outcome}`}
+      </p>
+      {d.risk_reasons.length === 0 ? null : (
+        <div className="risk-reasons">
+          <h4>Why the risk is raised</h4>
+          <ul>{d.risk_reasons.map((r, i) => <li key={i}>{r}</li>)}</ul>
+        </div>
+      )}
+      <h4>
+        {d.calls.length} call{d.calls.length === 1 ? "" : "s"}, oldest first
+        {t.direction === "none" ? null : <span className="muted"> · score {num(t.first, 0)} → {num(t.last, 0)} ({signed(t.change)}, {TREND_WORDS[t.direction]})</span>}
+      </h4>
+      <ol className="deal-calls">
+        {d.calls.map((c) => (
+          <li key={c.call_id}>
+            <Link href={callHref(c.call_id)}>{day(c.meeting_at)}</Link>{" "}
+            {c.overall_score === null ? <span className="muted">not scored</span> : <Score value={c.overall_score} />}
+          </li>
+        ))}
+      </ol>
+      <details className="deal-more">
+        <summary>Objections: {d.objections.length === 0 ? "none raised" : tally(d.objections, ["open", "resolved"] as const)}</summary>
+        <ul className="plain">
+          {d.objections.map((o) => (
+            <li key={o.kind}>
+              <span className={`badge level-${o.state === "open" ? "medium" : "low"}`}>{o.state}</span> {words(o.kind)}{" "}
+              <span className="muted">raised in {o.raised_in.length} call{o.raised_in.length === 1 ? "" : "s"}</span>
+              {o.last_quote === "" ? null : <q>{o.last_quote}</q>}
+            </li>
+          ))}
+        </ul>
+      </details>
+      <details className="deal-more">
+        <summary>Next steps: {d.next_steps.length === 0 ? "none said" : tally(d.next_steps, ["kept", "slipped", "open", "undated"] as const)}</summary>
+        <ul className="plain">
+          {d.next_steps.map((s, i) => (
+            <li key={i}>
+              <span className={`badge level-${STEP_LEVEL[s.state]}`}>{s.state}</span> <q className="inline">{s.quote}</q>
+              <span className="muted">
+                {s.due_text === null ? "" : ` · due “${s.due_text}”`}{s.due_date === null ? "" : ` (${s.due_date})`} · <Link href={callHref(s.call_id)}>its call</Link>
+              </span>
+            </li>
+          ))}
+        </ul>
+      </details>
+      <p><span className="muted">Stakeholders:</span> {d.stakeholders.length === 0 ? "none known (the calls' attendees name them)" : d.stakeholders.join(", ")}</p>
+      {signals.length === 0 ? null : <ul>{signals.map((s, i) => <li key={i}>{s}</li>)}</ul>}
+      <p><span className="muted">Next step:</span> {d.next_step ?? "none agreed"}</p>
+    </li>
   )
 }
 

@@ -22,6 +22,9 @@ const WikiScreen = later(() => import("./Coaching.js"), "WikiScreen")
 const ArticleScreen = later(() => import("./Coaching.js"), "ArticleScreen")
 const AuditsScreen = later(() => import("./Coaching.js"), "AuditsScreen")
 const AuditScreen = later(() => import("./Coaching.js"), "AuditScreen")
+const TrendsScreen = later(() => import("./Trends.js"), "TrendsScreen")
+const ClosingAuditsScreen = later(() => import("./ClosingAudits.js"), "ClosingAuditsScreen")
+const ClosingAuditScreen = later(() => import("./ClosingAudits.js"), "ClosingAuditScreen")
 const SearchScreen = later(() => import("./Workspace.js"), "SearchScreen")
 const ChatScreen = later(() => import("./Workspace.js"), "ChatScreen")
 const BriefsScreen = later(() => import("./Workspace.js"), "BriefsScreen")
@@ -35,7 +38,8 @@ export interface Screen {
   readonly label: string
   readonly path: string
   readonly roles: ReadonlyArray<Role>
-  readonly routes: ReadonlyArray<{ readonly path: string; readonly component: ComponentType }>
+  /** Each route, with the roles that may use it when fewer than the screen's (a route of the managers' in a screen of everyone's). */
+  readonly routes: ReadonlyArray<{ readonly path: string; readonly component: ComponentType; readonly roles?: ReadonlyArray<Role> }>
 }
 
 const everyone: ReadonlyArray<Role> = ["owner", "admin", "member"]
@@ -46,8 +50,12 @@ export const SCREENS: ReadonlyArray<Screen> = [
   { label: "Workspace", path: "/workspace", roles: everyone, routes: [{ path: "/workspace", component: SearchScreen }, { path: "/workspace/chat", component: ChatScreen }, { path: "/workspace/briefs", component: BriefsScreen }] },
   {
     label: "Coaching", path: "/coaching", roles: everyone, routes: [
-      { path: "/coaching", component: CoachingScreen }, { path: "/coaching/wiki", component: WikiScreen }, { path: "/coaching/wiki/:slug", component: ArticleScreen },
-      { path: "/coaching/audits", component: AuditsScreen }, { path: "/coaching/audits/:id", component: AuditScreen }
+      { path: "/coaching", component: CoachingScreen }, { path: "/coaching/trends", component: TrendsScreen },
+      { path: "/coaching/wiki", component: WikiScreen }, { path: "/coaching/wiki/:slug", component: ArticleScreen },
+      { path: "/coaching/audits", component: AuditsScreen }, { path: "/coaching/audits/:id", component: AuditScreen },
+      // the team closing audits are the managers' (a member's session is refused them)
+      { path: "/coaching/closing-audits", component: ClosingAuditsScreen, roles: managers },
+      { path: "/coaching/closing-audits/:id", component: ClosingAuditScreen, roles: managers }
     ]
   },
   // members see the plan and its usage only; the value views (and their tabs) are the managers'
@@ -56,4 +64,3 @@ export const SCREENS: ReadonlyArray<Screen> = [
   { label: "Team", path: "/team", roles: everyone, routes: [{ path: "/team", component: TeamScreen }] },
   { label: "Settings", path: "/settings", roles: everyone, routes: [{ path: "/settings", component: SettingsScreen }, { path: "/settings/:section", component: SettingsScreen }] }
 ]
-void managers
