@@ -8,11 +8,10 @@
  * again from the brief itself, by the operation the action declares); plan usage's credit pack on
  * the Value screen. Each screen checked with axe-core (no serious or critical violation).
  */
-import AxeBuilder from "@axe-core/playwright"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { baseUrl, runBrowser, useBrowser } from "./utils/Browser.js"
+import { axeViolations, baseUrl, runBrowser, signedIn, useBrowser } from "./utils/Browser.js"
 import { call, freshEmail, memberSession, repSession, signUpByMail } from "./utils/PortalRequests.js"
 import { seedWeekCall } from "./utils/SeedCalls.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
@@ -29,23 +28,6 @@ const server = serverWithSmtp({
   }
 })
 
-const axeViolations = async (page: Page) => {
-  const result = await new AxeBuilder({ page }).analyze()
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
-}
-
-/** A browser context signed in with this session cookie, closed with the scope. */
-const signedIn = (base: string, session: string) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const c = await (browser() as Browser).newContext({ viewport: { width: 1280, height: 900 } })
-      await c.addCookies([{ name: "callsight_session", value: session, url: base }])
-      return c
-    }),
-    (c) => Effect.promise(() => c.close())
-  )
 
 describe.skipIf(!runBrowser)("the web app uses the API's answers", () => {
   layer(server, { excludeTestServices: true, timeout: 240_000 })("against the service", (it) => {
@@ -71,7 +53,7 @@ describe.skipIf(!runBrowser)("the web app uses the API's answers", () => {
         expect(pending.status).toBe(200)
         yield* Effect.orDie(smtp.waitFor(pendingEmail, 1))
 
-        const context: BrowserContext = yield* signedIn(base, owner.session)
+        const context: BrowserContext = yield* signedIn(browser(), base, owner.session)
         const errors: Array<string> = []
         const open = async (path: string) => {
           const page = await context.newPage()
@@ -141,9 +123,9 @@ describe.skipIf(!runBrowser)("the web app uses the API's answers", () => {
           await page.locator("h1").first().waitFor({ timeout: 15_000 })
           return page
         }
-        const ownerContext = yield* signedIn(base, owner.session)
-        const repContext = yield* signedIn(base, rep)
-        const newcomerContext = yield* signedIn(base, newcomer)
+        const ownerContext = yield* signedIn(browser(), base, owner.session)
+        const repContext = yield* signedIn(browser(), base, rep)
+        const newcomerContext = yield* signedIn(browser(), base, newcomer)
         const seen = yield* Effect.promise(async () => {
           // a rep sees the closing too, and who may keep the account
           const repCalls = await open(repContext, "/app/calls")

@@ -10,13 +10,12 @@
  * closing audit. Every screen: axe (no serious or critical violation) at 1280 and 375 px, none
  * wider than the phone, each API request once while it loads. Screenshots: REPORT_SCREENSHOTS.
  */
-import AxeBuilder from "@axe-core/playwright"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { join } from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { baseUrl, runBrowser, screenshotDir, useBrowser } from "./utils/Browser.js"
+import { axeViolations, baseUrl, runBrowser, screenshotDir, signedIn, useBrowser } from "./utils/Browser.js"
 import { call, newTenant, signInByMail } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
 import { seedTeamWeeks, TEAM_DOMAIN, type TeamWeeks } from "./utils/TeamWeeks.js"
@@ -32,22 +31,6 @@ const server = serverWithSmtp({ closingAuditCredits: PRICE })
 
 const DAY = 86_400_000
 
-const axeViolations = async (page: Page) => {
-  const result = await new AxeBuilder({ page }).analyze()
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
-}
-
-const signedIn = (base: string, session: string) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const c = await (browser() as Browser).newContext({ viewport: { width: 1280, height: 900 } })
-      await c.addCookies([{ name: "callsight_session", value: session, url: base }])
-      return c
-    }),
-    (c) => Effect.promise(() => c.close())
-  )
 
 type SeedCall = TeamWeeks["calls"][number]
 
@@ -130,8 +113,8 @@ describe.skipIf(!runBrowser)("the web app's trends, deals across calls and closi
         const shots = yield* screenshotDir("callsight-web-trends-")
 
         const errors: Array<string> = []
-        const ownerContext: BrowserContext = yield* signedIn(base, owner.session)
-        const repContext: BrowserContext = yield* signedIn(base, repSession)
+        const ownerContext: BrowserContext = yield* signedIn(browser(), base, owner.session)
+        const repContext: BrowserContext = yield* signedIn(browser(), base, repSession)
         const open = async (context: BrowserContext, path: string, asked?: Array<string>) => {
           const page = await context.newPage()
           page.on("pageerror", (e) => errors.push(e.message))

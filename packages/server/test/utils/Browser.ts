@@ -2,13 +2,14 @@
  * Headless Chromium for the page tests: Debian's `/usr/bin/chromium` driven by `playwright-core`,
  * launched once per test file. Without it the tests are skipped, unless `CI` is set: then they fail.
  */
+import AxeBuilder from "@axe-core/playwright"
 import { HttpServer } from "@effect/platform"
 import { afterAll, beforeAll } from "@effect/vitest"
 import { Effect } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Browser, chromium } from "playwright-core"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 
 const CHROMIUM = "/usr/bin/chromium"
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -44,3 +45,22 @@ export const screenshotDir = (prefix: string) => {
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
     )
 }
+
+/** The page's serious and critical accessibility violations (axe), each as "rule: the elements". */
+export const axeViolations = async (page: Page): Promise<Array<string>> => {
+  const result = await new AxeBuilder({ page }).analyze()
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
+}
+
+/** A browser context signed in with this session cookie (1280 × 900), closed with the scope. */
+export const signedIn = (browser: Browser, base: string, session: string) =>
+  Effect.acquireRelease(
+    Effect.promise(async (): Promise<BrowserContext> => {
+      const c = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      await c.addCookies([{ name: "callsight_session", value: session, url: base }])
+      return c
+    }),
+    (c) => Effect.promise(() => c.close())
+  )
