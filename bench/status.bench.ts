@@ -1,24 +1,31 @@
 /**
  * Status-poll benchmark: agents poll `GET /analysis/{call_id}` in loops, so every request's fixed
- * cost matters. One run, one machine, one PostgreSQL database:
+ * cost matters. One run, one machine, one PostgreSQL database, three servers answering the same
+ * poll from the same two statements (the key by its SHA-256, the call's status row):
  *
- * - the baseline: bare `node:http` + `pg` with the same two queries and pool size
- *   (bench/bare-status-server.mjs), and its `/health`;
- * - `callsight serve --no-worker` (from the build, rebuilt first when stale), its status poll of
- *   a completed call (with a whole stored analysis behind it) and its `/health`.
+ * - bare Node: `node:http` + `pg`, no framework (bench/bare-status-server.mjs);
+ * - the stack floor: the smallest honest server on our stack, an `HttpApi` with one group as the
+ *   Effect docs write one, `@effect/sql-pg`, no middleware, logging or tracing
+ *   (bench/floor-status-server.ts);
+ * - `callsight serve --no-worker` (from the build, rebuilt first when stale), with everything it
+ *   does on every request: the request log, metrics, security headers, the policy.
  *
- * Each is loaded with autocannon from this process at 50 and 200 connections (2 s of warm-up, then
- * DURATION_S seconds); req/s, p50 and p99 are printed with the service's share of the baseline.
- * Targets (issue 11): the poll at ≥ 50 % of the baseline's req/s at 50 connections and p99 ≤ 60 ms
- * at 200; `/health` at ≥ 60 % of bare Node's.
+ * Each is loaded alone with autocannon from this process at 50 and 200 connections (2 s of warm-up,
+ * then DURATION_S seconds): req/s, p50 and p99. Then a fixed number of requests (CPU_REQUESTS, at
+ * 50 connections) is sent and the server's own CPU time (user + system, /proc/<pid>/stat) over them
+ * is divided by their number: CPU µs per request, the figure least moved by a busy machine. The
+ * service's lines give its share of the floor and of bare Node. Targets (issue 39): the poll at
+ * ≥ 0.85 × the floor's req/s at 50 connections, p99 at 200 ≤ 1.25 × the floor's; `/health` at
+ * ≥ 0.85 × the floor's; no non-2xx.
  *
  *   npx tsx bench/status.bench.ts        (PostgreSQL: TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
  *
  * BENCH_SERVICE_ROOT=/path/to/another/checkout measures that checkout's service instead (its
- * build), against the same baseline: before and after a change, in one sitting.
+ * build), against the same floor and baseline: before and after a change, in one sitting.
+ * BENCH_PROFILE_DIR=dir writes the service's CPU profile there (`node --cpu-prof`, on its exit).
  */
 import autocannon from "autocannon"
-import { type ChildProcess, fork, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
@@ -32,6 +39,7 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "..")
 const serviceRoot = path.resolve(process.env.BENCH_SERVICE_ROOT ?? root)
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
+const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 20_000)
 const ADMIN_KEY = `csa_bench_${Date.now()}`
 const serverUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
 const dbName = `callsight_bench_${process.pid}`
@@ -72,7 +80,10 @@ const stop = (child: ChildProcess) =>
 
 /** `callsight serve` from the build (scripts/start.mjs rebuilds it when a source changed). */
 const startService = async (port: number, dataDir: string, args: ReadonlyArray<string>) => {
-  const child = spawn(process.execPath, [path.join(serviceRoot, "scripts/start.mjs"), ...args], {
+  const profile = process.env.BENCH_PROFILE_DIR === undefined || args.length === 0
+    ? []
+    : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`]
+  const child = spawn(process.execPath, [...profile, path.join(serviceRoot, "scripts/start.mjs"), ...args], {
     cwd: serviceRoot,
     env: {
       ...process.env,
@@ -135,10 +146,62 @@ const load = async (url: string, connections: number, headers: Record<string, st
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors }
 }
 
-const row = (name: string, l: Load, baseline?: Load) =>
-  `${name.padEnd(52)} ${l.rps.toFixed(0).padStart(8)} req/s  p50 ${String(l.p50).padStart(4)} ms  p99 ${
-    String(l.p99).padStart(4)
-  } ms${l.errors > 0 ? `  (${l.errors} errors)` : ""}${baseline === undefined ? "" : `  ${((100 * l.rps) / baseline.rps).toFixed(0)} % of bare`}`
+const TICK_US = 1_000_000 / Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim() || 100)
+
+/** A process's CPU time so far (user + system), in µs, from /proc/<pid>/stat. */
+const cpuUs = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  // after the command: state is field 3, utime 14 and stime 15 (1-based over the whole line)
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US
+}
+
+/** The server's CPU µs per request over CPU_REQUESTS requests at 50 connections (after the timed loads). */
+const cpuPerRequest = async (pid: number, url: string, headers: Record<string, string> = {}) => {
+  const before = cpuUs(pid)
+  const result = await autocannon({ url, connections: 50, amount: CPU_REQUESTS, headers })
+  return { us: (cpuUs(pid) - before) / result.requests.total, errors: result.errors + result.timeouts + result.non2xx }
+}
+
+interface Figures {
+  readonly poll50: Load
+  readonly poll200: Load
+  readonly health: Load
+  readonly pollCpu: { readonly us: number; readonly errors: number }
+  readonly healthCpu: { readonly us: number; readonly errors: number }
+}
+
+const measure = async (pid: number, base: string, callId: string, key: Record<string, string>): Promise<Figures> => ({
+  poll50: await load(`${base}/analysis/${callId}`, 50, key),
+  poll200: await load(`${base}/analysis/${callId}`, 200, key),
+  health: await load(`${base}/health`, 50),
+  pollCpu: await cpuPerRequest(pid, `${base}/analysis/${callId}`, key),
+  healthCpu: await cpuPerRequest(pid, `${base}/health`)
+})
+
+const share = (ours: number, theirs: number) => (ours / theirs).toFixed(2)
+
+const report = (name: string, f: Figures, floor?: Figures, bare?: Figures) => {
+  const shares = (pick: (f: Figures) => number, inverse = false) =>
+    floor === undefined || bare === undefined
+      ? ""
+      : inverse
+      ? `  ${share(pick(f), pick(floor))}× floor, ${share(pick(f), pick(bare))}× bare`
+      : `  ${share(pick(f), pick(floor))} of floor, ${share(pick(f), pick(bare))} of bare`
+  const errors = (n: number) => (n > 0 ? `  (${n} non-2xx or errors)` : "")
+  const loadLine = (what: string, l: Load, pick: (f: Figures) => number) =>
+    `  ${what.padEnd(16)} ${l.rps.toFixed(0).padStart(7)} req/s  p50 ${String(l.p50).padStart(4)} ms  p99 ${
+      String(l.p99).padStart(4)
+    } ms${shares(pick)}${errors(l.errors)}`
+  console.log(name)
+  console.log(loadLine("poll, 50 conn", f.poll50, (x) => x.poll50.rps))
+  console.log(`${loadLine("poll, 200 conn", f.poll200, (x) => x.poll200.rps)}${
+    floor === undefined ? "" : `  p99 ${share(f.poll200.p99, floor.poll200.p99)}× floor's`
+  }`)
+  console.log(loadLine("/health, 50 conn", f.health, (x) => x.health.rps))
+  console.log(`  CPU per request  poll ${f.pollCpu.us.toFixed(0).padStart(5)} µs${shares((x) => x.pollCpu.us, true)}${errors(f.pollCpu.errors)}`)
+  console.log(`                   /health ${f.healthCpu.us.toFixed(0).padStart(5)} µs${shares((x) => x.healthCpu.us, true)}${errors(f.healthCpu.errors)}`)
+}
 
 const main = async () => {
   const admin = new pg.Client({ connectionString: serverUrl })
@@ -152,32 +215,39 @@ const main = async () => {
     const seeder = await startService(seedPort, dataDir, [])
     const { apiKey, callId } = await seed(`http://127.0.0.1:${seedPort}`)
     await stop(seeder)
+    const key = { "x-api-key": apiKey }
+    const pool = { DATABASE_URL: dbUrl, DB_POOL_MAX: "10" }
+
+    console.log(`status poll of a completed call and /health; ${DURATION_S} s per load after 2 s of warm-up, then ${CPU_REQUESTS} requests for the CPU;`)
+    console.log(`one machine, one database, one server at a time. Service: ${serviceRoot}\n`)
 
     const barePort = await freePort()
-    const bare = fork(path.join(here, "bare-status-server.mjs"), [], {
-      env: { ...process.env, PORT: String(barePort), DATABASE_URL: dbUrl, DB_POOL_MAX: "10" }
-    })
+    const bare = fork(path.join(here, "bare-status-server.mjs"), [], { env: { ...process.env, PORT: String(barePort), ...pool } })
     children.push(bare)
     await waitReady(`http://127.0.0.1:${barePort}/health`, bare, "the bare server")
+    const bareFigures = await measure(bare.pid!, `http://127.0.0.1:${barePort}`, callId, key)
+    await stop(bare)
+
+    const floorPort = await freePort()
+    const floor = spawn(process.execPath, ["--import", "tsx", path.join(here, "floor-status-server.ts")], {
+      cwd: root,
+      env: { ...process.env, PORT: String(floorPort), ...pool },
+      stdio: ["ignore", "inherit", "inherit"]
+    })
+    children.push(floor)
+    await waitReady(`http://127.0.0.1:${floorPort}/health`, floor, "the stack floor")
+    const floorFigures = await measure(floor.pid!, `http://127.0.0.1:${floorPort}`, callId, key)
+    await stop(floor)
+
     const servicePort = await freePort()
     const service = await startService(servicePort, dataDir, ["--no-worker"])
     children.push(service)
+    const ours = await measure(service.pid!, `http://127.0.0.1:${servicePort}`, callId, key)
+    await stop(service)
 
-    const key = { "x-api-key": apiKey }
-    const bareUrl = `http://127.0.0.1:${barePort}`
-    const serviceUrl = `http://127.0.0.1:${servicePort}`
-    console.log(`status poll of a completed call, ${DURATION_S} s per line after 2 s of warm-up; one machine, one database`)
-    console.log(`service: ${serviceRoot}\n`)
-    for (const connections of [50, 200]) {
-      const base = await load(`${bareUrl}/analysis/${callId}`, connections, key)
-      const ours = await load(`${serviceUrl}/analysis/${callId}`, connections, key)
-      console.log(row(`bare node:http + pg, ${connections} connections`, base))
-      console.log(row(`callsight GET /analysis/{call_id}, ${connections} connections`, ours, base))
-    }
-    const bareHealth = await load(`${bareUrl}/health`, 50)
-    const health = await load(`${serviceUrl}/health`, 50)
-    console.log(row("bare node:http /health, 50 connections", bareHealth))
-    console.log(row("callsight GET /health, 50 connections", health, bareHealth))
+    report("bare node:http + pg", bareFigures)
+    report("stack floor (HttpApi + @effect/sql-pg)", floorFigures)
+    report("callsight serve --no-worker", ours, floorFigures, bareFigures)
   } finally {
     await Promise.all(children.map(stop))
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
