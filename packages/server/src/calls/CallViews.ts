@@ -84,9 +84,7 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
       if (!sees(seen, call.closer_email)) return yield* notFound(callId)
       const completed = call.status === "completed"
       // without a speech-to-text provider: what the analysis will miss (the configuration now), or missed (its result)
-      const notices = completed ? yield* speechToText.afterAnalysis(clientId, call.transcript_available)
-        : call.status === "failed" ? []
-        : yield* speechToText.beforeAnalysis(clientId)
+      const notices = speechToText.noticesOf(clientId, call, call)
       return {
         call_id: call.call_id,
         external_call_id: call.external_call_id,

@@ -33,6 +33,7 @@ import { Effect, Option, Record, Schema } from "effect"
 import type { AnalysisResult } from "@callsight/analysis"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { speechToTextFactsColumns, SpeechToTextFacts } from "../views/SpeechToTextQueries.js"
 
 const orEmpty = <A, I, R>(schema: Schema.Schema<A, I, R>, empty: () => A) =>
   Schema.optionalWith(schema, { default: empty })
@@ -115,7 +116,9 @@ export const CallStatusRow = Schema.Struct({
   attendees: Schema.Array(Schema.String),
   account_name: Schema.NullOr(Schema.String),
   account_domain: Schema.NullOr(Schema.String),
-  external_deal_id: Schema.NullOr(Schema.String)
+  external_deal_id: Schema.NullOr(Schema.String),
+  /** What decides the tenant's speech-to-text provider now (its notices), read in the same statement. */
+  ...SpeechToTextFacts.fields
 })
 export type CallStatusRow = typeof CallStatusRow.Type
 
@@ -280,7 +283,8 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
                    attendees,
                    (SELECT a.name FROM accounts a WHERE a.account_id = calls.account_id) AS account_name,
                    (SELECT a.domain FROM accounts a WHERE a.account_id = calls.account_id) AS account_domain,
-                   (SELECT d.external_deal_id FROM deals d WHERE d.deal_id = calls.deal_id) AS external_deal_id
+                   (SELECT d.external_deal_id FROM deals d WHERE d.deal_id = calls.deal_id) AS external_deal_id,
+                   ${speechToTextFactsColumns(sql, tenantId)}
             FROM calls WHERE client_id = ${tenantId} AND call_id = ${callId}`
     })
 

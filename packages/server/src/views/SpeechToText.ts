@@ -9,7 +9,7 @@ import type { AnalysisNotice, ClientId } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { AppConfig } from "../config.js"
 import { hasTranscriber, noTranscriberNotice, type TranscriberSource, transcriberSource } from "../lib/SpeechToTextSetup.js"
-import { SpeechToTextQueries } from "./SpeechToTextQueries.js"
+import { type SpeechToTextFacts, SpeechToTextQueries } from "./SpeechToTextQueries.js"
 
 export interface TenantSpeechToText {
   readonly source: TranscriberSource
@@ -23,27 +23,42 @@ export class SpeechToText extends Effect.Service<SpeechToText>()("SpeechToText",
     const config = yield* AppConfig
     const queries = yield* SpeechToTextQueries
 
-    /** What decides the tenant's provider now, and whether it has one. */
-    const forTenant = Effect.fn("SpeechToText.forTenant")(function* (clientId: ClientId) {
-      const f = yield* queries.facts(clientId)
+    /** What decides the tenant's provider, and whether it has one, from its facts. */
+    const fromFacts = (f: SpeechToTextFacts): TenantSpeechToText => {
       const source = transcriberSource({ integration: f.integration, flag: f.flag, server: config.transcriber })
       const configured = hasTranscriber(source)
       const since = !configured ? null
         : source.by === "integration" ? f.integration_since
         : source.by === "tenant_flag" ? f.flags_updated_at
         : null
-      return { source, configured, since } satisfies TenantSpeechToText
+      return { source, configured, since }
+    }
+
+    /** What decides the tenant's provider now, and whether it has one. */
+    const forTenant = Effect.fn("SpeechToText.forTenant")(function* (clientId: ClientId) {
+      return fromFacts(yield* queries.facts(clientId))
     })
 
     /** The notices of a call not analysed yet: from the tenant's configuration now. */
     const beforeAnalysis = (clientId: ClientId): Effect.Effect<ReadonlyArray<typeof AnalysisNotice.Type>> =>
       Effect.map(forTenant(clientId), (t) => (t.configured ? [] : [noTranscriberNotice("configuration", t.source, clientId)]))
 
-    /** The notices of a completed call: from what its analysis ran with (a transcript or none). */
-    const afterAnalysis = (clientId: ClientId, transcribed: boolean): Effect.Effect<ReadonlyArray<typeof AnalysisNotice.Type>> =>
-      transcribed ? Effect.succeed([]) : Effect.map(forTenant(clientId), (t) => [noTranscriberNotice("analysis", t.source, clientId)])
+    /**
+     * The notices of a call in its status, from the tenant's facts read with it (one statement): after
+     * the analysis from what it ran with, before it from the configuration now, none for a failure.
+     */
+    const noticesOf = (
+      clientId: ClientId,
+      call: { readonly status: string; readonly transcript_available: boolean },
+      facts: SpeechToTextFacts
+    ): ReadonlyArray<typeof AnalysisNotice.Type> => {
+      if (call.status === "failed" || (call.status === "completed" && call.transcript_available)) return []
+      const t = fromFacts(facts)
+      if (call.status === "completed") return [noTranscriberNotice("analysis", t.source, clientId)]
+      return t.configured ? [] : [noTranscriberNotice("configuration", t.source, clientId)]
+    }
 
-    return { forTenant, beforeAnalysis, afterAnalysis } as const
+    return { forTenant, beforeAnalysis, noticesOf } as const
   }),
   dependencies: [SpeechToTextQueries.Default]
 }) {}
