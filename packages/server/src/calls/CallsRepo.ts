@@ -315,8 +315,8 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
       Result: CallListRow,
       execute: (p) =>
         sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.status, c.created_at, c.created_at::text AS position,
-                   c.completed_at, c.duration_s, (c.result -> 'scorecard' ->> 'overall')::float8 AS overall_score,
-                   o.outcome, c.result -> 'call_type' ->> 'type' AS call_type
+                   c.completed_at, c.duration_s, c.overall_score,
+                   o.outcome, c.digest -> 'call_type' ->> 'type' AS call_type
             FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id
             WHERE ${sql.and([
               sql`c.client_id = ${p.tenantId}`,
@@ -325,10 +325,10 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
               ...(p.closerEmail === null ? [] : [sql`lower(c.closer_email) = lower(${p.closerEmail})`]),
               ...(p.createdFrom === null ? [] : [sql`c.created_at >= ${p.createdFrom}::timestamptz`]),
               ...(p.createdBefore === null ? [] : [sql`c.created_at < ${p.createdBefore}::timestamptz`]),
-              ...(p.minScore === null ? [] : [sql`(c.result -> 'scorecard' ->> 'overall')::float8 >= ${p.minScore}`]),
-              ...(p.maxScore === null ? [] : [sql`(c.result -> 'scorecard' ->> 'overall')::float8 <= ${p.maxScore}`]),
+              ...(p.minScore === null ? [] : [sql`c.overall_score >= ${p.minScore}`]),
+              ...(p.maxScore === null ? [] : [sql`c.overall_score <= ${p.maxScore}`]),
               ...(p.outcome === null ? [] : [p.outcome === "none" ? sql`o.call_id IS NULL` : sql`o.outcome = ${p.outcome}`]),
-              ...(p.callType === null ? [] : [sql`c.result -> 'call_type' ->> 'type' = ${p.callType}`])
+              ...(p.callType === null ? [] : [sql`c.digest -> 'call_type' ->> 'type' = ${p.callType}`])
             ])}
             ORDER BY c.created_at DESC, c.call_id DESC LIMIT ${p.limit}`
     })

@@ -27,6 +27,7 @@ import closing from "./migrations/0020_closing.js"
 import trackers from "./migrations/0021_trackers.js"
 import deals from "./migrations/0022_deals.js"
 import closingAudits from "./migrations/0023_closing_audits.js"
+import scaleIndexes from "./migrations/0024_scale_indexes.js"
 
 export const migrations = {
   "0001_core": core,
@@ -51,7 +52,8 @@ export const migrations = {
   "0020_closing": closing,
   "0021_trackers": trackers,
   "0022_deals": deals,
-  "0023_closing_audits": closingAudits
+  "0023_closing_audits": closingAudits,
+  "0024_scale_indexes": scaleIndexes
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -61,7 +61,18 @@ export const execute = <IA, II, IR, R, E>(options: {
  * has none there (an older or partial result): what a query unnests or returns. The path is the
  * code's own constant keys, never input.
  */
-export const resultArray = (sql: SqlClient.SqlClient, alias: string | null, ...path: ReadonlyArray<string>) => {
-  const at = sql.literal(`${alias === null ? "" : `${alias}.`}result${path.map((key) => ` -> '${key}'`).join("")}`)
+export const resultArray = (sql: SqlClient.SqlClient, alias: string | null, ...path: ReadonlyArray<string>) =>
+  columnArray(sql, "result", alias, path)
+
+/**
+ * The same array read from the call's `digest` (migration 0024: the parts of `result` the period
+ * views read, at the same paths, without fetching the whole analysis): `objections`,
+ * `next_steps`, `scorecard` → `dimensions` (without their reasons), `summary` → `needs` (without quotes).
+ */
+export const digestArray = (sql: SqlClient.SqlClient, alias: string | null, ...path: ReadonlyArray<string>) =>
+  columnArray(sql, "digest", alias, path)
+
+const columnArray = (sql: SqlClient.SqlClient, column: string, alias: string | null, path: ReadonlyArray<string>) => {
+  const at = sql.literal(`${alias === null ? "" : `${alias}.`}${column}${path.map((key) => ` -> '${key}'`).join("")}`)
   return sql`CASE WHEN jsonb_typeof(${at}) = 'array' THEN ${at} ELSE '[]'::jsonb END`
 }

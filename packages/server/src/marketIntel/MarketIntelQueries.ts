@@ -527,9 +527,9 @@ export class MarketIntelQueries extends Effect.Service<MarketIntelQueries>()("Ma
           sql`SELECT count(*) FILTER (WHERE c.status = 'completed' AND c.completed_at > now() - interval '90 days')::int AS calls_analysed,
                      COALESCE(sum(c.duration_s) FILTER (WHERE c.status = 'completed' AND c.completed_at > now() - interval '90 days'), 0)::float8
                        AS seconds_analysed,
-                     count((c.result -> 'scorecard' ->> 'overall')::float8)
+                     count(c.overall_score)
                        FILTER (WHERE c.status = 'completed' AND c.completed_at > now() - interval '90 days')::int AS scored,
-                     COALESCE(sum((c.result -> 'scorecard' ->> 'overall')::float8)
+                     COALESCE(sum(c.overall_score)
                        FILTER (WHERE c.status = 'completed' AND c.completed_at > now() - interval '90 days'), 0)::float8 AS score_sum,
                      count(*) FILTER (WHERE o.outcome = 'won' AND NOT o.is_test_data AND c.completed_at > now() - interval '90 days')::int AS won,
                      count(*) FILTER (WHERE o.outcome = 'lost' AND NOT o.is_test_data AND c.completed_at > now() - interval '90 days')::int AS lost,
@@ -538,7 +538,8 @@ export class MarketIntelQueries extends Effect.Service<MarketIntelQueries>()("Ma
                      count(*) FILTER (WHERE c.status = 'completed' AND c.completed_at > now() - interval '30 days')::int AS completed_30d,
                      count(*) FILTER (WHERE c.status = 'failed' AND c.completed_at > now() - interval '7 days')::int AS failed_7d
               FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id
-              WHERE c.client_id = ${clientId}`
+              -- every figure is of the last 90 days at most: the older calls are not read
+              WHERE c.client_id = ${clientId} AND c.completed_at > now() - interval '90 days'`
       })(undefined)
 
     /** The tenant's ingests used (completed calls made in the month) and bonuses, for `months` months ending with this one. */

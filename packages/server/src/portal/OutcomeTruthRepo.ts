@@ -99,7 +99,7 @@ export class OutcomeTruthRepo extends Effect.Service<OutcomeTruthRepo>()("Outcom
       execute: (b) =>
         sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.completed_at,
                    floor(extract(epoch FROM now() - c.completed_at) / 86400)::int AS age_days,
-                   (c.result -> 'scorecard' ->> 'overall')::float8 AS overall_score,
+                   c.overall_score,
                    (m.profile ->> 'average_deal_size')::float8 AS estimated_deal_value,
                    CASE WHEN m.profile ->> 'average_deal_size' IS NULL THEN NULL ELSE m.profile ->> 'currency' END AS currency,
                    t.is_test AS is_test_data

@@ -91,9 +91,13 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
       sql`SELECT closer_id, full_name, email FROM closers
           WHERE client_id = ${clientId} AND status <> 'removed' AND ${seenBy(sql, sees, "email")}`
 
-    /** The team's completed calls the viewer sees, each with its closer. */
+    /**
+     * The team's completed calls the viewer sees, each with its closer; `result` is the call's
+     * `digest` (migration 0024: the dimensions' scores at the same paths, without the whole
+     * analysis), `overall_score` its generated `(result -> 'scorecard' ->> 'overall')::float8`.
+     */
     const teamCalls = (v: typeof Viewer.Encoded) =>
-      sql`SELECT t.closer_id, c.call_id, c.external_call_id, c.closer_email, c.created_at, c.completed_at, c.occurred_at, c.result
+      sql`SELECT t.closer_id, c.call_id, c.external_call_id, c.closer_email, c.created_at, c.completed_at, c.occurred_at, c.digest AS result, c.overall_score
           FROM (${team(v)}) t
           JOIN calls c ON c.client_id = ${v.clientId} AND c.status = 'completed' AND lower(c.closer_email) = lower(t.email)
                           AND ${seenBy(sql, v.sees, "c.closer_email")}`
@@ -110,8 +114,8 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
     const trend = all(WeekRow, (v) =>
       sql`SELECT c.closer_id, to_char(date_trunc('week', c.occurred_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS period_start,
                  count(*)::int AS calls,
-                 count(c.result -> 'scorecard' ->> 'overall')::int AS scored,
-                 COALESCE(sum((c.result -> 'scorecard' ->> 'overall')::float8), 0)::float8 AS score_sum
+                 count(c.overall_score)::int AS scored,
+                 COALESCE(sum(c.overall_score), 0)::float8 AS score_sum
           FROM (${teamCalls(v)}) c
           WHERE c.occurred_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC'
           GROUP BY 1, 2 ORDER BY 1, 2`)
@@ -132,7 +136,7 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
      */
     const toReview = all(ReviewRow, (v) =>
       sql`WITH recent AS (
-            SELECT c.*, (c.result -> 'scorecard' ->> 'overall')::float8 AS overall_score, o.outcome
+            SELECT c.*, o.outcome
             FROM (${teamCalls(v)}) c
             LEFT JOIN outcome_truth o ON o.call_id = c.call_id AND o.client_id = ${v.clientId}
             WHERE c.occurred_at >= ${focusStart}

@@ -27,9 +27,9 @@ export class TeamHealthQueries extends Effect.Service<TeamHealthQueries>()("Team
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const thisMonday = sql`date_trunc('week', now() AT TIME ZONE 'UTC')`
-    const overall = sql`(c.result -> 'scorecard' ->> 'overall')::float8`
-    const talk = sql`CASE WHEN jsonb_typeof(c.result -> 'metrics' -> 'talk_ratio') = 'number'
-                          THEN (c.result -> 'metrics' ->> 'talk_ratio')::float8 END`
+    // the generated columns of migration 0024: `(result -> 'scorecard' ->> 'overall')::float8` and the talk ratio when a number
+    const overall = sql`c.overall_score`
+    const talk = sql`c.talk_ratio`
 
     /** Each closer's figures over the trend weeks (closers without calls have no row). */
     const closerFigures = Rows.findAll({

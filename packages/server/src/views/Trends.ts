@@ -388,9 +388,10 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
       const steps = followThrough(yield* queries.dealCalls(clientId, [...new Set(calls.flatMap((c) => (c.deal_id === null ? [] : [c.deal_id])))]))
       const byCall = new Map<string, Array<CompetitorMentionRow>>()
       for (const m of mentions) byCall.set(m.call_id, [...(byCall.get(m.call_id) ?? []), m])
+      const bounds = windows.map((w) => [Date.parse(w.from), Date.parse(w.to)] as const)
       const windowOf = (iso: string) => {
         const t = Date.parse(iso)
-        return windows.findIndex((w) => Date.parse(w.from) <= t && t < Date.parse(w.to))
+        return bounds.findIndex(([from, to]) => from <= t && t < to)
       }
       const scopeOf = (rows: ReadonlyArray<TrendCallRow>): TrendScope => {
         const buckets = windows.map(() => [] as Array<TrendCallRow>)
@@ -404,7 +405,10 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
       const byCloser = new Map<string | null, Array<TrendCallRow>>()
       for (const c of calls) {
         const key = c.closer_email === null ? null : c.closer_email.toLowerCase()
-        byCloser.set(key, [...(byCloser.get(key) ?? []), c])
+        // appended in place: copying the closer's list for each call made this quadratic in the window's calls
+        const rows = byCloser.get(key)
+        if (rows === undefined) byCloser.set(key, [c])
+        else rows.push(c)
       }
       const closerKeys = [...byCloser.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
       return {

@@ -72,19 +72,20 @@ const Window = {
 export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQueries", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const dims = Rows.resultArray(sql, "c", "scorecard", "dimensions")
-    const needs = sql`CASE WHEN jsonb_typeof(c.result -> 'summary' -> 'needs') = 'array' THEN c.result -> 'summary' -> 'needs' ELSE '[]'::jsonb END`
+    // from the calls' digest (migration 0024): the parts of `result` counted here, at the same paths
+    const dims = Rows.digestArray(sql, "c", "scorecard", "dimensions")
+    const needs = Rows.digestArray(sql, "c", "summary", "needs")
 
     const calls = Rows.findAll({
       Request: Schema.Struct(Window),
       Result: TrendCallRow,
       execute: (r) =>
         sql`SELECT c.call_id, c.closer_email, c.occurred_at, c.deal_id,
-                   ${Rows.resultArray(sql, "c", "objections")} AS objections,
-                   ${Rows.resultArray(sql, "c", "next_steps")} AS next_steps,
+                   ${Rows.digestArray(sql, "c", "objections")} AS objections,
+                   ${Rows.digestArray(sql, "c", "next_steps")} AS next_steps,
                    ${needs} AS needs,
-                   CASE WHEN jsonb_typeof(c.result -> 'scorecard' -> 'overall') = 'number'
-                        THEN (c.result -> 'scorecard' ->> 'overall')::float8 END AS overall,
+                   CASE WHEN jsonb_typeof(c.digest -> 'scorecard' -> 'overall') = 'number'
+                        THEN (c.digest -> 'scorecard' ->> 'overall')::float8 END AS overall,
                    ${dims} AS dimensions
             FROM calls c
             WHERE c.client_id = ${r.clientId} AND c.status = 'completed'
@@ -114,7 +115,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       Request: Schema.Struct({ clientId: Schema.String, dealIds: Schema.Array(Schema.String) }),
       Result: DealStepRow,
       execute: (r) =>
-        sql`SELECT c.call_id, c.deal_id, c.occurred_at, ${Rows.resultArray(sql, "c", "next_steps")} AS next_steps
+        sql`SELECT c.call_id, c.deal_id, c.occurred_at, ${Rows.digestArray(sql, "c", "next_steps")} AS next_steps
             FROM calls c
             WHERE c.client_id = ${r.clientId} AND c.status = 'completed'
               AND c.deal_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(r.dealIds)}::jsonb))
@@ -133,7 +134,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       Request: Schema.Struct({ from: Schema.String, to: Schema.String }),
       Result: SegmentCallRow,
       execute: (r) =>
-        sql`SELECT f.call_id, f.client_id, f.industry, f.icp, c.occurred_at, ${Rows.resultArray(sql, "c", "objections")} AS objections
+        sql`SELECT f.call_id, f.client_id, f.industry, f.icp, c.occurred_at, ${Rows.digestArray(sql, "c", "objections")} AS objections
             FROM market_intel_call_facts f JOIN calls c ON c.call_id = f.call_id
             WHERE f.status = 'completed' AND NOT f.tenant_test AND NOT f.excluded
               AND c.occurred_at >= ${r.from}::timestamptz AND c.occurred_at < ${r.to}::timestamptz

@@ -103,7 +103,8 @@ const OutcomeMissing = Schema.Struct({
 
 const PendingCloser = Schema.Struct({ closer_id: CloserId, email: Schema.String })
 
-const overall = "(c.result -> 'scorecard' ->> 'overall')::float8"
+/** `(c.result -> 'scorecard' ->> 'overall')::float8`, generated (migration 0024). */
+const overall = "c.overall_score"
 
 export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries", {
   effect: Effect.gen(function* () {
@@ -181,8 +182,8 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
                   AND c.closer_email IS NOT NULL GROUP BY 1),
               dims AS (
                 SELECT lower(c.closer_email) AS email, d ->> 'dimension' AS dimension, avg((d ->> 'score')::float8) AS score
-                FROM calls c, jsonb_array_elements(c.result -> 'scorecard' -> 'dimensions') d
-                WHERE ${inPeriod(p)} AND c.closer_email IS NOT NULL AND jsonb_typeof(c.result -> 'scorecard' -> 'dimensions') = 'array'
+                FROM calls c, jsonb_array_elements(c.digest -> 'scorecard' -> 'dimensions') d
+                WHERE ${inPeriod(p)} AND c.closer_email IS NOT NULL AND jsonb_typeof(c.digest -> 'scorecard' -> 'dimensions') = 'array'
                   AND (d ->> 'assessed')::boolean AND d ->> 'score' IS NOT NULL
                 GROUP BY 1, 2),
               weakest AS (SELECT DISTINCT ON (email) email, dimension FROM dims ORDER BY email, score, dimension),
@@ -225,7 +226,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
       Result: BriefCallRow,
       execute: (p) =>
         sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.status, c.created_at, c.duration_s, ${sql.literal(overall)} AS overall_score,
-                   CASE WHEN jsonb_typeof(c.result -> 'objections') = 'array' THEN c.result -> 'objections' END AS objections
+                   CASE WHEN jsonb_typeof(c.digest -> 'objections') = 'array' THEN c.digest -> 'objections' END AS objections
             FROM calls c
             WHERE c.client_id = ${p.clientId} AND c.created_at >= ${p.from}::timestamptz AND c.created_at < ${p.to}::timestamptz
               AND ${seenBy(sql, p.sees, "c.closer_email")}
@@ -242,14 +243,14 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
       execute: ({ clientId, days, sees }) =>
         sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.completed_at,
                    floor(extract(epoch FROM now() - c.occurred_at) / 86400)::int AS age_days,
-                   jsonb_array_length(${Rows.resultArray(sql, "c", "next_steps")}) AS next_steps,
-                   (SELECT count(*)::int FROM jsonb_array_elements(${Rows.resultArray(sql, "c", "objections")}) x
+                   jsonb_array_length(${Rows.digestArray(sql, "c", "next_steps")}) AS next_steps,
+                   (SELECT count(*)::int FROM jsonb_array_elements(${Rows.digestArray(sql, "c", "objections")}) x
                     WHERE x ->> 'response' = 'other') AS unexplored_objections,
                    o.outcome
             FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id
             WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.occurred_at > now() - make_interval(days => ${days})
               AND (o.outcome IS NULL OR o.outcome = 'open')
-              AND jsonb_typeof(c.result -> 'transcript') = 'array' AND ${seenBy(sql, sees, "c.closer_email")}
+              AND jsonb_typeof(c.digest -> 'transcript') = 'array' AND ${seenBy(sql, sees, "c.closer_email")}
             ORDER BY c.occurred_at DESC, c.call_id`
     })
 

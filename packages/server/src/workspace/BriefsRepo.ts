@@ -54,9 +54,10 @@ export type DealCallRow = typeof DealCallRow.Type
 export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const overall = sql`(c.result -> 'scorecard' ->> 'overall')::float8`
-    const objections = Rows.resultArray(sql, "c", "objections")
-    const nextSteps = Rows.resultArray(sql, "c", "next_steps")
+    // the generated column and the digest of migration 0024 (the same values, without reading the whole analysis)
+    const overall = sql`c.overall_score`
+    const objections = Rows.digestArray(sql, "c", "objections")
+    const nextSteps = Rows.digestArray(sql, "c", "next_steps")
     const dealFields = sql`c.deal_id, d.external_deal_id, c.account_id, a.name AS account_name, a.domain AS account_domain,
                            c.occurred_at AS meeting_at, c.closer_email, c.attendees`
 
