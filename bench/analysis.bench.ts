@@ -13,16 +13,22 @@
  * process pinned to one CPU when `taskset` is there, and so does ffmpeg (the same CPU). Timings on
  * a shared machine wander, so each measurement is taken RUNS times (default 3; `RUNS=1` for a
  * quick look), the ffmpeg decode and the analysis taking turns, and the medians are printed.
+ * The children are run with this process's `--conditions`: with `source` (below) they measure the
+ * source; without it, the last build (packages/analysis/dist).
  *
- *   npx tsx --conditions=source bench/analysis.bench.ts
+ *   npx tsx --conditions=source bench/analysis.bench.ts [--from <analysis dir>]
+ *
+ * `--from` has the children analyse with another copy of the analysis package (e.g. the last
+ * commit's: `mkdir -p bench/.cache/head && git archive HEAD packages/analysis | tar -x -C
+ * bench/.cache/head`, then `--from bench/.cache/head/packages/analysis`), to compare in one sitting.
  */
 import { Mp3Encoder } from "@breezystack/lamejs"
 import { Effect } from "effect"
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
-import { ANALYSIS_RATE, analyzeFile, decodeFile } from "@callsight/analysis/signal"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import type * as SignalModule from "@callsight/analysis/signal"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, "..")
@@ -30,6 +36,14 @@ const cache = path.join(here, ".cache")
 const fixtures = path.join(root, "test/fixtures")
 const SOURCES = ["discovery-short.wav", "demo-objection.mp3", "renewal-stereo.wav"]
 const KBPS = 48
+const fromIndex = process.argv.indexOf("--from")
+/** Another copy of the analysis package to measure (`--from`), resolved from the working directory. */
+const from = fromIndex >= 0 && process.argv[fromIndex + 1] ? path.resolve(process.argv[fromIndex + 1]!) : undefined
+// one copy of the package in each process (a child's RSS is compared)
+const Signal = (await import(
+  from ? pathToFileURL(path.join(from, "src/signal/index.ts")).href : "@callsight/analysis/signal"
+)) as typeof SignalModule
+const { ANALYSIS_RATE, analyzeFile, decodeFile } = Signal
 
 /** The fixtures' audio as mono 16 kHz PCM (the stereo one mixed down). */
 const fixturePcm = async (): Promise<Array<Float32Array>> => {
@@ -103,15 +117,27 @@ const hasCommand = (command: string) => spawnSync("sh", ["-c", `command -v ${com
 /** The CPU every measured process is pinned to, when taskset is there. */
 const pinned = (command: Array<string>): Array<string> => (hasCommand("taskset") ? ["taskset", "-c", "0", ...command] : command)
 
-const ffmpegDecodeSeconds = (file: string): number => {
-  const command = pinned(["ffmpeg", "-v", "error", "-threads", "1", "-i", file, "-f", "null", "-"])
-  const started = performance.now()
-  execFileSync(command[0]!, command.slice(1), { stdio: "inherit" })
-  return (performance.now() - started) / 1000
+interface Timing {
+  readonly seconds: number
+  /** User + system CPU seconds, when known: steadier than the wall time on a shared machine. */
+  readonly cpuSeconds: number | undefined
 }
 
-interface ChildResult {
-  readonly seconds: number
+/** ffmpeg decoding `file`, wall time and (through GNU time, when there) CPU time. */
+const ffmpegDecode = (file: string): Timing => {
+  const cpuFile = path.join(cache, `ffmpeg-cpu-${process.pid}.txt`)
+  const time = fs.existsSync("/usr/bin/time") ? ["/usr/bin/time", "-f", "%U %S", "-o", cpuFile] : []
+  const command = pinned([...time, "ffmpeg", "-v", "error", "-threads", "1", "-i", file, "-f", "null", "-"])
+  const started = performance.now()
+  execFileSync(command[0]!, command.slice(1), { stdio: "inherit" })
+  const seconds = (performance.now() - started) / 1000
+  if (time.length === 0) return { seconds, cpuSeconds: undefined }
+  const [user, system] = fs.readFileSync(cpuFile, "utf8").trim().split(/\s+/).map(Number)
+  fs.rmSync(cpuFile, { force: true })
+  return { seconds, cpuSeconds: user! + system! }
+}
+
+interface ChildResult extends Timing {
   readonly maxRssMb: number
   /** The child's RSS just before the analysis began (Node, tsx and the modules loaded). */
   readonly startRssMb: number
@@ -120,11 +146,26 @@ interface ChildResult {
   readonly turns: number
 }
 
+/**
+ * This process's `--conditions` (`source`, as in the header's command), for the child: without
+ * them it would resolve `@callsight/analysis` to the last build (dist/), not the source.
+ */
+const conditions = (): Array<string> => {
+  const out: Array<string> = []
+  const args = process.execArgv
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg.startsWith("--conditions=") || arg.startsWith("-C=")) out.push(arg)
+    else if ((arg === "--conditions" || arg === "-C") && args[i + 1] !== undefined) out.push(arg, args[++i]!)
+  }
+  return out
+}
+
 /** Runs the analysis of `file` in a fresh process (one CPU when taskset is there). */
 const analyseInChild = (file: string): ChildResult => {
   const self = fileURLToPath(import.meta.url)
   const tsx = path.join(root, "node_modules/.bin/tsx")
-  const command = pinned([tsx, self, "--child", file])
+  const command = pinned([tsx, ...conditions(), self, "--child", file, ...(from ? ["--from", from] : [])])
   const result = spawnSync(command[0]!, command.slice(1), { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 })
   if (result.status !== 0) throw new Error(`analysis child failed: ${result.stderr}`)
   const line = result.stdout.trim().split("\n").pop()!
@@ -134,12 +175,15 @@ const analyseInChild = (file: string): ChildResult => {
 const child = async (file: string) => {
   const startRssMb = process.memoryUsage().rss / 1024 / 1024
   const started = performance.now()
+  const cpu = process.cpuUsage()
   const analysis = await Effect.runPromise(analyzeFile(file, { format: "mp3" }))
   const seconds = (performance.now() - started) / 1000
+  const used = process.cpuUsage(cpu)
   // maxRSS is in kilobytes
   const maxRssMb = process.resourceUsage().maxRSS / 1024
   const result: ChildResult = {
     seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
     maxRssMb,
     startRssMb,
     durationS: analysis.duration_s,
@@ -158,31 +202,45 @@ const median = (values: ReadonlyArray<number>): number => {
 const spread = (values: ReadonlyArray<number>, digits: number) =>
   values.length > 1 ? ` (runs: ${values.map((v) => v.toFixed(digits)).join(", ")})` : ""
 
+/** The CPU times' medians and their ratio, when both are known. */
+const cpuLine = (ours: ReadonlyArray<Timing>, ffmpeg: ReadonlyArray<Timing>): Array<string> => {
+  const a = ours.map((r) => r.cpuSeconds), f = ffmpeg.map((r) => r.cpuSeconds)
+  if (a.length === 0 || f.length === 0 || a.some((v) => v === undefined) || f.some((v) => v === undefined)) return []
+  const analysis = median(a as Array<number>), decode = median(f as Array<number>)
+  return [
+    `  CPU time (user + system):    analysis ${analysis.toFixed(2)} s, ffmpeg decode ${decode.toFixed(2)} s → ` +
+      `${(analysis / decode).toFixed(2)}× (steadier than the wall times when the machine is shared)` +
+      (a.length > 1 ? ` (runs: ${a.map((v) => v!.toFixed(2)).join(", ")}; ffmpeg ${f.map((v) => v!.toFixed(2)).join(", ")})` : "")
+  ]
+}
+
 const main = async () => {
   const { sixty, twoHours } = await ensureCalls()
   const withFfmpeg = hasCommand("ffmpeg")
-  const ffmpegRuns: Array<number> = []
+  const ffmpegRuns: Array<Timing> = []
   const sixtyRuns: Array<ChildResult> = []
   for (let run = 0; run < RUNS; run++) {
-    if (withFfmpeg) ffmpegRuns.push(ffmpegDecodeSeconds(sixty))
+    if (withFfmpeg) ffmpegRuns.push(ffmpegDecode(sixty))
     sixtyRuns.push(analyseInChild(sixty))
   }
   const longRuns = Array.from({ length: RUNS }, () => analyseInChild(twoHours))
   const ours = sixtyRuns[0]!
   const seconds = median(sixtyRuns.map((r) => r.seconds))
-  const ffmpeg = withFfmpeg ? median(ffmpegRuns) : undefined
+  const ffmpeg = withFfmpeg ? median(ffmpegRuns.map((r) => r.seconds)) : undefined
   const ratio = ffmpeg === undefined ? undefined : seconds / ffmpeg
   const realTime = ours.durationS / seconds
   const longRss = median(longRuns.map((r) => r.maxRssMb))
   const lines = [
-    `60-minute mono MP3 (${(fs.statSync(sixty).size / 1e6).toFixed(1)} MB, ${(ours.durationS / 60).toFixed(1)} min), median of ${RUNS}:`,
+    `60-minute mono MP3 (${(fs.statSync(sixty).size / 1e6).toFixed(1)} MB, ${(ours.durationS / 60).toFixed(1)} min), median of ${RUNS}` +
+      `${from ? ` (analysis from ${path.relative(root, from) || from})` : ""}:`,
     `  Callsight acoustic analysis: ${seconds.toFixed(2)} s  (${realTime.toFixed(0)}× real time; target ≥ 500×) ` +
       `— ${ours.speakers} speakers, ${ours.turns} turns, peak RSS ${median(sixtyRuns.map((r) => r.maxRssMb)).toFixed(0)} MB` +
       spread(sixtyRuns.map((r) => r.seconds), 2),
     ffmpeg === undefined
       ? "  ffmpeg decode: ffmpeg not installed (apt-get install -y ffmpeg)"
       : `  ffmpeg decode only:          ${ffmpeg.toFixed(2)} s  → analysis / ffmpeg decode = ${ratio!.toFixed(2)}× (target ≤ 5×)` +
-        spread(ffmpegRuns, 2),
+        spread(ffmpegRuns.map((r) => r.seconds), 2),
+    ...cpuLine(sixtyRuns, ffmpegRuns),
     `120-minute call (${(longRuns[0]!.durationS / 60).toFixed(1)} min): analysis ${median(longRuns.map((r) => r.seconds)).toFixed(2)} s, ` +
       `peak RSS ${longRss.toFixed(0)} MB (target ≤ 250 MB; ${median(longRuns.map((r) => r.startRssMb)).toFixed(0)} MB of it held ` +
       `before the analysis began) — ${longRuns[0]!.speakers} speakers, ${longRuns[0]!.turns} turns` +

@@ -40,10 +40,19 @@ export class FrameMatrix {
   constructor(readonly dims: number) {}
 
   push(values: ArrayLike<number>): void {
-    const block = this.length % FrameMatrix.BLOCK === 0 ? this.grow() : this.blocks[this.blocks.length - 1]!
-    const at = (this.length % FrameMatrix.BLOCK) * this.dims
+    const block = this.append()
+    const at = this.offset(this.length - 1)
     for (let d = 0; d < this.dims; d++) block[at + d] = values[d]!
+  }
+
+  /**
+   * Adds a frame and answers its storage, for the caller to write its `dims` values at
+   * `offset(length - 1)` (no copy through another array).
+   */
+  append(): Float32Array {
+    const block = this.length % FrameMatrix.BLOCK === 0 ? this.grow() : this.blocks[this.blocks.length - 1]!
     this.length++
+    return block
   }
 
   private grow(): Float32Array {
@@ -226,9 +235,8 @@ const createFrameKernel = () => {
   // entry quadStart[j] + 4k + i: band 4j+i's weight of its k-th bin
   const quadWeights = new Float64Array(quadStart[quads]!)
   filters.forEach((f, m) => f.weights.forEach((w, k) => (quadWeights[quadStart[m >> 2]! + 4 * k + (m & 3)] = w)))
-  // rows c1..c20 (c20 is computed and dropped: five groups of four rows run side by side)
-  const dct = new Float64Array((MFCC_DIMS + 1) * MEL_BANDS)
-  dct.set(dctMatrix(MFCC_DIMS + 1))
+  // rows c0..c19 (c0 is not read: c1..c16 run four rows side by side, then c17..c19 three)
+  const dct = Float64Array.from(dctMatrix(MFCC_DIMS))
   const window = Float64Array.from(hamming)
   const logMel = new Float64Array(MEL_BANDS)
   const pitchFft = createRealFft(PITCH_FFT_SIZE)
@@ -312,7 +320,8 @@ const createFrameKernel = () => {
       logMel[4 * j + 2] = Math.log(e2 + 1e-6)
       logMel[4 * j + 3] = Math.log(e3 + 1e-6)
     }
-    for (let c = 1; c <= MFCC_KEPT; c += 4) {
+    let c = 1
+    for (; c + 3 <= MFCC_KEPT; c += 4) {
       const r0 = c * MEL_BANDS, r1 = r0 + MEL_BANDS, r2 = r1 + MEL_BANDS, r3 = r2 + MEL_BANDS
       let a0 = 0, a1 = 0, a2 = 0, a3 = 0
       for (let b = 0; b < MEL_BANDS; b++) {
@@ -325,8 +334,20 @@ const createFrameKernel = () => {
       out[offset + c - 1] = a0
       out[offset + c] = a1
       out[offset + c + 1] = a2
-      if (c + 3 <= MFCC_KEPT) out[offset + c + 2] = a3
+      out[offset + c + 2] = a3
     }
+    // the last three rows (c17..c19, as MFCC_KEPT is 19) side by side
+    const r0 = c * MEL_BANDS, r1 = r0 + MEL_BANDS, r2 = r1 + MEL_BANDS
+    let a0 = 0, a1 = 0, a2 = 0
+    for (let b = 0; b < MEL_BANDS; b++) {
+      const l = logMel[b]!
+      a0 += dct[r0 + b]! * l
+      a1 += dct[r1 + b]! * l
+      a2 += dct[r2 + b]! * l
+    }
+    out[offset + c - 1] = a0
+    out[offset + c] = a1
+    out[offset + c + 1] = a2
   }
 
   /**
@@ -441,7 +462,6 @@ export const createFeatureExtractor = (channelCount: number) => {
   const mix = channelCount === 1 ? undefined : { framer: new Framer(), kernel: createFrameKernel() }
   const mfcc = new FrameMatrix(MFCC_KEPT)
   const pitch = new FrameSeries()
-  const coefficients = new Float32Array(MFCC_KEPT)
   const bandOut = { energy: 0, flatness: 0 }
   let samples = 0
   let sumLR = 0, sumLL = 0, sumRR = 0
@@ -455,16 +475,14 @@ export const createFeatureExtractor = (channelCount: number) => {
         ch.bandEnergy.push(bandOut.energy)
         ch.flatness.push(bandOut.flatness)
         if (!mix) {
-          ch.kernel.mfcc(coefficients, 0)
-          mfcc.push(coefficients)
+          ch.kernel.mfcc(mfcc.append(), mfcc.offset(mfcc.length - 1))
           pitch.push(ch.kernel.pitch())
         }
       })
     }
     mix?.framer.frames((buffer, at, mean) => {
       mix.kernel.analyse(buffer, at, mean)
-      mix.kernel.mfcc(coefficients, 0)
-      mfcc.push(coefficients)
+      mix.kernel.mfcc(mfcc.append(), mfcc.offset(mfcc.length - 1))
       pitch.push(mix.kernel.pitch())
     })
   }

@@ -156,11 +156,24 @@ export const trainGmm = (data: Float32Array, n: number, dims: number, components
       const offset = i * dims
       componentScores(model, data, offset, resp)
       let max = -Infinity
-      for (let c = 0; c < k; c++) if (resp[c]! > max) max = resp[c]!
+      let first = 0 // the first component at the maximum
+      for (let c = 0; c < k; c++) {
+        if (resp[c]! > max) {
+          max = resp[c]!
+          first = c
+        }
+      }
+      // A term more than NEGLIGIBLE below the maximum (e^-40 < 2^-57) cannot change the total
+      // once the maximum's 1 is in it (less than half its last bit), nor before it when every
+      // term before it is as small (their sum, below 2^-54, vanishes when the 1 is added); and
+      // its share is far below the 1e-4 that counts. Such terms are 0 here: no exponential.
+      let smallBefore = true
+      for (let c = 0; c < first; c++) if (!(resp[c]! - max < NEGLIGIBLE)) smallBefore = false
       let total = 0
       for (let c = 0; c < k; c++) {
+        const l = resp[c]!
         // the maximum's own term is e^0 = 1
-        resp[c] = resp[c] === max ? 1 : Math.exp(resp[c]! - max)
+        resp[c] = l === max ? 1 : (c > first || smallBefore) && l - max < NEGLIGIBLE ? 0 : Math.exp(l - max)
         total += resp[c]!
       }
       for (let c = 0; c < k; c++) {
