@@ -21,6 +21,7 @@ import { ApiErrorsLive, serverMiddleware } from "./http/Middleware.js"
 import { RequestGuardLive } from "./http/RequestGuard.js"
 import { RequestMetrics } from "./http/RequestMetrics.js"
 import { SecurityLive } from "./http/Security.js"
+import { withSecurityHeaders } from "./http/SecurityHeaders.js"
 import { IntegrationsHttpLive } from "./integrations/Http.js"
 import { IntegrationPagesLive } from "./integrations/Pages.js"
 import { Mailer } from "./mail/Mailer.js"
@@ -77,8 +78,9 @@ export const ApiLive = HttpApiBuilder.api(CallsightApi).pipe(
   Layer.provide(RequestMetrics.Default)
 )
 
-/** Serving the API: the OpenAPI document, the reference page, the link pages and error mapping. */
+/** Serving the API: the OpenAPI document, the reference page, the link pages, error mapping and the security headers. */
 const ServeLive = HttpApiBuilder.serve(serverMiddleware).pipe(
+  withSecurityHeaders,
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(PagesLive),

@@ -18,6 +18,7 @@ import {
 import { Effect, Option, Schema } from "effect"
 import { FULL_BASIS_MIN, overallBasis } from "@callsight/analysis/light"
 import { analysisEngine } from "../lib/AnalysisEngine.js"
+import { spanned } from "../lib/Spans.js"
 import { howToConfigure } from "../lib/SpeechToTextSetup.js"
 import { instantAfter } from "../lib/Time.js"
 import { RuntimeFlags } from "../tenancy/RuntimeFlags.js"
@@ -79,53 +80,54 @@ export class CallViews extends Effect.Service<CallViews>()("CallViews", {
       Option.match(row, { onNone: () => Effect.fail(notFound(callId)), onSome: Effect.succeed })
 
     /** The status an agent or the web app polls; another closer's call is 404 to a rep (`seen`), as another tenant's is. */
-    const status = Effect.fn("CallViews.status")(function* (clientId: ClientId, callId: CallId, seen: Sees) {
-      const call = yield* found(callId, yield* Effect.orDie(repo.findStatus(clientId, callId)))
-      if (!sees(seen, call.closer_email)) return yield* notFound(callId)
-      const completed = call.status === "completed"
-      // without a speech-to-text provider: what the analysis will miss (the configuration now), or missed (its result)
-      const notices = speechToText.noticesOf(clientId, call, call)
-      return {
-        call_id: call.call_id,
-        external_call_id: call.external_call_id,
-        status: call.status,
-        stage: completed ? ("done" as const) : (call.stage as typeof AnalysisStage.Type),
-        progress: call.progress,
-        created_at: call.created_at,
-        started_at: call.started_at,
-        completed_at: call.completed_at,
-        duration_s: call.duration_s,
-        credits_charged: call.credits_charged,
-        requested_call_type: call.requested_call_type,
-        requested_rep_channel: call.requested_rep_channel,
-        meeting_at: call.occurred_at,
-        account: call.account_id === null || call.account_name === null
-          ? null
-          : { account_id: call.account_id, name: call.account_name, domain: call.account_domain },
-        deal_id: call.deal_id,
-        external_deal_id: call.external_deal_id,
-        attendees: call.attendees,
-        error: errorOf(call),
-        summary: completed && call.speakers !== null
-          ? {
-            overall_score: call.overall_score,
-            ...(call.dimensions_total === null || call.dimensions_assessed === null
-              ? {}
-              : {
-                overall_basis: {
-                  assessed: call.dimensions_assessed,
-                  of: call.dimensions_total,
-                  partial: call.dimensions_assessed < FULL_BASIS_MIN
-                }
-              }),
-            talk_ratio: call.talk_ratio,
-            speakers: call.speakers,
-            transcript_available: call.transcript_available
-          }
-          : null,
-        ...(notices.length === 0 ? {} : { notices })
-      }
-    })
+    const status = spanned("CallViews.status", (clientId: ClientId, callId: CallId, seen: Sees) =>
+      Effect.flatMap(Effect.orDie(repo.findStatus(clientId, callId)), (row) => {
+        if (Option.isNone(row) || !sees(seen, row.value.closer_email)) return Effect.fail(notFound(callId))
+        const call = row.value
+        const completed = call.status === "completed"
+        // without a speech-to-text provider: what the analysis will miss (the configuration now), or missed (its result)
+        const notices = speechToText.noticesOf(clientId, call, call)
+        return Effect.succeed({
+          call_id: call.call_id,
+          external_call_id: call.external_call_id,
+          status: call.status,
+          stage: completed ? ("done" as const) : (call.stage as typeof AnalysisStage.Type),
+          progress: call.progress,
+          created_at: call.created_at,
+          started_at: call.started_at,
+          completed_at: call.completed_at,
+          duration_s: call.duration_s,
+          credits_charged: call.credits_charged,
+          requested_call_type: call.requested_call_type,
+          requested_rep_channel: call.requested_rep_channel,
+          meeting_at: call.occurred_at,
+          account: call.account_id === null || call.account_name === null
+            ? null
+            : { account_id: call.account_id, name: call.account_name, domain: call.account_domain },
+          deal_id: call.deal_id,
+          external_deal_id: call.external_deal_id,
+          attendees: call.attendees,
+          error: errorOf(call),
+          summary: completed && call.speakers !== null
+            ? {
+              overall_score: call.overall_score,
+              ...(call.dimensions_total === null || call.dimensions_assessed === null
+                ? {}
+                : {
+                  overall_basis: {
+                    assessed: call.dimensions_assessed,
+                    of: call.dimensions_total,
+                    partial: call.dimensions_assessed < FULL_BASIS_MIN
+                  }
+                }),
+              talk_ratio: call.talk_ratio,
+              speakers: call.speakers,
+              transcript_available: call.transcript_available
+            }
+            : null,
+          ...(notices.length === 0 ? {} : { notices })
+        })
+      }))
 
     const findCall = (clientId: ClientId, callId: CallId) =>
       Effect.flatMap(Effect.orDie(repo.find(clientId, callId)), (row) => found(callId, row))

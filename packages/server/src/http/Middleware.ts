@@ -3,28 +3,27 @@
  * - `ApiErrorsLive` (inside the API): decode failures become 422 `ValidationFailed` with a
  *   `detail` body; over-limit multipart bodies become 413; defects become a 500 whose body holds
  *   only a trace id (the log line has the cause).
- * - `serverMiddleware` (outermost): the security headers of every answer (SecurityHeaders.ts),
- *   the `/reporting` prefix alias, request metrics and one log line per request, named by its
- *   route: the declared operation's (`GET /analysis/{call_id}`), else the route of the router that
- *   served it (the pages, `/docs`, `/openapi.json`, `/mcp`), else `GET (unmatched)` (the 404).
+ * - `serverMiddleware` (outermost): the `/reporting` prefix alias, request metrics and one log
+ *   line per request, named by its route: the declared operation's (`GET /analysis/{call_id}`),
+ *   else the route of the router that served it (the pages, `/docs`, `/openapi.json`, `/mcp`),
+ *   else `GET (unmatched)` (the 404). The security headers of every answer are the server's
+ *   pre-response handler (SecurityHeaders.ts, installed in HttpApp.ts).
  */
 import { InternalError, PayloadTooLarge, ValidationFailed, type ValidationIssue } from "@callsight/api-spec"
 import {
   HttpApiBuilder,
   HttpApiError,
   type HttpApp,
-  HttpMiddleware,
   type HttpRouter,
   HttpServerError,
   HttpServerRequest,
+  type HttpServerResponse,
   Multipart
 } from "@effect/platform"
-import { Cause, Effect } from "effect"
+import { Cause, Context, Effect, type Exit } from "effect"
 import * as FindMyWay from "find-my-way-ts"
-import type { AppConfig } from "../config.js"
 import { endpointOf, locate } from "./EndpointIndex.js"
 import { RequestMetrics } from "./RequestMetrics.js"
-import { securityHeaders } from "./SecurityHeaders.js"
 
 const issueType: Record<string, string> = {
   Missing: "missing",
@@ -112,21 +111,15 @@ export const ApiErrorsLive = HttpApiBuilder.middleware((app) =>
 
 const REPORTING = "/reporting"
 
-/** Answers the whole API under `/reporting` too, by rewriting the URL before routing. */
-const reportingAlias = HttpMiddleware.make((app) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const url = request.url
-    if (url === REPORTING || url.startsWith(`${REPORTING}/`) || url.startsWith(`${REPORTING}?`)) {
-      const rest = url.slice(REPORTING.length)
-      return Effect.provideService(
-        app,
-        HttpServerRequest.HttpServerRequest,
-        request.modify({ url: rest.startsWith("/") ? rest : `/${rest}` })
-      )
-    }
-    return app
-  })
-)
+/** The request as routed: the whole API answers under `/reporting` too, by rewriting the URL before routing. */
+const aliased = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
+  const url = request.url
+  if (url === REPORTING || url.startsWith(`${REPORTING}/`) || url.startsWith(`${REPORTING}?`)) {
+    const rest = url.slice(REPORTING.length)
+    return request.modify({ url: rest.startsWith("/") ? rest : `/${rest}` })
+  }
+  return request
+}
 
 /** The path patterns of a router's routes (`/portal/calls/{call_id}`), indexed once per router; not the catch-all 404. */
 const routeIndexes = new WeakMap<HttpRouter.HttpRouter<any, any>, FindMyWay.Router<string>>()
@@ -150,45 +143,51 @@ const routeIndexOf = (router: HttpRouter.HttpRouter<any, any>): FindMyWay.Router
  * route that serves it (what is served beside the declaration: the pages, `/docs`, `/mcp`, ...; a
  * HEAD by its GET route, as the router serves it), else `METHOD (unmatched)`.
  */
-const routeOf = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function* () {
-    const declared = endpointOf(request)?.route
-    if (declared !== undefined) return declared
-    const index = routeIndexOf(yield* HttpApiBuilder.Router.router)
+const routeOf = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, never, HttpApiBuilder.Router> => {
+  const declared = endpointOf(request)?.route
+  if (declared !== undefined) return Effect.succeed(declared)
+  return Effect.map(HttpApiBuilder.Router.router, (router) => {
+    const index = routeIndexOf(router)
     const path = request.url.split("?")[0]
     const pattern = index.find(request.method, path)?.handler ??
       (request.method === "HEAD" ? index.find("GET", path)?.handler : undefined)
     return `${request.method} ${pattern ?? "(unmatched)"}`
   })
+}
 
-/** Per-route metrics and one log line per request, with the route pattern, not the raw path. */
-const observe = HttpMiddleware.make((app) =>
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const metrics = yield* RequestMetrics
-    const started = performance.now()
-    const exit = yield* Effect.exit(app)
-    const ms = performance.now() - started
-    // the status the client gets: a failure here is answered by the server from its cause
-    const status = exit._tag === "Success"
-      ? exit.value.status
-      : (yield* HttpServerError.causeResponse(exit.cause))[0].status
-    const route = yield* routeOf(request)
-    yield* metrics.record(route, status, ms)
-    yield* Effect.logInfo("request").pipe(
-      Effect.annotateLogs({
-        method: request.method,
-        path: request.url.split("?")[0],
-        route,
-        status,
-        duration_ms: Math.round(ms * 100) / 100
-      })
-    )
-    return yield* exit
-  })
-)
+/** The status the client got: a failure was answered by the server from its cause (before this middleware saw it). */
+const statusOf = (exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>): Effect.Effect<number> =>
+  exit._tag === "Success"
+    ? Effect.succeed(exit.value.status)
+    : Effect.map(HttpServerError.causeResponse(exit.cause), ([response]) => response.status)
 
+/**
+ * The one step around every request (outermost; the security headers are the server's
+ * pre-response handler, SecurityHeaders.ts): the `/reporting` alias, then, once the answer has
+ * gone, the route's metrics and one log line, named by the route pattern, not the raw path. One
+ * step, no generator and no fiber-local state of its own: it runs on every request, and a
+ * `/health` answer is a few hundred microseconds in all (bench/status.bench.ts).
+ */
 export const serverMiddleware = (
   app: HttpApp.Default
-): HttpApp.Default<never, RequestMetrics | AppConfig | HttpApiBuilder.Router> =>
-  securityHeaders(reportingAlias(observe(app)))
+): HttpApp.Default<never, RequestMetrics | HttpApiBuilder.Router> =>
+  Effect.flatMap(Effect.context<HttpServerRequest.HttpServerRequest | RequestMetrics>(), (context) => {
+    const received = Context.get(context, HttpServerRequest.HttpServerRequest)
+    const request = aliased(received)
+    const metrics = Context.get(context, RequestMetrics)
+    const started = performance.now()
+    const served = request === received ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request)
+    return Effect.onExit(served, (exit) => {
+      const ms = performance.now() - started
+      return Effect.flatMap(Effect.zip(statusOf(exit), routeOf(request)), ([status, route]) => {
+        metrics.add(route, status, ms)
+        return Effect.annotateLogs(Effect.logInfo("request"), {
+          method: request.method,
+          path: request.url.split("?")[0],
+          route,
+          status,
+          duration_ms: Math.round(ms * 100) / 100
+        })
+      })
+    })
+  })

@@ -116,7 +116,6 @@ const check = (
   trustProxy: boolean
 ) =>
   Effect.gen(function* () {
-    if (!WRITES.has(request.method)) return
     if (endpoint.session) yield* checkOrigin(request, ownOrigins, trustProxy)
     if (endpoint.body === "json") yield* checkJson(request)
     else if (endpoint.body === "multipart") yield* checkMultipart(request)
@@ -127,7 +126,8 @@ export const RequestGuardLive = HttpApiBuilder.middleware(
     const ownOrigins = new Set([new URL(config.publicBaseUrl).origin.toLowerCase()])
     return (app) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-        const endpoint = endpointOf(request)
+        // a read (GET, HEAD, OPTIONS) has nothing checked: no step of its own on every poll
+        const endpoint = WRITES.has(request.method) ? endpointOf(request) : undefined
         return endpoint === undefined
           ? app
           : Effect.zipRight(check(request, endpoint, ownOrigins, config.trustProxy), app) as typeof app

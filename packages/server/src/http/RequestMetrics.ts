@@ -89,15 +89,15 @@ export class RequestMetrics extends Effect.Service<RequestMetrics>()("RequestMet
     const startedAt = new Date()
     const routes = new Map<string, RouteStats>()
 
-    const record = (route: string, status: number, ms: number) =>
-      Effect.sync(() => {
-        let stats = routes.get(route)
-        if (stats === undefined) {
-          stats = new RouteStats()
-          routes.set(route, stats)
-        }
-        stats.record(status, ms)
-      })
+    /** One answered request (the server's middleware, as the request ends). */
+    const add = (route: string, status: number, ms: number) => {
+      let stats = routes.get(route)
+      if (stats === undefined) {
+        stats = new RouteStats()
+        routes.set(route, stats)
+      }
+      stats.record(status, ms)
+    }
 
     const snapshot = Effect.sync(() => {
       const total = new RouteStats()
@@ -114,7 +114,7 @@ export class RequestMetrics extends Effect.Service<RequestMetrics>()("RequestMet
       }
     })
 
-    return { record, snapshot } as const
+    return { add, snapshot } as const
   }
 }) {}
 

@@ -1,7 +1,7 @@
 /**
- * The security headers of every answer, decided here and nowhere else. `securityHeaders` (one of the
- * `serverMiddleware`s) registers a pre-response handler, so an answer the platform makes from a
- * failure (a 401, a 404, a 500) gets them as well as a handler's own.
+ * The security headers of every answer, decided here and nowhere else. `withSecurityHeaders` makes
+ * them the server's pre-response handler, so an answer the platform makes from a failure (a 401, a
+ * 404, a 500) gets them as well as a handler's own.
  *
  * Every answer: `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`, `Referrer-Policy:
  * no-referrer` (sign-in links carry their token in the fragment; no page needs to tell another site
@@ -42,7 +42,7 @@
  */
 import { SESSION_COOKIE } from "@callsight/api-spec"
 import { Cookies, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
 import { AppConfig } from "../config.js"
 import { endpointOf } from "./EndpointIndex.js"
@@ -208,12 +208,15 @@ export const headersFor = (
   return headers
 }
 
-/** The middleware: every answer, a handler's or one made from a failure, leaves with `headersFor`. */
-export const securityHeaders = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | AppConfig> =>
-  Effect.flatMap(AppConfig, (config) =>
-    Effect.zipRight(
-      HttpApp.appendPreResponseHandler((request, response) =>
-        Effect.sync(() => HttpServerResponse.setHeaders(response, headersFor(request, response, config.production)))
-      ),
-      app
-    ))
+/**
+ * Every answer of `serve`, a handler's or one made from a failure, leaves with `headersFor`: the
+ * pre-response handler of the server itself, which every request's fiber starts with (set once
+ * here, not per request); a handler's own pre-response handler (a 401's challenge, Security.ts)
+ * runs after it.
+ */
+export const withSecurityHeaders = <A, E, R>(serve: Layer.Layer<A, E, R>): Layer.Layer<A, E, R | AppConfig> =>
+  Layer.unwrapEffect(Effect.map(AppConfig, (config) => {
+    const handler: HttpApp.PreResponseHandler = (request, response) =>
+      Effect.succeed(HttpServerResponse.setHeaders(response, headersFor(request, response, config.production)))
+    return Layer.locally(serve, HttpApp.currentPreResponseHandlers, Option.some(handler))
+  }))

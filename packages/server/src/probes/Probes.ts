@@ -4,6 +4,7 @@ import { Duration, Effect } from "effect"
 import { BlobStore } from "../calls/BlobStore.js"
 import { AppConfig } from "../config.js"
 import { Database } from "../db/Database.js"
+import { spanned } from "../lib/Spans.js"
 import { API_VERSION, VERSION } from "../version.js"
 import { ProbesQueries } from "./ProbesQueries.js"
 
@@ -19,9 +20,8 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
     // load balancer) costs the database one round trip a second, not one per request.
     const recentPing = yield* Effect.cachedWithTTL(Effect.either(db.ping), Duration.seconds(1))
 
-    const health = Effect.fn("Probes.health")(function* () {
-      const ping = yield* recentPing
-      return {
+    const health = spanned("Probes.health", () =>
+      Effect.map(recentPing, (ping) => ({
         status: ping._tag === "Right" ? ("ok" as const) : ("degraded" as const),
         version: VERSION,
         api_version: API_VERSION,
@@ -32,8 +32,7 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
           latency_ms: ping._tag === "Right" ? ping.right : null,
           error: ping._tag === "Left" ? ping.left.message : null
         }
-      }
-    })
+      })))
 
     // Migrations run before the server listens, so a server that answers has run them.
     const ready = Effect.fn("Probes.ready")(function* () {

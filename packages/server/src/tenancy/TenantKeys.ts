@@ -11,6 +11,7 @@ import type { KeyId } from "@callsight/api-spec"
 import { Cache, Duration, Effect, Exit, Option } from "effect"
 import { AppConfig } from "../config.js"
 import { sha256Hex } from "../lib/Ids.js"
+import { spanned } from "../lib/Spans.js"
 import { ApiKeysRepo } from "./ApiKeysRepo.js"
 
 const TOUCH_EVERY_MS = 60_000
@@ -28,17 +29,14 @@ export class TenantKeys extends Effect.Service<TenantKeys>()("TenantKeys", {
     const touched = new Map<KeyId, number>()
 
     /** The live key of this value, with its tenant; none for an unknown or revoked key. */
-    const find = Effect.fn("TenantKeys.find")(function* (key: string) {
-      const found = yield* cache.get(sha256Hex(key))
-      if (Option.isSome(found)) {
+    const find = spanned("TenantKeys.find", (key: string) =>
+      Effect.tap(cache.get(sha256Hex(key)), (found) => {
+        if (Option.isNone(found)) return Effect.void
         const now = Date.now()
-        if (now - (touched.get(found.value.key_id) ?? 0) > TOUCH_EVERY_MS) {
-          touched.set(found.value.key_id, now)
-          yield* Effect.orDie(repo.touch(found.value.key_id))
-        }
-      }
-      return found
-    })
+        if (now - (touched.get(found.value.key_id) ?? 0) <= TOUCH_EVERY_MS) return Effect.void
+        touched.set(found.value.key_id, now)
+        return Effect.orDie(repo.touch(found.value.key_id))
+      }))
 
     /** Forgets every remembered key: a revoked one is refused from the next request on. */
     const forget = cache.invalidateAll
