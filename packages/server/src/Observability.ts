@@ -10,7 +10,23 @@
  * collector when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; otherwise tracing is off, so no request
  * pays for spans nobody receives.
  */
-import { Cause, Clock, Duration, Effect, FiberId, FiberRef, Layer, Logger, LogLevel, Option, Ref, Schedule } from "effect"
+import {
+  Cause,
+  Clock,
+  Context,
+  Duration,
+  Effect,
+  FiberId,
+  FiberRef,
+  HashMap,
+  Inspectable,
+  Layer,
+  Logger,
+  LogLevel,
+  Option,
+  Ref,
+  Schedule
+} from "effect"
 import SonicBoom from "sonic-boom"
 import { AppConfig } from "./config.js"
 import { VERSION } from "./version.js"
@@ -37,12 +53,41 @@ const jsonLine = Logger.make<unknown, string>((options) => {
       cause: Cause.isEmpty(cause) ? undefined : Cause.pretty(cause, { renderErrorCause: true }),
       annotations: annotated,
       spans: spanned,
-      fiberId: FiberId.threadName(fiberId)
+      // a request's own fiber: its number as `threadName` writes it, without building the general form
+      fiberId: fiberId._tag === "Runtime" ? `#${fiberId.id}` : FiberId.threadName(fiberId)
     })
   } catch {
     return Logger.jsonLogger.log(options)
   }
 })
+
+/**
+ * `Effect.annotateLogs(Effect.logInfo(message), annotations)`, the same entry to the same loggers
+ * (the fiber's annotations and spans with `annotations` added, its minimum level, its clock), handed
+ * to them directly: `annotateLogs` sets the fiber's annotations and sets them back, two copies of
+ * the fiber's local state in an uninterruptible region, which the request log (one entry per
+ * request, http/Middleware.ts) paid on every request.
+ */
+export const logInfoWith = (message: string, annotations: Readonly<Record<string, unknown>>): Effect.Effect<void> =>
+  Effect.withFiberRuntime((fiber) => {
+    if (LogLevel.greaterThan(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Info)) return Effect.void
+    let annotated = fiber.getFiberRef(FiberRef.currentLogAnnotations)
+    for (const key in annotations) annotated = HashMap.set(annotated, key, annotations[key])
+    const entry = {
+      fiberId: fiber.id(),
+      logLevel: LogLevel.Info,
+      message,
+      cause: Cause.empty,
+      context: fiber.getFiberRefs(),
+      spans: fiber.getFiberRef(FiberRef.currentLogSpan),
+      annotations: annotated,
+      date: new Date(Context.get(fiber.currentDefaultServices, Clock.Clock).unsafeCurrentTimeMillis())
+    }
+    Inspectable.withRedactableContext(entry.context, () => {
+      for (const logger of fiber.getFiberRef(FiberRef.currentLoggers)) logger.log(entry)
+    })
+    return Effect.void
+  })
 
 const ESC = "\u001b["
 const paint = (code: string, text: string) => `${ESC}${code}m${text}${ESC}0m`

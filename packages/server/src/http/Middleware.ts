@@ -22,6 +22,7 @@ import {
 } from "@effect/platform"
 import { Cause, Context, Effect, type Exit } from "effect"
 import * as FindMyWay from "find-my-way-ts"
+import { logInfoWith } from "../Observability.js"
 import { endpointOf, locate } from "./EndpointIndex.js"
 import { RequestMetrics } from "./RequestMetrics.js"
 
@@ -181,7 +182,7 @@ export const serverMiddleware = (
       const ms = performance.now() - started
       return Effect.flatMap(Effect.zip(statusOf(exit), routeOf(request)), ([status, route]) => {
         metrics.add(route, status, ms)
-        return Effect.annotateLogs(Effect.logInfo("request"), {
+        return logInfoWith("request", {
           method: request.method,
           path: request.url.split("?")[0],
           route,
