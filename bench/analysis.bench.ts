@@ -7,9 +7,9 @@
  * - a 120-minute call is analysed in a child process whose peak RSS is printed (target ≤ 250 MB),
  *   with the part of it the child held before the analysis began (Node, tsx, Effect).
  *
- * The calls are made from the fixtures: their decoded PCM, cycled with small gain changes, is
- * encoded by a pure-JS MP3 encoder (lamejs) at the fixtures' own MP3 settings (16 kHz mono,
- * 48 kbit/s) and cached under bench/.cache/ (gitignored). Each analysis runs in a fresh child
+ * The calls are made from the fixtures (bench/lib.ts): their decoded PCM, cycled with small gain
+ * changes, is encoded by a pure-JS MP3 encoder (lamejs) at the fixtures' own MP3 settings (16 kHz
+ * mono, 48 kbit/s) and cached under bench/.cache/ (gitignored). Each analysis runs in a fresh child
  * process pinned to one CPU when `taskset` is there, and so does ffmpeg (the same CPU). Timings on
  * a shared machine wander, so each measurement is taken RUNS times (default 3; `RUNS=1` for a
  * quick look), the ffmpeg decode and the analysis taking turns, and the medians are printed.
@@ -22,20 +22,14 @@
  * commit's: `mkdir -p bench/.cache/head && git archive HEAD packages/analysis | tar -x -C
  * bench/.cache/head`, then `--from bench/.cache/head/packages/analysis`), to compare in one sitting.
  */
-import { Mp3Encoder } from "@breezystack/lamejs"
 import { Effect } from "effect"
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import type * as SignalModule from "@callsight/analysis/signal"
+import { cacheDir, CALL_KBPS, fixturePcm, median, repoRoot, writeCallMp3 } from "./lib.js"
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.resolve(here, "..")
-const cache = path.join(here, ".cache")
-const fixtures = path.join(root, "test/fixtures")
-const SOURCES = ["discovery-short.wav", "demo-objection.mp3", "renewal-stereo.wav"]
-const KBPS = 48
 const fromIndex = process.argv.indexOf("--from")
 /** Another copy of the analysis package to measure (`--from`), resolved from the working directory. */
 const from = fromIndex >= 0 && process.argv[fromIndex + 1] ? path.resolve(process.argv[fromIndex + 1]!) : undefined
@@ -43,60 +37,16 @@ const from = fromIndex >= 0 && process.argv[fromIndex + 1] ? path.resolve(proces
 const Signal = (await import(
   from ? pathToFileURL(path.join(from, "src/signal/index.ts")).href : "@callsight/analysis/signal"
 )) as typeof SignalModule
-const { ANALYSIS_RATE, analyzeFile, decodeFile } = Signal
-
-/** The fixtures' audio as mono 16 kHz PCM (the stereo one mixed down). */
-const fixturePcm = async (): Promise<Array<Float32Array>> => {
-  const out: Array<Float32Array> = []
-  for (const name of SOURCES) {
-    const parts: Array<Float32Array> = []
-    for await (const chunk of decodeFile(path.join(fixtures, name), name.endsWith(".wav") ? "wav" : "mp3")) {
-      const [left, right] = chunk.channels
-      parts.push(right ? left!.map((v, i) => 0.5 * (v + right[i]!)) : left!)
-    }
-    const total = parts.reduce((n, p) => n + p.length, 0)
-    const pcm = new Float32Array(total)
-    let at = 0
-    for (const p of parts) {
-      pcm.set(p, at)
-      at += p.length
-    }
-    out.push(pcm)
-  }
-  return out
-}
+const { analyzeFile } = Signal
 
 /** Encodes `minutes` of cycled fixture audio to an MP3 file, streaming (never the whole call in memory). */
-const buildCall = async (file: string, minutes: number): Promise<void> => {
-  const sources = await fixturePcm()
-  const encoder = new Mp3Encoder(1, ANALYSIS_RATE, KBPS)
-  const fd = fs.openSync(`${file}.partial`, "w")
-  const target = minutes * 60 * ANALYSIS_RATE
-  const block = new Int16Array(1152 * 20)
-  let written = 0
-  let round = 0
-  while (written < target) {
-    const pcm = sources[round % sources.length]!
-    const gain = 0.7 + 0.3 * ((round * 7) % 5) / 4 // vary the level a little between repeats
-    round++
-    for (let at = 0; at < pcm.length && written < target; at += block.length) {
-      const n = Math.min(block.length, pcm.length - at, target - written)
-      for (let i = 0; i < n; i++) block[i] = Math.max(-32768, Math.min(32767, Math.round(pcm[at + i]! * gain * 32767)))
-      const mp3 = encoder.encodeBuffer(block.subarray(0, n))
-      if (mp3.length) fs.writeSync(fd, mp3)
-      written += n
-    }
-  }
-  const tail = encoder.flush()
-  if (tail.length) fs.writeSync(fd, tail)
-  fs.closeSync(fd)
-  fs.renameSync(`${file}.partial`, file)
-}
+const buildCall = async (file: string, minutes: number): Promise<void> =>
+  writeCallMp3(Signal, await fixturePcm(Signal), file, minutes)
 
 const ensureCalls = async (): Promise<{ sixty: string; twoHours: string }> => {
-  fs.mkdirSync(cache, { recursive: true })
-  const sixty = path.join(cache, `call-60min-16k-${KBPS}k.mp3`)
-  const twoHours = path.join(cache, `call-120min-16k-${KBPS}k.mp3`)
+  fs.mkdirSync(cacheDir, { recursive: true })
+  const sixty = path.join(cacheDir, `call-60min-16k-${CALL_KBPS}k.mp3`)
+  const twoHours = path.join(cacheDir, `call-120min-16k-${CALL_KBPS}k.mp3`)
   if (!fs.existsSync(sixty)) {
     const started = performance.now()
     console.log("building the 60-minute MP3 from the fixtures (once; cached in bench/.cache/)...")
@@ -125,7 +75,7 @@ interface Timing {
 
 /** ffmpeg decoding `file`, wall time and (through GNU time, when there) CPU time. */
 const ffmpegDecode = (file: string): Timing => {
-  const cpuFile = path.join(cache, `ffmpeg-cpu-${process.pid}.txt`)
+  const cpuFile = path.join(cacheDir, `ffmpeg-cpu-${process.pid}.txt`)
   const time = fs.existsSync("/usr/bin/time") ? ["/usr/bin/time", "-f", "%U %S", "-o", cpuFile] : []
   const command = pinned([...time, "ffmpeg", "-v", "error", "-threads", "1", "-i", file, "-f", "null", "-"])
   const started = performance.now()
@@ -164,7 +114,7 @@ const conditions = (): Array<string> => {
 /** Runs the analysis of `file` in a fresh process (one CPU when taskset is there). */
 const analyseInChild = (file: string): ChildResult => {
   const self = fileURLToPath(import.meta.url)
-  const tsx = path.join(root, "node_modules/.bin/tsx")
+  const tsx = path.join(repoRoot, "node_modules/.bin/tsx")
   const command = pinned([tsx, ...conditions(), self, "--child", file, ...(from ? ["--from", from] : [])])
   const result = spawnSync(command[0]!, command.slice(1), { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 })
   if (result.status !== 0) throw new Error(`analysis child failed: ${result.stderr}`)
@@ -194,11 +144,6 @@ const child = async (file: string) => {
 }
 
 const RUNS = Math.max(1, Number(process.env["RUNS"] ?? 3))
-const median = (values: ReadonlyArray<number>): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 const spread = (values: ReadonlyArray<number>, digits: number) =>
   values.length > 1 ? ` (runs: ${values.map((v) => v.toFixed(digits)).join(", ")})` : ""
 
@@ -232,7 +177,7 @@ const main = async () => {
   const longRss = median(longRuns.map((r) => r.maxRssMb))
   const lines = [
     `60-minute mono MP3 (${(fs.statSync(sixty).size / 1e6).toFixed(1)} MB, ${(ours.durationS / 60).toFixed(1)} min), median of ${RUNS}` +
-      `${from ? ` (analysis from ${path.relative(root, from) || from})` : ""}:`,
+      `${from ? ` (analysis from ${path.relative(repoRoot, from) || from})` : ""}:`,
     `  Callsight acoustic analysis: ${seconds.toFixed(2)} s  (${realTime.toFixed(0)}× real time; target ≥ 500×) ` +
       `— ${ours.speakers} speakers, ${ours.turns} turns, peak RSS ${median(sixtyRuns.map((r) => r.maxRssMb)).toFixed(0)} MB` +
       spread(sixtyRuns.map((r) => r.seconds), 2),

@@ -19,20 +19,14 @@
  */
 import { spawn, spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { freePort, median, repoRoot, stopChild, waitReady } from "./lib.js"
 
-const root = path.resolve(process.env.BENCH_SERVICE_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), ".."))
+const root = path.resolve(process.env.BENCH_SERVICE_ROOT ?? repoRoot)
 const bin = path.join(root, "packages/cli/bin/callsight.js")
 const RUNS = Number(process.env.RUNS ?? 10)
 const ADMIN_KEY = `csa_bench_${crypto.randomUUID()}`
-
-const median = (xs: ReadonlyArray<number>) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
 
 const env = (extra: Record<string, string> = {}) => ({ ...process.env, CALLSIGHT_API_KEY: "", CALLSIGHT_URL: "", ...extra })
 
@@ -51,17 +45,7 @@ const line = (label: string, runs: ReadonlyArray<number>, base?: number) =>
     base === undefined ? "" : `  (${(median(runs) - base).toFixed(2)} s over Node's start)`
   }  runs ${runs.map((r) => r.toFixed(2)).join(" ")}`
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-
-/** `callsight serve --no-worker` on a fresh embedded database; resolves once /ready answers 200. */
+/** `callsight serve --no-worker` on a fresh embedded database; resolves once /ready answers (2xx). */
 const startService = async () => {
   const port = await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), "callsight-cli-bench-"))
@@ -70,20 +54,14 @@ const startService = async () => {
     stdio: "ignore"
   })
   const url = `http://127.0.0.1:${port}`
-  const stop = () => {
-    child.kill("SIGTERM")
-    return new Promise<void>((resolve) => child.once("exit", () => resolve())).then(() => rmSync(dataDir, { recursive: true, force: true }))
+  const stop = () => stopChild(child, 15_000).then(() => rmSync(dataDir, { recursive: true, force: true }))
+  try {
+    await waitReady(`${url}/ready`, child, "the service")
+  } catch (e) {
+    await stop()
+    throw e
   }
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    const ready = await fetch(`${url}/ready`).then((r) => r.status === 200, () => false)
-    if (ready) return { url, stop }
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await stop()
-      throw new Error("the service did not become ready")
-    }
-    await new Promise((r) => setTimeout(r, 250))
-  }
+  return { url, stop }
 }
 
 /** Seconds from the start of `callsight mcp` to its answer to `initialize` (stdio, JSON-RPC lines). */

@@ -25,19 +25,15 @@
  * BENCH_PROFILE_DIR=dir writes the service's CPU profile there (`node --cpu-prof`, on its exit).
  */
 import autocannon from "autocannon"
-import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
+import { type ChildProcess, fork, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { benchDir, fixturesDir, freePort, processCpuSeconds, productionEnv, repoRoot, sleep, stopChild, waitReady } from "./lib.js"
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.resolve(here, "..")
-const serviceRoot = path.resolve(process.env.BENCH_SERVICE_ROOT ?? root)
+const serviceRoot = path.resolve(process.env.BENCH_SERVICE_ROOT ?? repoRoot)
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
 const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 20_000)
 const ADMIN_KEY = `csa_bench_${Date.now()}`
@@ -45,38 +41,7 @@ const serverUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.
 const dbName = `callsight_bench_${process.pid}`
 const dbUrl = `${serverUrl.replace(/\/[^/]*$/, "")}/${dbName}`
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-const waitReady = async (url: string, child: ChildProcess, what: string) => {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}) before it was ready`)
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).ok) return
-    } catch {
-      // not listening yet
-    }
-    await sleep(200)
-  }
-  throw new Error(`${what} was not ready in 120 s`)
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve()
-    child.once("exit", () => resolve())
-    child.kill("SIGTERM")
-    setTimeout(() => child.kill("SIGKILL"), 15_000).unref()
-  })
+const stop = (child: ChildProcess) => stopChild(child, 15_000)
 
 /** `callsight serve` from the build (scripts/start.mjs rebuilds it when a source changed). */
 const startService = async (port: number, dataDir: string, args: ReadonlyArray<string>) => {
@@ -85,20 +50,7 @@ const startService = async (port: number, dataDir: string, args: ReadonlyArray<s
     : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`]
   const child = spawn(process.execPath, [...profile, path.join(serviceRoot, "scripts/start.mjs"), ...args], {
     cwd: serviceRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: dbUrl,
-      DATA_DIR: dataDir,
-      ADMIN_API_KEY: ADMIN_KEY,
-      SECRETS_KEY: randomBytes(32).toString("base64"),
-      LOG_FORMAT: "json",
-      NODE_ENV: "production",
-      // production does not start without a mail transport; the bench sends no mail (nodemailer
-      // connects only to send), so a port where nothing listens will do
-      SMTP_URL: "smtp://127.0.0.1:9"
-    },
+    env: { ...process.env, PORT: String(port), ...productionEnv({ databaseUrl: dbUrl, dataDir, adminKey: ADMIN_KEY }) },
     // the request log goes to a pipe, as in production, and is drained
     stdio: ["ignore", "pipe", "inherit"]
   })
@@ -115,7 +67,7 @@ const seed = async (base: string) => {
     body: JSON.stringify({ company_name: "Bench", credits: 10 })
   })).json() as { api_key: string }
   const form = new FormData()
-  form.append("audio", new Blob([readFileSync(path.join(root, "test/fixtures/discovery-short.wav"))]), "call.wav")
+  form.append("audio", new Blob([readFileSync(path.join(fixturesDir, "discovery-short.wav"))]), "call.wav")
   const accepted = await (await fetch(`${base}/v1/teams/audio`, {
     method: "POST",
     headers: { "x-api-key": created.api_key },
@@ -146,15 +98,8 @@ const load = async (url: string, connections: number, headers: Record<string, st
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors }
 }
 
-const TICK_US = 1_000_000 / Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim() || 100)
-
 /** A process's CPU time so far (user + system), in µs, from /proc/<pid>/stat. */
-const cpuUs = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  // after the command: state is field 3, utime 14 and stime 15 (1-based over the whole line)
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US
-}
+const cpuUs = (pid: number) => processCpuSeconds(pid) * 1_000_000
 
 /** The server's CPU µs per request over CPU_REQUESTS requests at 50 connections (after the timed loads). */
 const cpuPerRequest = async (pid: number, url: string, headers: Record<string, string> = {}) => {
@@ -222,15 +167,15 @@ const main = async () => {
     console.log(`one machine, one database, one server at a time. Service: ${serviceRoot}\n`)
 
     const barePort = await freePort()
-    const bare = fork(path.join(here, "bare-status-server.mjs"), [], { env: { ...process.env, PORT: String(barePort), ...pool } })
+    const bare = fork(path.join(benchDir, "bare-status-server.mjs"), [], { env: { ...process.env, PORT: String(barePort), ...pool } })
     children.push(bare)
     await waitReady(`http://127.0.0.1:${barePort}/health`, bare, "the bare server")
     const bareFigures = await measure(bare.pid!, `http://127.0.0.1:${barePort}`, callId, key)
     await stop(bare)
 
     const floorPort = await freePort()
-    const floor = spawn(process.execPath, ["--import", "tsx", path.join(here, "floor-status-server.ts")], {
-      cwd: root,
+    const floor = spawn(process.execPath, ["--import", "tsx", path.join(benchDir, "floor-status-server.ts")], {
+      cwd: repoRoot,
       env: { ...process.env, PORT: String(floorPort), ...pool },
       stdio: ["ignore", "inherit", "inherit"]
     })

@@ -26,9 +26,10 @@
  * measured run, so that loading the analysis engine (once per process) is not in the figures; the
  * load is printed.
  *
- * The calls are made from the fixtures' speech, as bench/analysis.bench.ts makes its long MP3:
- * decoded, cycled with small gain changes (each call starting at another fixture and gain, so no
- * two files are alike), encoded with lamejs at 16 kHz mono 48 kbit/s and cached in bench/.cache/.
+ * The calls are made from the fixtures' speech as bench/analysis.bench.ts makes its long MP3 (both
+ * with bench/lib.ts): decoded, cycled with small gain changes (each call starting at another
+ * fixture and gain, so no two files are alike), encoded with lamejs at 16 kHz mono 48 kbit/s and
+ * cached in bench/.cache/.
  *
  *   npx tsx --conditions=source bench/workers.bench.ts
  *
@@ -37,24 +38,29 @@
  * setup), TEST_DATABASE_URL (else postgres://postgres@127.0.0.1:5432/postgres; a database
  * `callsight_bench_workers_<pid>_<n>` is created per setup and dropped at the end).
  */
-import { Mp3Encoder } from "@breezystack/lamejs"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
-import { createServer } from "node:net"
 import { cpus, loadavg, tmpdir } from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { ANALYSIS_RATE, decodeFile } from "@callsight/analysis/signal"
-
-const here = path.dirname(fileURLToPath(import.meta.url))
-const root = path.resolve(here, "..")
-const cache = path.join(here, ".cache")
-const fixtures = path.join(root, "test/fixtures")
-const SOURCES = ["discovery-short.wav", "demo-objection.mp3", "renewal-stereo.wav"]
-const KBPS = 48
+import * as Signal from "@callsight/analysis/signal"
+import {
+  cacheDir,
+  CALL_KBPS,
+  clockTicksPerSecond,
+  fixturePcm,
+  fixturesDir,
+  freePort,
+  processCpuSeconds,
+  productionEnv,
+  repoRoot,
+  sleep,
+  stopChild,
+  waitReady,
+  writeCallMp3
+} from "./lib.js"
 
 const CALLS = Math.max(1, Number(process.env.WORKERS_BENCH_CALLS ?? 20))
 const MINUTES = Math.max(0.1, Number(process.env.WORKERS_BENCH_MINUTES ?? 10))
@@ -64,70 +70,22 @@ const POLL_RPS = Math.max(0, Number(process.env.WORKERS_BENCH_POLL_RPS ?? 10))
 const TIMEOUT_S = Number(process.env.WORKERS_BENCH_TIMEOUT_S ?? 1800)
 const ADMIN_KEY = `csa_bench_${randomBytes(8).toString("hex")}`
 const serverUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
-const CLI = path.join(root, "packages/cli/bin/callsight.js")
-const CLK_TCK = 100
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const CLI = path.join(repoRoot, "packages/cli/bin/callsight.js")
 
 // ---------------------------------------------------------------------------------------------
 // The calls
 
-/** The fixtures' audio as mono 16 kHz PCM (the stereo one mixed down). */
-const fixturePcm = async (): Promise<Array<Float32Array>> => {
-  const out: Array<Float32Array> = []
-  for (const name of SOURCES) {
-    const parts: Array<Float32Array> = []
-    for await (const chunk of decodeFile(path.join(fixtures, name), name.endsWith(".wav") ? "wav" : "mp3")) {
-      const [left, right] = chunk.channels
-      parts.push(right ? left!.map((v, i) => 0.5 * (v + right[i]!)) : left!)
-    }
-    const pcm = new Float32Array(parts.reduce((n, p) => n + p.length, 0))
-    let at = 0
-    for (const p of parts) {
-      pcm.set(p, at)
-      at += p.length
-    }
-    out.push(pcm)
-  }
-  return out
-}
-
-/** `minutes` of cycled fixture speech as an MP3 file, call `index` starting at another fixture and gain. */
-const buildCall = (sources: ReadonlyArray<Float32Array>, file: string, minutes: number, index: number) => {
-  const encoder = new Mp3Encoder(1, ANALYSIS_RATE, KBPS)
-  const fd = fs.openSync(`${file}.partial`, "w")
-  const target = Math.round(minutes * 60 * ANALYSIS_RATE)
-  const block = new Int16Array(1152 * 20)
-  let written = 0
-  let round = index
-  while (written < target) {
-    const pcm = sources[round % sources.length]!
-    const gain = 0.7 + 0.3 * ((round * 7) % 5) / 4
-    round++
-    for (let at = 0; at < pcm.length && written < target; at += block.length) {
-      const n = Math.min(block.length, pcm.length - at, target - written)
-      for (let i = 0; i < n; i++) block[i] = Math.max(-32768, Math.min(32767, Math.round(pcm[at + i]! * gain * 32767)))
-      const mp3 = encoder.encodeBuffer(block.subarray(0, n))
-      if (mp3.length) fs.writeSync(fd, mp3)
-      written += n
-    }
-  }
-  const tail = encoder.flush()
-  if (tail.length) fs.writeSync(fd, tail)
-  fs.closeSync(fd)
-  fs.renameSync(`${file}.partial`, file)
-}
-
 const ensureCalls = async (): Promise<Array<string>> => {
-  fs.mkdirSync(cache, { recursive: true })
-  const files = Array.from({ length: CALLS }, (_, i) => path.join(cache, `workers-${MINUTES}min-16k-${KBPS}k-${i}.mp3`))
+  fs.mkdirSync(cacheDir, { recursive: true })
+  const files = Array.from({ length: CALLS }, (_, i) => path.join(cacheDir, `workers-${MINUTES}min-16k-${CALL_KBPS}k-${i}.mp3`))
   const missing = files.filter((f) => !fs.existsSync(f))
   if (missing.length > 0) {
     const started = performance.now()
     console.log(`building ${missing.length} ${MINUTES}-minute MP3s from the fixtures (once; cached in bench/.cache/)...`)
-    const sources = await fixturePcm()
+    const sources = await fixturePcm(Signal)
+    // call i starts at another fixture and gain, so no two files are alike
     files.forEach((f, i) => {
-      if (!fs.existsSync(f)) buildCall(sources, f, MINUTES, i)
+      if (!fs.existsSync(f)) writeCallMp3(Signal, sources, f, MINUTES, i)
     })
     console.log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`)
   }
@@ -136,16 +94,6 @@ const ensureCalls = async (): Promise<Array<string>> => {
 
 // ---------------------------------------------------------------------------------------------
 // Processes
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 interface Proc {
   readonly name: string
@@ -156,7 +104,7 @@ interface Proc {
 }
 
 const startProc = (name: string, args: ReadonlyArray<string>, env: Record<string, string>): Proc => {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   const proc: Proc = { name, child, logs: [], output: "" }
   let partial = ""
   child.stdout!.on("data", (chunk: Buffer) => {
@@ -174,37 +122,12 @@ const startProc = (name: string, args: ReadonlyArray<string>, env: Record<string
   return proc
 }
 
-const stop = (proc: Proc) =>
-  new Promise<void>((resolve) => {
-    const { child } = proc
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000)
-    child.once("exit", () => {
-      clearTimeout(timer)
-      resolve()
-    })
-    child.kill("SIGTERM")
-  })
-
-const waitReady = async (url: string, proc: Proc) => {
-  for (let i = 0; i < 900; i++) {
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited (${proc.child.exitCode}) before it was ready:\n${proc.output}`)
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2000) })).ok) return
-    } catch {
-      // not listening yet
-    }
-    await sleep(200)
-  }
-  throw new Error(`${proc.name} was not ready in 180 s`)
-}
+const stop = (proc: Proc) => stopChild(proc.child, 20_000)
 
 /** utime + stime of a process, in seconds (0 when it is gone). */
 const cpuOf = (pid: number): number => {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK
+    return processCpuSeconds(pid)
   } catch {
     return 0
   }
@@ -239,7 +162,7 @@ const machineCpu = () => {
   const line = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.split(/\s+/).slice(1).map(Number)
   const idle = line[3]! + line[4]!
   const total = line.reduce((a, b) => a + b, 0)
-  return { busy: (total - idle) / CLK_TCK, total: total / CLK_TCK }
+  return { busy: (total - idle) / clockTicksPerSecond(), total: total / clockTicksPerSecond() }
 }
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ")
@@ -401,21 +324,12 @@ const runSetup = async (admin: pg.Client, workers: number, files: ReadonlyArray<
   let dbOpen = false
   try {
     const port = await freePort()
-    const env = {
-      HOST: "127.0.0.1",
-      DATABASE_URL: dbUrl,
-      DATA_DIR: dataDir,
-      ADMIN_API_KEY: ADMIN_KEY,
-      SECRETS_KEY: randomBytes(32).toString("base64"),
-      LOG_FORMAT: "json",
-      NODE_ENV: "production",
-      // production does not start without a mail transport; nothing is mailed here
-      SMTP_URL: "smtp://127.0.0.1:9"
-    }
-    const serve = startProc("serve --no-worker", [path.join(root, "scripts/start.mjs"), "--no-worker"], { ...env, PORT: String(port) })
+    // one environment (one SECRETS_KEY) for the server and its workers
+    const env = productionEnv({ databaseUrl: dbUrl, dataDir, adminKey: ADMIN_KEY })
+    const serve = startProc("serve --no-worker", [path.join(repoRoot, "scripts/start.mjs"), "--no-worker"], { ...env, PORT: String(port) })
     procs.push(serve)
     const base = `http://127.0.0.1:${port}`
-    await waitReady(`${base}/ready`, serve)
+    await waitReady(`${base}/ready`, serve.child, serve.name, { timeoutS: 180, detail: () => serve.output })
     await db.connect()
     dbOpen = true
     const workerProcs: Array<Proc> = []
@@ -445,7 +359,7 @@ const runSetup = async (admin: pg.Client, workers: number, files: ReadonlyArray<
       if (round > 10) throw new Error("a worker process took no warm-up call in 10 rounds")
       const ids = await Promise.all(
         Array.from({ length: workers * concurrency }, (_, i) =>
-          upload(base, warm.api_key, path.join(fixtures, "renewal-stereo.mp3"), `warm-${round}-${i}.mp3`))
+          upload(base, warm.api_key, path.join(fixturesDir, "renewal-stereo.mp3"), `warm-${round}-${i}.mp3`))
       )
       for (let i = 0;; i++) {
         const { rows } = await db.query<{ n: number }>(
