@@ -9,6 +9,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { RANKED } from "../src/views/SearchRepo.js"
 import { call, newTenant } from "./utils/PortalRequests.js"
 import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
 
@@ -236,6 +237,42 @@ describe("workspace search", () => {
         // another tenant: nothing, on any page
         const other = yield* newTenant()
         expect(yield* search(other.session, "budget", "&offset=3")).toEqual({ q: "budget", total: 0, results: [] })
+      }))
+
+    it.effect("a word in more transcripts than are ranked: the newest RANKED ranked, the older ones after every ranked hit, newest first, each with its own rank", () =>
+      Effect.gen(function* () {
+        const { session, clientId } = yield* newTenant()
+        const sql = yield* SqlClient.SqlClient
+        // RANKED + 2 calls saying "pricing" once, a minute apart (call 1 the newest), and an older
+        // one saying it four times: ranked, it would come first
+        const prefix = `call_ranked_${Date.now()}_${seq++}_`
+        const strong = RANKED + 10
+        yield* sql`
+          INSERT INTO calls (call_id, client_id, status, format, blob_key, size_bytes, sha256, created_at, result)
+          SELECT ${prefix} || lpad(s.i::text, 4, '0'), ${clientId}, 'completed', 'wav', 'blob/' || ${prefix} || s.i::text, 1, 'x',
+                 timestamptz '2026-05-01T09:00:00Z' - s.i * interval '1 minute',
+                 jsonb_build_object('transcript', jsonb_build_array(jsonb_build_object('speaker', 'closer', 'start', 0, 'end', 4,
+                   'text', CASE WHEN s.i = ${strong} THEN 'Pricing, pricing, pricing and pricing.' ELSE 'Let us talk about pricing.' END)))
+          FROM (SELECT generate_series(1, ${RANKED + 2}) AS i UNION ALL SELECT ${strong}) s`
+        const id = (i: number) => `${prefix}${String(i).padStart(4, "0")}`
+        const ids = (body: { results: ReadonlyArray<{ call_id: string | null }> }) => body.results.map((r) => r.call_id)
+
+        const first = yield* search(session, "pricing", "&limit=3")
+        expect(first.total).toBe(RANKED + 3)
+        expect(ids(first)).toEqual([id(1), id(2), id(3)])
+        // across the boundary: the last ranked hit, then the older ones newest first, the strong one last
+        const boundary = yield* search(session, "pricing", `&limit=4&offset=${RANKED - 1}`)
+        expect(boundary.total).toBe(RANKED + 3)
+        expect(ids(boundary)).toEqual([id(RANKED), id(RANKED + 1), id(RANKED + 2), id(strong)])
+        expect(boundary.results.slice(0, 3).map((r) => r.rank)).toEqual([first.results[0]!.rank, first.results[0]!.rank, first.results[0]!.rank])
+        expect(boundary.results[3]!.rank).toBeGreaterThan(first.results[0]!.rank)
+        expect(boundary.results.map((r) => r.start)).toEqual([0, 0, 0, 0])
+        expect(boundary.results[3]!.snippet).toContain("<b>pricing</b>")
+        // pages meet at the boundary: neither overlap nor skip
+        const before = yield* search(session, "pricing", `&limit=2&offset=${RANKED - 2}`)
+        const after = yield* search(session, "pricing", `&limit=2&offset=${RANKED}`)
+        expect([...ids(before), ...ids(after)]).toEqual([id(RANKED - 1), id(RANKED), id(RANKED + 1), id(RANKED + 2)])
+        expect(yield* search(session, "pricing", `&offset=${RANKED + 3}`)).toEqual({ q: "pricing", total: RANKED + 3, results: [] })
       }))
 
     it.effect("web-search syntax: quoted phrases, -word, or", () =>

@@ -1,7 +1,9 @@
 /**
  * Workspace search (spec 4.8 `GET /search`): full-text search over the tenant's calls (transcripts
  * and metadata), closers, outcome notes and manual-audit notes, in web-search syntax, best rank
- * first, each hit with an HTML-safe snippet and, for transcripts, the second it is at.
+ * first (of a word in more than `RANKED` transcripts, the newest `RANKED` transcript hits ranked,
+ * the older ones after every ranked hit, newest first: `SearchRepo.ts`), each hit with an HTML-safe
+ * snippet and, for transcripts, the second it is at.
  *
  * Whose hits (issue 36): the caller passes its `Sees`. A rep's hits are their own calls and what
  * is about them (outcome and manual-audit notes of those calls, their own closer row, never a

@@ -5,6 +5,11 @@
  * hits, the segment of the stored transcript that matches best (its `start` is the second the hit
  * is at). Every branch filters on the tenant; the query is `websearch_to_tsquery('english', q)`.
  *
+ * Ranking a transcript reads its document, stored out of line: of a query matching more than
+ * `RANKED` transcripts (a common word, in most calls), only the newest `RANKED` transcript hits are
+ * ranked, the older ones follow every ranked hit, newest first (issue 39; see `RANKED`). The other
+ * documents are small and in the row: every hit of them is ranked.
+ *
  * Every branch filters on whose calls the viewer sees too (`Sees.ts`), before the ranking, so the
  * `total` counts only hits the viewer may see: calls and transcripts by their `closer_email`,
  * outcome and manual-audit notes by their call's, and closers by their own e-mail (see
@@ -40,6 +45,18 @@ const SearchRequest = Schema.Struct({ ...CountRequest.fields, limit: Schema.Numb
  */
 const HEADLINE = "StartSel=<b>, StopSel=</b>, MaxWords=35, MinWords=15, ShortWord=2"
 
+/**
+ * How many transcript hits are ranked: the newest this many of the viewer's (issue 39). A call's
+ * transcript document (a few kB) is stored out of line, and ranking it reads it: a common word is
+ * in most transcripts (two thirds of 100,000 calls for "pricing"), and ranking them all took most
+ * of a second. So of a query matching more transcripts than this, the newest this many (by
+ * `created_at`, then `call_id`) are ranked as before; the older ones are still hits (in `total`,
+ * on the later pages) but come after every ranked hit, newest first, each page showing their own
+ * rank. A query matching this many transcripts or fewer (nearly every query of a rep, whose calls
+ * are theirs only) is ranked exactly as before.
+ */
+export const RANKED = 500
+
 export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -67,17 +84,20 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
      * notes of those calls, and of the closers only their own row. A rep does not find the other
      * closers by name, team or e-mail: the roster has its own operation (`listClosers`), and a hit
      * on a colleague would say nothing about the rep's calls, so search keeps to the safe side. A
-     * member who is no closer finds nothing. The statement's first part, `WITH q …, hits …`: every
-     * hit the viewer may see, unranked against each other yet.
+     * member who is no closer finds nothing. The statement's first part, `WITH q …, th …, others …`:
+     * every hit the viewer may see, the transcript hits (`th`) unranked (see `RANKED`), the others
+     * ranked, not against each other yet. `total` is the rows of both.
      */
     const hitsOf = ({ q, sees, tenantId }: typeof CountRequest.Encoded) =>
       sql`
           WITH q AS (SELECT websearch_to_tsquery('english', ${q}) AS query),
-          hits AS (
-            SELECT 'transcript' AS kind, c.call_id AS id, c.call_id, ts_rank(c.search_transcript, q.query) AS rank, c.created_at AS at
-            FROM calls c, q WHERE c.client_id = ${tenantId} AND c.search_transcript @@ q.query AND ${seenBy(sql, sees, "c.closer_email")}
-            UNION ALL
-            SELECT 'call', c.call_id, c.call_id, ts_rank(c.search_meta, q.query), c.created_at
+          -- the transcript hits: found by the index, their documents not read
+          th AS MATERIALIZED (
+            SELECT c.call_id, c.created_at FROM calls c, q
+            WHERE c.client_id = ${tenantId} AND c.search_transcript @@ q.query AND ${seenBy(sql, sees, "c.closer_email")}
+          ),
+          others AS MATERIALIZED (
+            SELECT 'call' AS kind, c.call_id AS id, c.call_id, ts_rank(c.search_meta, q.query) AS rank, c.created_at AS at
             FROM calls c, q WHERE c.client_id = ${tenantId} AND c.search_meta @@ q.query AND ${seenBy(sql, sees, "c.closer_email")}
             UNION ALL
             SELECT 'closer', cl.closer_id, NULL, ts_rank(cl.search_doc, q.query), cl.updated_at
@@ -94,7 +114,9 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
 
     /**
      * One page of the hits (`offset`, `limit`) in their one order (rank, the newest, kind, id: a
-     * total order, so pages neither overlap nor skip), each row with `total`, the hits in all.
+     * total order, so pages neither overlap nor skip; the transcript hits past the newest `RANKED`
+     * have no rank and follow every ranked hit), each row with `total`, the hits in all. Only the
+     * first `offset + limit` of the ranked hits and of the unranked ones can be on the page.
      */
     const search = Rows.findAll({
       Request: SearchRequest,
@@ -102,14 +124,30 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
       execute: (request) =>
         sql`
           ${hitsOf(request)},
+          -- the transcript hits newest first (the call id ascending among equals, the order of the
+          -- page), numbered, as far as the page can reach: the first RANKED are ranked
+          th_ord AS MATERIALIZED (
+            SELECT th.call_id, th.created_at, row_number() OVER (ORDER BY th.created_at DESC, th.call_id) AS n
+            FROM th ORDER BY th.created_at DESC, th.call_id LIMIT ${RANKED + request.offset + request.limit}
+          ),
           top AS (
-            SELECT hits.*, count(*) OVER () AS total FROM hits
-            ORDER BY rank DESC, at DESC, kind, id
+            SELECT p.* FROM (
+              (SELECT 'transcript' AS kind, n.call_id AS id, n.call_id, ts_rank(c.search_transcript, q.query) AS rank, n.created_at AS at
+               FROM th_ord n JOIN calls c ON c.call_id = n.call_id AND c.client_id = ${request.tenantId} CROSS JOIN q
+               WHERE n.n <= ${RANKED}
+               UNION ALL
+               SELECT * FROM others
+               ORDER BY rank DESC, at DESC, kind, id LIMIT ${request.offset + request.limit})
+              UNION ALL
+              SELECT 'transcript', n.call_id, n.call_id, NULL, n.created_at FROM th_ord n WHERE n.n > ${RANKED}
+            ) p
+            ORDER BY p.rank DESC NULLS LAST, p.at DESC, p.kind, p.id
             LIMIT ${request.limit} OFFSET ${request.offset}
           )
           -- titles, texts and snippets of the kept hits only
           SELECT CASE WHEN top.kind IN ('outcome', 'audit') THEN 'note' ELSE top.kind END AS kind,
-                 top.id, top.call_id, top.rank::float8 AS rank, top.at, top.total::int AS total, seg.start,
+                 top.id, top.call_id, coalesce(top.rank, ts_rank(c.search_transcript, q.query))::float8 AS rank, top.at,
+                 ((SELECT count(*) FROM th) + (SELECT count(*) FROM others))::int AS total, seg.start,
                  CASE top.kind
                    WHEN 'closer' THEN 'Closer ' || cl.full_name
                    WHEN 'outcome' THEN 'Outcome note · ' || ${callTitle("c")}
@@ -141,18 +179,19 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
               FROM jsonb_array_elements(CASE WHEN jsonb_typeof(c.result -> 'transcript') = 'array' THEN c.result -> 'transcript' END)
                    WITH ORDINALITY AS e (seg, n)
               WHERE top.kind = 'transcript'
+              OFFSET 0 -- each segment's document made once (a flattened subquery would make it for each use)
             ) s
             ORDER BY s.doc @@ q.query DESC, ts_rank(s.doc, q.query) DESC, s.n
             LIMIT 1
           ) seg ON true
-          ORDER BY top.rank DESC, top.at DESC, top.kind, top.id`
+          ORDER BY top.rank DESC NULLS LAST, top.at DESC, top.kind, top.id`
     })
 
     /** How many hits there are (a page past the last has no row to carry its `total`). */
     const count = Rows.single({
       Request: CountRequest,
       Result: Schema.Struct({ total: Schema.Number }),
-      execute: (request) => sql`${hitsOf(request)} SELECT count(*)::int AS total FROM hits`
+      execute: (request) => sql`${hitsOf(request)} SELECT ((SELECT count(*) FROM th) + (SELECT count(*) FROM others))::int AS total`
     })
 
     return {
