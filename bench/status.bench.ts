@@ -11,7 +11,8 @@
  *   does on every request: the request log, metrics, security headers, the policy.
  *
  * Each is loaded alone with autocannon from this process at 50 and 200 connections (2 s of warm-up,
- * then DURATION_S seconds): req/s, p50 and p99. Then a fixed number of requests (CPU_REQUESTS, at
+ * then DURATION_S seconds): req/s, p50 and p99, and at 200 connections the p99 of the answers after
+ * each connection's first and the slowest first answer apart (see `load`). Then a fixed number of requests (CPU_REQUESTS, at
  * 50 connections) is sent and the server's own CPU time (user + system, /proc/<pid>/stat) over them
  * is divided by their number: CPU µs per request, the figure least moved by a busy machine. The
  * service's lines give its share of the floor and of bare Node. Targets (issue 39): the poll at
@@ -88,14 +89,49 @@ interface Load {
   readonly rps: number
   readonly p50: number
   readonly p99: number
+  /** p99 of the answers after each connection's first (the connections' start left out: see `load`). */
+  readonly steadyP99: number
+  /** The slowest first answer of a connection. */
+  readonly firstMax: number
   readonly errors: number
 }
 
+const quantile = (sorted: ReadonlyArray<number>, q: number) => sorted[Math.floor(q * (sorted.length - 1))] ?? 0
+
+/**
+ * req/s, p50 and p99 of a timed load (autocannon's figures), and the p99 of the answers after each
+ * connection's first apart. A server whose CPU is saturated accepts new connections slowly: Node
+ * takes the connections waiting in the kernel's queue a few at a time while the connected clients
+ * keep it busy, so the first request of the late ones waits seconds (seen here with plain
+ * `node:http` spending 2 ms of CPU per request as much as with the stack floor and the service, and
+ * never with bare Node, which is not CPU-bound at 200 connections). That start decides the whole
+ * load's p99 at 200 connections, and varies from run to run with how saturated the server is; the
+ * steady p99 is what a client that is already connected sees.
+ */
 const load = async (url: string, connections: number, headers: Record<string, string> = {}): Promise<Load> => {
   await autocannon({ url, connections, duration: 2, headers })
-  const result = await autocannon({ url, connections, duration: DURATION_S, headers })
+  const steady: Array<number> = []
+  const first: Array<number> = []
+  const result = await autocannon({
+    url,
+    connections,
+    duration: DURATION_S,
+    headers,
+    setupClient: (client: { on: (event: "response", f: (status: number, bytes: number, ms: number) => void) => void }) => {
+      let answered = 0
+      client.on("response", (_status, _bytes, ms) => (answered++ === 0 ? first : steady).push(ms))
+    }
+  } as autocannon.Options)
   const errors = result.errors + result.timeouts + result.non2xx
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors }
+  steady.sort((a, b) => a - b)
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    steadyP99: Math.round(quantile(steady, 0.99)),
+    firstMax: Math.round(Math.max(0, ...first)),
+    errors
+  }
 }
 
 /** A process's CPU time so far (user + system), in µs, from /proc/<pid>/stat. */
@@ -143,6 +179,9 @@ const report = (name: string, f: Figures, floor?: Figures, bare?: Figures) => {
   console.log(`${loadLine("poll, 200 conn", f.poll200, (x) => x.poll200.rps)}${
     floor === undefined ? "" : `  p99 ${share(f.poll200.p99, floor.poll200.p99)}× floor's`
   }`)
+  console.log(`  ${"".padEnd(16)} steady p99 ${String(f.poll200.steadyP99).padStart(4)} ms${
+    floor === undefined ? "" : ` (${share(f.poll200.steadyP99, floor.poll200.steadyP99)}× floor's)`
+  }, slowest first answer of a connection ${f.poll200.firstMax} ms`)
   console.log(loadLine("/health, 50 conn", f.health, (x) => x.health.rps))
   console.log(`  CPU per request  poll ${f.pollCpu.us.toFixed(0).padStart(5)} µs${shares((x) => x.pollCpu.us, true)}${errors(f.pollCpu.errors)}`)
   console.log(`                   /health ${f.healthCpu.us.toFixed(0).padStart(5)} µs${shares((x) => x.healthCpu.us, true)}${errors(f.healthCpu.errors)}`)
