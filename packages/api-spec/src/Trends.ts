@@ -13,8 +13,12 @@ import { CallId, CloserId, queryInt, Text, Timestamp, TimestampInput } from "./C
 import { NotFound } from "./Errors.js"
 import { SessionAuth } from "./Security.js"
 
-/** At most this many call ids under a number (`calls` counts them all). */
-export const TRENDS_CALL_IDS_MAX = 50
+/**
+ * At most this many call ids under a number, the newest (`calls` or `n` counts them all). 10, not
+ * every call: at 100,000 calls a year's answer listed 50 under each of its ~25 numbers, per period
+ * and closer (6 MB); ten are a sample to open from the number, the calls list filters the rest.
+ */
+export const TRENDS_CALL_IDS_MAX = 10
 /** At most this many periods in one answer. */
 export const TRENDS_PERIODS_MAX = 26
 

@@ -10,6 +10,7 @@
  * assistant's door answering the same view; market intelligence per segment, a segment of fewer
  * than 3 tenants withheld.
  */
+import { TRENDS_CALL_IDS_MAX } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import * as chrono from "chrono-node"
 import { describe, expect, layer } from "@effect/vitest"
@@ -103,9 +104,9 @@ const newestFirst = (calls: ReadonlyArray<SeedCall>) => [...calls].sort((a, b) =
 const expectPeriod = (period: any, calls: ReadonlyArray<SeedCall>, label: string) => {
   const counts = calls.map((c) => ({ c, n: countsOf(c) }))
   const ids = (keep: (n: ReturnType<typeof countsOf>) => boolean) => newestFirst(counts.filter((x) => keep(x.n)).map((x) => x.c))
-  expect(period.calls, label).toEqual({ count: calls.length, calls: calls.length, call_ids: newestFirst(calls) })
+  expect(period.calls, label).toEqual({ count: calls.length, calls: calls.length, call_ids: newestFirst(calls).slice(0, TRENDS_CALL_IDS_MAX) })
   const allObjections = counts.reduce((s, x) => s + x.n.objections.length, 0)
-  expect(period.objections, label).toEqual({ count: allObjections, calls: ids((n) => n.objections.length > 0).length, call_ids: ids((n) => n.objections.length > 0) })
+  expect(period.objections, label).toEqual({ count: allObjections, calls: ids((n) => n.objections.length > 0).length, call_ids: ids((n) => n.objections.length > 0).slice(0, TRENDS_CALL_IDS_MAX) })
   for (const kind of KINDS) {
     const row = period.objections_by_kind.find((k: any) => k.kind === kind)
     const has = (n: ReturnType<typeof countsOf>) => n.objections.includes(kind)
@@ -113,18 +114,18 @@ const expectPeriod = (period: any, calls: ReadonlyArray<SeedCall>, label: string
       kind,
       count: counts.reduce((s, x) => s + x.n.objections.filter((k) => k === kind).length, 0),
       calls: ids(has).length,
-      call_ids: ids(has)
+      call_ids: ids(has).slice(0, TRENDS_CALL_IDS_MAX)
     })
   }
-  expect(period.pains, label).toEqual({ count: counts.reduce((s, x) => s + x.n.pains, 0), calls: ids((n) => n.pains > 0).length, call_ids: ids((n) => n.pains > 0) })
-  expect(period.next_steps.said, label).toEqual({ count: counts.reduce((s, x) => s + x.n.said, 0), calls: ids((n) => n.said > 0).length, call_ids: ids((n) => n.said > 0) })
-  expect(period.next_steps.dated, label).toEqual({ count: counts.reduce((s, x) => s + x.n.dated, 0), calls: ids((n) => n.dated > 0).length, call_ids: ids((n) => n.dated > 0) })
-  expect(period.next_steps.kept, label).toEqual({ count: counts.reduce((s, x) => s + x.n.kept, 0), calls: ids((n) => n.kept > 0).length, call_ids: ids((n) => n.kept > 0) })
-  expect(period.next_steps.slipped, label).toEqual({ count: counts.reduce((s, x) => s + x.n.slipped, 0), calls: ids((n) => n.slipped > 0).length, call_ids: ids((n) => n.slipped > 0) })
+  expect(period.pains, label).toEqual({ count: counts.reduce((s, x) => s + x.n.pains, 0), calls: ids((n) => n.pains > 0).length, call_ids: ids((n) => n.pains > 0).slice(0, TRENDS_CALL_IDS_MAX) })
+  expect(period.next_steps.said, label).toEqual({ count: counts.reduce((s, x) => s + x.n.said, 0), calls: ids((n) => n.said > 0).length, call_ids: ids((n) => n.said > 0).slice(0, TRENDS_CALL_IDS_MAX) })
+  expect(period.next_steps.dated, label).toEqual({ count: counts.reduce((s, x) => s + x.n.dated, 0), calls: ids((n) => n.dated > 0).length, call_ids: ids((n) => n.dated > 0).slice(0, TRENDS_CALL_IDS_MAX) })
+  expect(period.next_steps.kept, label).toEqual({ count: counts.reduce((s, x) => s + x.n.kept, 0), calls: ids((n) => n.kept > 0).length, call_ids: ids((n) => n.kept > 0).slice(0, TRENDS_CALL_IDS_MAX) })
+  expect(period.next_steps.slipped, label).toEqual({ count: counts.reduce((s, x) => s + x.n.slipped, 0), calls: ids((n) => n.slipped > 0).length, call_ids: ids((n) => n.slipped > 0).slice(0, TRENDS_CALL_IDS_MAX) })
   const scored = counts.filter((x) => x.n.overall !== null)
   expect(period.overall_score.n, label).toBe(scored.length)
   expect(period.overall_score.average, label).toBe(mean(scored.map((x) => x.n.overall!)))
-  expect(period.overall_score.call_ids, label).toEqual(newestFirst(scored.map((x) => x.c)))
+  expect(period.overall_score.call_ids, label).toEqual(newestFirst(scored.map((x) => x.c)).slice(0, TRENDS_CALL_IDS_MAX))
   for (const dimension of DIMENSIONS) {
     const row = period.dimensions.find((d: any) => d.dimension === dimension)
     const assessed = counts.filter((x) => x.n.dimensions.get(dimension) !== null && x.n.dimensions.get(dimension) !== undefined)
@@ -137,7 +138,7 @@ const expectPeriod = (period: any, calls: ReadonlyArray<SeedCall>, label: string
     const row = period.competitors_by_term.find((t: any) => t.term === term)
     const has = (n: ReturnType<typeof countsOf>) => n.competitors[term]! > 0
     if (mentions(term) === 0) expect(row, `${label} ${term}`).toBeUndefined()
-    else expect(row, `${label} ${term}`).toEqual({ term, count: mentions(term), calls: ids(has).length, call_ids: ids(has) })
+    else expect(row, `${label} ${term}`).toEqual({ term, count: mentions(term), calls: ids(has).length, call_ids: ids(has).slice(0, TRENDS_CALL_IDS_MAX) })
   }
 }
 

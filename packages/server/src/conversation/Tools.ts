@@ -431,10 +431,9 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
         const avg = current.overall_score.average
         const was = before.overall_score.average
         const change = avg !== null && was !== null ? Math.round((avg - was) * 10) / 10 : null
-        const people = perCloser.flatMap(({ rows, scope }) => {
+        const people = perCloser.flatMap(({ email, scope }) => {
           const p = scope.periods[1]!
           if (p.calls.count === 0) return []
-          const email = rows[0]!.closer_email
           const name = email === null ? "no closer" : names.get(email.toLowerCase()) ?? email
           return [`${name} ${p.calls.count} (${p.overall_score.average ?? "no score"})`]
         })
@@ -459,14 +458,13 @@ export class ConversationTools extends Effect.Service<ConversationTools>()("Conv
       Effect.map(Effect.all([compare(viewer, period, now), namesOf(viewer.clientId)]), ([{ closers: perCloser }, names]): ToolAnswer => {
         const label = PERIOD_LABEL[period]
         const ranked = perCloser
-          .filter(({ rows, scope }) => rows[0]!.closer_email !== null && scope.periods[1]!.overall_score.n > 0)
-          .map(({ rows, scope }) => {
-            const email = rows[0]!.closer_email!
+          .filter(({ email, scope }) => email !== null && scope.periods[1]!.overall_score.n > 0)
+          .map(({ email: closerEmail, lowest: lowestIds, scope }) => {
+            const email = closerEmail!
             const p = scope.periods[1]!
-            const from = Date.parse(p.from)
-            const to = Date.parse(p.to)
-            const lowest = rows.filter((r) => r.overall !== null && Date.parse(r.occurred_at) >= from && Date.parse(r.occurred_at) < to)
-              .sort((a, b) => a.overall! - b.overall!)[0]
+            // the call of the lowest score in the period (the newest of equals), counted with the trends
+            const lowestId = lowestIds[1] ?? null
+            const lowest = lowestId === null ? undefined : { call_id: lowestId }
             return { email, name: names.get(email.toLowerCase()) ?? email, average: p.overall_score.average!, scored: p.overall_score.n, lowest }
           })
           .sort((a, b) => (order === "best" ? b.average - a.average : a.average - b.average))

@@ -28,6 +28,8 @@ import trackers from "./migrations/0021_trackers.js"
 import deals from "./migrations/0022_deals.js"
 import closingAudits from "./migrations/0023_closing_audits.js"
 import scaleIndexes from "./migrations/0024_scale_indexes.js"
+import trendsScale from "./migrations/0025_trends_scale.js"
+import viewsScale from "./migrations/0026_views_scale.js"
 
 export const migrations = {
   "0001_core": core,
@@ -53,7 +55,9 @@ export const migrations = {
   "0021_trackers": trackers,
   "0022_deals": deals,
   "0023_closing_audits": closingAudits,
-  "0024_scale_indexes": scaleIndexes
+  "0024_scale_indexes": scaleIndexes,
+  "0025_trends_scale": trendsScale,
+  "0026_views_scale": viewsScale
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

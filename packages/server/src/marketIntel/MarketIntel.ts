@@ -524,10 +524,12 @@ export class MarketIntel extends Effect.Service<MarketIntel>()("MarketIntel", {
       const period = normalise(params.period_type, params.period_start, new Date())
       const periods = trailing(period, params.periods)
       const window = { from: instantOf(periods[0]!.period_start), to: instantOf(period.period_end) }
-      const counts = yield* queries.hygieneTotals(window, period.period_type)
+      const [counts, listed] = yield* Effect.all(
+        [queries.hygieneTotals(window, period.period_type), queries.hygieneList(window, HYGIENE_LIMIT)],
+        { concurrency: "unbounded" }
+      )
       const totals = counts.find((r) => r.period_start === null)
       const perPeriod = new Map(counts.flatMap((r) => (r.period_start === null ? [] : [[r.period_start, r] as const])))
-      const listed = yield* queries.hygieneList(window, HYGIENE_LIMIT)
       const t = totals!
       return {
         ...seriesHeader(period, periods, { source: "computed", aggregates_built_at: null }),
@@ -679,13 +681,18 @@ export class MarketIntel extends Effect.Service<MarketIntel>()("MarketIntel", {
 
     const radar = Effect.fn("MarketIntel.radar")(function* (clientId: ClientId) {
       const now = new Date()
+      // the tenant first (an unknown one is NotFound), then its figures at once
       const usage = yield* planUsage.usage(clientId)
-      const profile = Option.getOrThrow(yield* Effect.orDie(repo.profile(clientId)))
-      const months = yield* Effect.orDie(queries.radarMonths(clientId, 6))
-      const facts = yield* Effect.orDie(queries.radarFacts(clientId))
-      const activation = yield* accounts.onboarding(clientId)
-      const weeks = yield* Effect.orDie(accountQueries.scoreTrend(clientId, TEAM))
-      const free = usage.credits_balance - (yield* Effect.orDie(ledger.reserved(clientId)))
+      const [found, months, facts, activation, weeks, reserved] = yield* Effect.all([
+        Effect.orDie(repo.profile(clientId)),
+        Effect.orDie(queries.radarMonths(clientId, 6)),
+        Effect.orDie(queries.radarFacts(clientId)),
+        accounts.onboarding(clientId),
+        Effect.orDie(accountQueries.scoreTrend(clientId, TEAM)),
+        Effect.orDie(ledger.reserved(clientId))
+      ], { concurrency: "unbounded" })
+      const profile = Option.getOrThrow(found)
+      const free = usage.credits_balance - reserved
       const last = months[months.length - 2]?.used ?? 0
       const before = months[months.length - 3]?.used ?? 0
       const direction = last === before ? "flat" as const

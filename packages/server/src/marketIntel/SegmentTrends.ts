@@ -85,7 +85,10 @@ export class SegmentTrends extends Effect.Service<SegmentTrends>()("SegmentTrend
         cells.set(segment, row)
         const cell = row[i]!
         cell.all.add(c.call_id, c.client_id)
-        for (const o of c.objections) tallyIn(cell.kinds, o.kind).add(c.call_id, c.client_id)
+        OBJECTION_KINDS.forEach((kind, k) => {
+          const n = c.kinds[k] ?? 0
+          if (n > 0) tallyIn(cell.kinds, kind).add(c.call_id, c.client_id, n)
+        })
         byCall.set(c.call_id, { segment, period: i })
       }
       for (const m of mentions) {

@@ -152,7 +152,7 @@ export class CoachingDashboard extends Effect.Service<CoachingDashboard>()("Coac
         queries.dimensions(viewer),
         queries.toReview(viewer),
         queries.auditGaps(viewer)
-      ])
+      ], { concurrency: "unbounded" })
       const weekStarts = weeks.map((w) => w.period_start)
       const team = teamDimensions(dimensions)
       const closerViews = closers.map((closer): typeof CloserCoaching.Type => {

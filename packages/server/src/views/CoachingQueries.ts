@@ -13,7 +13,7 @@
  * dashboard is over their own calls: nothing of another rep's calls is summed into it.
  */
 import { CallId, ClientId, CloserId, DealOutcome } from "@callsight/api-spec"
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
@@ -92,15 +92,16 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
           WHERE client_id = ${clientId} AND status <> 'removed' AND ${seenBy(sql, sees, "email")}`
 
     /**
-     * The team's completed calls the viewer sees, each with its closer; `result` is the call's
-     * `digest` (migration 0024: the dimensions' scores at the same paths, without the whole
-     * analysis), `overall_score` its generated `(result -> 'scorecard' ->> 'overall')::float8`.
+     * The completed calls the viewer sees since `from` (an instant), with the lowered e-mail of their
+     * closer (a call is the closer's whose e-mail is its `closer_email` in any case; closers are
+     * unique on it, so a call is at most one closer's). Each read aggregates these by closer e-mail
+     * first and joins the team (a few rows) last: at 100,000 calls the window is thousands of calls.
      */
-    const teamCalls = (v: typeof Viewer.Encoded) =>
-      sql`SELECT t.closer_id, c.call_id, c.external_call_id, c.closer_email, c.created_at, c.completed_at, c.occurred_at, c.digest AS result, c.overall_score
-          FROM (${team(v)}) t
-          JOIN calls c ON c.client_id = ${v.clientId} AND c.status = 'completed' AND lower(c.closer_email) = lower(t.email)
-                          AND ${seenBy(sql, v.sees, "c.closer_email")}`
+    const windowCalls = (v: typeof Viewer.Encoded, from: Statement.Fragment) =>
+      sql`SELECT lower(c.closer_email) AS email, c.call_id, c.external_call_id, c.closer_email, c.created_at, c.occurred_at, c.overall_score
+          FROM calls c
+          WHERE c.client_id = ${v.clientId} AND c.status = 'completed' AND c.occurred_at >= ${from}
+            AND c.closer_email IS NOT NULL AND ${seenBy(sql, v.sees, "c.closer_email")}`
 
     const closers = all(Closer, (v) => sql`${team(v)} ORDER BY lower(full_name), lower(email), closer_id`)
 
@@ -112,34 +113,44 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
 
     /** Each closer's weeks of the trend that have calls. */
     const trend = all(WeekRow, (v) =>
-      sql`SELECT c.closer_id, to_char(date_trunc('week', c.occurred_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS period_start,
-                 count(*)::int AS calls,
-                 count(c.overall_score)::int AS scored,
-                 COALESCE(sum(c.overall_score), 0)::float8 AS score_sum
-          FROM (${teamCalls(v)}) c
-          WHERE c.occurred_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC'
-          GROUP BY 1, 2 ORDER BY 1, 2`)
+      sql`SELECT t.closer_id, to_char(w.week, 'YYYY-MM-DD') AS period_start, w.calls, w.scored, w.score_sum
+          FROM (${team(v)}) t
+          JOIN (SELECT c.email, date_trunc('week', c.occurred_at AT TIME ZONE 'UTC') AS week,
+                       count(*)::int AS calls,
+                       count(c.overall_score)::int AS scored,
+                       COALESCE(sum(c.overall_score), 0)::float8 AS score_sum
+                FROM (${windowCalls(v, sql`(${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC'`)}) c
+                GROUP BY 1, 2) w ON w.email = lower(t.email)
+          ORDER BY 1, 2`)
 
-    /** Each closer's assessed dimension scores over the focus weeks. */
+    /**
+     * Each closer's assessed dimension scores over the focus weeks, from the call's `digest`
+     * (migration 0024: the dimensions' scores at the same paths as in `result`, without the whole analysis).
+     */
     const dimensions = all(DimensionRow, (v) =>
-      sql`SELECT c.closer_id, d ->> 'dimension' AS dimension, count(*)::int AS calls, sum((d ->> 'score')::float8)::float8 AS score_sum
-          FROM (${teamCalls(v)}) c
-          CROSS JOIN LATERAL jsonb_array_elements(${Rows.resultArray(sql, "c", "scorecard", "dimensions")}) AS d
-          WHERE c.occurred_at >= ${focusStart}
-            AND jsonb_typeof(d -> 'score') = 'number' AND COALESCE((d ->> 'assessed')::boolean, true)
-          GROUP BY 1, 2 ORDER BY 1, 2`)
+      sql`SELECT t.closer_id, x.dimension, x.calls, x.score_sum
+          FROM (${team(v)}) t
+          JOIN (SELECT lower(c.closer_email) AS email, d ->> 'dimension' AS dimension, count(*)::int AS calls,
+                       sum((d ->> 'score')::float8)::float8 AS score_sum
+                FROM calls c
+                -- the dimensions taken from the digest once (each arrow on the column decompresses it again)
+                CROSS JOIN LATERAL (SELECT c.digest -> 'scorecard' -> 'dimensions' AS dimensions OFFSET 0) s
+                CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.dimensions) = 'array' THEN s.dimensions ELSE '[]'::jsonb END) AS d
+                WHERE c.client_id = ${v.clientId} AND c.status = 'completed' AND c.occurred_at >= ${focusStart}
+                  AND c.closer_email IS NOT NULL AND ${seenBy(sql, v.sees, "c.closer_email")}
+                  AND jsonb_typeof(d -> 'score') = 'number' AND COALESCE((d ->> 'assessed')::boolean, true)
+                GROUP BY 1, 2) x ON x.email = lower(t.email)
+          ORDER BY 1, 2`)
 
     /**
      * The focus weeks' calls worth reviewing, per closer: the lowest overall scores (latest first
      * among equals), and the calls whose manual audits are furthest from the machine (the largest
-     * mean absolute gap of an audit of the call).
+     * mean absolute gap of an audit of the call). The outcome is looked up for the calls picked only.
      */
     const toReview = all(ReviewRow, (v) =>
       sql`WITH recent AS (
-            SELECT c.*, o.outcome
-            FROM (${teamCalls(v)}) c
-            LEFT JOIN outcome_truth o ON o.call_id = c.call_id AND o.client_id = ${v.clientId}
-            WHERE c.occurred_at >= ${focusStart}
+            SELECT t.closer_id, c.call_id, c.external_call_id, c.closer_email, c.created_at, c.occurred_at, c.overall_score
+            FROM (${team(v)}) t JOIN (${windowCalls(v, focusStart)}) c ON c.email = lower(t.email)
           ),
           low AS (
             SELECT r.*, row_number() OVER (PARTITION BY r.closer_id ORDER BY r.overall_score, r.occurred_at DESC, r.call_id) AS rank
@@ -156,13 +167,18 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
           wide AS (
             SELECT r.*, g.gap, row_number() OVER (PARTITION BY r.closer_id ORDER BY g.gap DESC, r.occurred_at DESC, r.call_id) AS rank
             FROM recent r JOIN gaps g ON g.call_id = r.call_id WHERE g.gap >= ${MIN_AUDIT_GAP}
+          ),
+          picked AS (
+            SELECT closer_id, 'low_score' AS kind, rank::int AS rank, call_id, external_call_id, closer_email, created_at,
+                   overall_score, NULL::float8 AS gap
+            FROM low WHERE rank <= ${LOW_SCORES}
+            UNION ALL
+            SELECT closer_id, 'audit_gap', rank::int, call_id, external_call_id, closer_email, created_at, overall_score, gap
+            FROM wide WHERE rank <= ${AUDIT_GAPS}
           )
-          SELECT closer_id, 'low_score' AS kind, rank::int AS rank, call_id, external_call_id, closer_email, created_at,
-                 overall_score, outcome, NULL::float8 AS gap
-          FROM low WHERE rank <= ${LOW_SCORES}
-          UNION ALL
-          SELECT closer_id, 'audit_gap', rank::int, call_id, external_call_id, closer_email, created_at, overall_score, outcome, gap
-          FROM wide WHERE rank <= ${AUDIT_GAPS}
+          SELECT p.closer_id, p.kind, p.rank, p.call_id, p.external_call_id, p.closer_email, p.created_at, p.overall_score,
+                 (SELECT o.outcome FROM outcome_truth o WHERE o.call_id = p.call_id AND o.client_id = ${v.clientId}) AS outcome, p.gap
+          FROM picked p
           ORDER BY 1, 2 DESC, 3`)
 
     /**

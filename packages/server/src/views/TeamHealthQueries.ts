@@ -36,21 +36,24 @@ export class TeamHealthQueries extends Effect.Service<TeamHealthQueries>()("Team
       Request: ClientId,
       Result: CloserFigures,
       execute: (clientId) =>
-        sql`SELECT t.closer_id,
-                   count(${overall}) FILTER (WHERE c.recent)::int AS recent_scored,
-                   COALESCE(sum(${overall}) FILTER (WHERE c.recent), 0)::float8 AS recent_sum,
-                   count(${overall}) FILTER (WHERE NOT c.recent)::int AS earlier_scored,
-                   COALESCE(sum(${overall}) FILTER (WHERE NOT c.recent), 0)::float8 AS earlier_sum,
-                   count(${talk})::int AS talk_calls,
-                   COALESCE(sum(${talk}), 0)::float8 AS talk_sum
+        // summed by closer e-mail over the window first (thousands of calls), then joined to the closers (a few rows)
+        sql`SELECT t.closer_id, f.recent_scored, f.recent_sum, f.earlier_scored, f.earlier_sum, f.talk_calls, f.talk_sum
             FROM closers t
-            JOIN (SELECT c.*, c.occurred_at >= (${thisMonday} - make_interval(weeks => ${FOCUS_WEEKS - 1})) AT TIME ZONE 'UTC' AS recent
-                  FROM calls c
-                  WHERE c.client_id = ${clientId} AND c.status = 'completed'
-                    AND c.occurred_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC') c
-              ON lower(c.closer_email) = lower(t.email)
+            JOIN (SELECT lower(c.closer_email) AS email,
+                         count(${overall}) FILTER (WHERE c.recent)::int AS recent_scored,
+                         COALESCE(sum(${overall}) FILTER (WHERE c.recent), 0)::float8 AS recent_sum,
+                         count(${overall}) FILTER (WHERE NOT c.recent)::int AS earlier_scored,
+                         COALESCE(sum(${overall}) FILTER (WHERE NOT c.recent), 0)::float8 AS earlier_sum,
+                         count(${talk})::int AS talk_calls,
+                         COALESCE(sum(${talk}), 0)::float8 AS talk_sum
+                  FROM (SELECT c.closer_email, c.overall_score, c.talk_ratio,
+                               c.occurred_at >= (${thisMonday} - make_interval(weeks => ${FOCUS_WEEKS - 1})) AT TIME ZONE 'UTC' AS recent
+                        FROM calls c
+                        WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.closer_email IS NOT NULL
+                          AND c.occurred_at >= (${thisMonday} - make_interval(weeks => ${TREND_WEEKS - 1})) AT TIME ZONE 'UTC') c
+                  GROUP BY 1) f ON f.email = lower(t.email)
             WHERE t.client_id = ${clientId} AND t.status <> 'removed'
-            GROUP BY t.closer_id ORDER BY t.closer_id`
+            ORDER BY t.closer_id`
     })
 
     return {

@@ -65,7 +65,7 @@ export class TeamHealthView extends Effect.Service<TeamHealthView>()("TeamHealth
 
     /** The tenant's team health, now. */
     const compute = Effect.fn("TeamHealthView.compute")(function* (clientId: ClientId) {
-      const [board, figures] = yield* Effect.all([dashboard.compute(clientId, TEAM), queries.closerFigures(clientId)])
+      const [board, figures] = yield* Effect.all([dashboard.compute(clientId, TEAM), queries.closerFigures(clientId)], { concurrency: "unbounded" })
       const byCloser = new Map(figures.map((f) => [f.closer_id as string, f]))
       const closers = board.closers.map((c): typeof CloserHealth.Type => {
         const f = byCloser.get(c.closer_id) ?? NO_FIGURES

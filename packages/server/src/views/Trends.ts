@@ -17,6 +17,18 @@
  *   call where the step was said. A call of no deal has no later call to keep its steps: its steps
  *   count as said (and dated), never kept nor slipped.
  * - Scores: the mean of the calls' overall score and of each dimension's score where assessed.
+ *
+ * At scale (issue 39: 100,000 calls in a tenant, every read within 100 ms) the view does not load
+ * its calls. SQL sums them per period and closer from `calls.trend_facts` (migration 0025, read
+ * from an index alone) with the newest TRENDS_CALL_IDS_MAX ids of each number; the team is the
+ * closers' groups added up (averages from their sums and counts, rounded once; ids the newest of
+ * theirs). Kept and slipped read only the deals' calls with a dated step and each deal's next
+ * completed call, the due's day read by chrono once per (due, meeting) in the process.
+ * The answer's shape did not change; what it carries did: each number lists at most 10 calls
+ * (was 50), with `calls` / `n` counting them all. At 100,000 calls a number is hundreds or
+ * thousands of calls; 50 ids under each of ~25 numbers per period and closer made a 6-week answer
+ * 3 MB and a year's 6 MB, which no screen shows: ten are what a reader opens from a number, and the
+ * calls list (filtered by closer and dates) is where the rest are read.
  */
 import {
   type CallId,
@@ -36,8 +48,8 @@ import {
   ValidationFailed
 } from "@callsight/api-spec"
 import { Effect } from "effect"
-import { type StepState, stepFollowThrough } from "./DealTimeline.js"
-import { type CompetitorMentionRow, type DealStepRow, type TrendCallRow, TrendsQueries } from "./TrendsQueries.js"
+import { dueDateMemo, type StepState } from "./DealTimeline.js"
+import { COUNT_METRICS, type GroupMetric, SCORE_METRICS, type TrendGroupRow, TrendsQueries } from "./TrendsQueries.js"
 
 const DAY_MS = 86_400_000
 
@@ -120,104 +132,6 @@ export const trendWindows = (
 
 // ---------------------------------------------------------------------------------------------
 // Counting
-
-/** A number being summed and the calls behind it, in the order met (newest first). */
-class Tally {
-  count = 0
-  readonly ids: Array<string> = []
-  private readonly seen = new Set<string>()
-  add(callId: string, n = 1) {
-    if (n <= 0) return
-    this.count += n
-    if (!this.seen.has(callId)) {
-      this.seen.add(callId)
-      this.ids.push(callId)
-    }
-  }
-  out(): TrendCount {
-    return { count: this.count, calls: this.ids.length, call_ids: this.ids.slice(0, TRENDS_CALL_IDS_MAX) as Array<CallId> }
-  }
-}
-
-class Mean {
-  sum = 0
-  readonly ids: Array<string> = []
-  add(callId: string, score: number | null) {
-    if (score === null || !Number.isFinite(score)) return
-    this.sum += score
-    this.ids.push(callId)
-  }
-  out(): TrendAverage {
-    const n = this.ids.length
-    return { average: n === 0 ? null : Math.round((this.sum / n) * 10) / 10, n, call_ids: this.ids.slice(0, TRENDS_CALL_IDS_MAX) as Array<CallId> }
-  }
-}
-
-const tallyIn = <K>(map: Map<K, Tally>, key: K) => {
-  const found = map.get(key)
-  if (found !== undefined) return found
-  const made = new Tally()
-  map.set(key, made)
-  return made
-}
-
-const hasDue = (due: string | null) => due !== null && due.trim() !== ""
-
-/** One period's numbers from its calls (newest first) and their competitor mentions. */
-export const periodOf = (
-  window: TrendWindow,
-  calls: ReadonlyArray<TrendCallRow>,
-  mentions: ReadonlyMap<string, ReadonlyArray<CompetitorMentionRow>>,
-  steps: ReadonlyMap<string, ReadonlyArray<StepState>>
-): TrendPeriod => {
-  const callCount = new Tally()
-  const objections = new Tally()
-  const byKind = new Map<string, Tally>(OBJECTION_KINDS.map((k) => [k, new Tally()]))
-  const competitors = new Tally()
-  const byTerm = new Map<string, Tally>()
-  const pains = new Tally()
-  const said = new Tally()
-  const dated = new Tally()
-  const kept = new Tally()
-  const slipped = new Tally()
-  const overall = new Mean()
-  const dims = new Map<string, Mean>(DIMENSIONS.map((d) => [d, new Mean()]))
-  for (const c of calls) {
-    callCount.add(c.call_id)
-    for (const o of c.objections) {
-      objections.add(c.call_id)
-      byKind.get(o.kind)?.add(c.call_id)
-    }
-    for (const m of mentions.get(c.call_id) ?? []) {
-      competitors.add(c.call_id)
-      tallyIn(byTerm, m.term).add(c.call_id)
-    }
-    pains.add(c.call_id, c.needs.filter((n) => n.kind === "pain").length)
-    said.add(c.call_id, c.next_steps.length)
-    dated.add(c.call_id, c.next_steps.filter((s) => hasDue(s.due)).length)
-    const states = steps.get(c.call_id) ?? []
-    kept.add(c.call_id, states.filter((s) => s === "kept").length)
-    slipped.add(c.call_id, states.filter((s) => s === "slipped").length)
-    overall.add(c.call_id, c.overall)
-    for (const d of c.dimensions) dims.get(d.dimension)?.add(c.call_id, d.score)
-  }
-  return {
-    period_start: window.period_start,
-    from: window.from,
-    to: window.to,
-    calls: callCount.out(),
-    objections: objections.out(),
-    objections_by_kind: OBJECTION_KINDS.map((kind) => ({ kind, ...byKind.get(kind)!.out() })),
-    competitors: competitors.out(),
-    competitors_by_term: [...byTerm.entries()]
-      .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
-      .map(([term, t]) => ({ term, ...t.out() })),
-    pains: pains.out(),
-    next_steps: { said: said.out(), dated: dated.out(), kept: kept.out(), slipped: slipped.out() },
-    overall_score: overall.out(),
-    dimensions: DIMENSIONS.map((dimension) => ({ dimension, ...dims.get(dimension)!.out() }))
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Changes
@@ -334,27 +248,89 @@ export const periodPhrase = (type: TrendPeriodType, last: TrendWindow, current: 
 // ---------------------------------------------------------------------------------------------
 // The view
 
-/** The states of the steps said on each call of these deals (`stepFollowThrough`, deal by deal). */
-const followThrough = (rows: ReadonlyArray<DealStepRow>, now = new Date()): Map<string, Array<StepState>> => {
-  const byDeal = new Map<string, Array<DealStepRow>>()
-  for (const r of rows) byDeal.set(r.deal_id, [...(byDeal.get(r.deal_id) ?? []), r])
-  const states = new Map<string, Array<StepState>>()
-  for (const calls of byDeal.values()) {
-    const steps = stepFollowThrough(
-      calls.map((c) => ({
-        call_id: c.call_id,
-        meeting_at: c.occurred_at,
-        closer_email: null,
-        overall_score: null,
-        objections: [],
-        next_steps: c.next_steps,
-        attendees: []
-      })),
-      now
-    )
-    for (const s of steps) states.set(s.call_id, [...(states.get(s.call_id) ?? []), s.state])
+/**
+ * A step's state by the deal timeline's rule (`stepFollowThrough`) from its call's meeting and the
+ * deal's next completed call after it (`next_at`, ms): kept when that call took place before the
+ * deadline (the end of the day after the due), slipped when the deadline passed with none.
+ */
+const stepState = (due: string, meetingAt: string, nextAt: number | null, now: number): StepState => {
+  const day = dueDateMemo(due, meetingAt)
+  if (day === null) return "undated"
+  const deadline = Date.parse(`${day}T00:00:00Z`) + 2 * DAY_MS
+  return nextAt !== null && nextAt < deadline ? "kept" : now >= deadline ? "slipped" : "open"
+}
+
+/** A number summed over groups: the sum, its calls, and the newest ids with their times (ms). */
+interface Acc {
+  sum: number
+  calls: number
+  readonly ids: Array<readonly [number, string]>
+}
+const acc = (): Acc => ({ sum: 0, calls: 0, ids: [] })
+const newestFirstIds = (a: readonly [number, string], b: readonly [number, string]) => b[0] - a[0] || (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0)
+const addMetric = (into: Acc, m: GroupMetric) => {
+  into.sum += m[0]
+  into.calls += m[1]
+  for (let i = 0; i < m[2].length; i++) into.ids.push([m[3][i]!, m[2][i]!])
+}
+const idsOf = (a: Acc) => a.ids.sort(newestFirstIds).slice(0, TRENDS_CALL_IDS_MAX).map((x) => x[1]) as Array<CallId>
+const countOut = (a: Acc | undefined): TrendCount =>
+  a === undefined ? { count: 0, calls: 0, call_ids: [] } : { count: a.sum, calls: a.calls, call_ids: idsOf(a) }
+const averageOut = (a: Acc | undefined): TrendAverage =>
+  a === undefined || a.calls === 0
+    ? { average: null, n: 0, call_ids: [] }
+    : { average: Math.round((a.sum / a.calls) * 10) / 10, n: a.calls, call_ids: idsOf(a) }
+
+/** One period of one scope, summed from its groups (a closer's: one group; the team's: every closer's). */
+class PeriodAcc {
+  readonly counts = new Map<string, Acc>()
+  readonly scores = new Map<string, Acc>()
+  readonly terms = new Map<string, Acc>()
+  competitors: Acc | undefined
+  /** The call of the lowest overall score (a closer's period: one group). */
+  lowest: string | null = null
+  kept: Acc | undefined
+  slipped: Acc | undefined
+  private at(map: Map<string, Acc>, key: string) {
+    const found = map.get(key)
+    if (found !== undefined) return found
+    const made = acc()
+    map.set(key, made)
+    return made
   }
-  return states
+  addGroup(g: TrendGroupRow) {
+    COUNT_METRICS.forEach((m, i) => addMetric(this.at(this.counts, m), g.counts[i]!))
+    SCORE_METRICS.forEach((m, i) => addMetric(this.at(this.scores, m), g.scores[i]!))
+  }
+  addMentions(term: string | null, m: GroupMetric) {
+    if (term === null) addMetric(this.competitors ??= acc(), m)
+    else addMetric(this.at(this.terms, term), m)
+  }
+  addStep(which: "kept" | "slipped", ms: number, callId: string, n: number) {
+    const a = which === "kept" ? (this.kept ??= acc()) : (this.slipped ??= acc())
+    a.sum += n
+    a.calls += 1
+    a.ids.push([ms, callId])
+  }
+  out(window: TrendWindow): TrendPeriod {
+    const count = (m: string) => countOut(this.counts.get(m))
+    return {
+      period_start: window.period_start,
+      from: window.from,
+      to: window.to,
+      calls: count("calls"),
+      objections: count("objections"),
+      objections_by_kind: OBJECTION_KINDS.map((kind) => ({ kind, ...count(kind) })),
+      competitors: countOut(this.competitors),
+      competitors_by_term: [...this.terms.entries()]
+        .sort((a, b) => b[1].sum - a[1].sum || a[0].localeCompare(b[0]))
+        .map(([term, t]) => ({ term, ...countOut(t) })),
+      pains: count("pains"),
+      next_steps: { said: count("said"), dated: count("dated"), kept: countOut(this.kept), slipped: countOut(this.slipped) },
+      overall_score: averageOut(this.scores.get("overall")),
+      dimensions: DIMENSIONS.map((dimension) => ({ dimension, ...averageOut(this.scores.get(dimension)) }))
+    }
+  }
 }
 
 export interface TrendScope {
@@ -369,51 +345,90 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
     /**
      * The periods of the calls `sees` sees (and `closerEmail`, when given), for the team and per
      * closer (by e-mail, any case; calls without one together), with the changes between the last
-     * two windows, their sentences ending with `when`.
+     * two windows, their sentences ending with `when`. Counted in SQL per period and closer (one
+     * row each, with the newest TRENDS_CALL_IDS_MAX calls of each number); the team's numbers are
+     * the closers' summed, its calls the newest of theirs. `closers: false` leaves the closers'
+     * scopes out (the team's numbers are the same).
      */
     const scopes = Effect.fn("Trends.scopes")(function* (
       clientId: ClientId,
       sees: Sees,
       windows: ReadonlyArray<TrendWindow>,
       closerEmail: string | null,
-      when: string
+      when: string,
+      options: { readonly closers: boolean } = { closers: true }
     ) {
       if (windows.length === 0) return { team: { periods: [], changes: [] } as TrendScope, closers: [] }
-      const from = windows[0]!.from
-      const to = windows.at(-1)!.to
-      const [calls, mentions] = yield* Effect.all([
-        queries.calls(clientId, sees, from, to, closerEmail),
-        queries.competitorMentions(clientId, sees, from, to, closerEmail)
-      ])
-      const steps = followThrough(yield* queries.dealCalls(clientId, [...new Set(calls.flatMap((c) => (c.deal_id === null ? [] : [c.deal_id])))]))
-      const byCall = new Map<string, Array<CompetitorMentionRow>>()
-      for (const m of mentions) byCall.set(m.call_id, [...(byCall.get(m.call_id) ?? []), m])
-      const bounds = windows.map((w) => [Date.parse(w.from), Date.parse(w.to)] as const)
-      const windowOf = (iso: string) => {
-        const t = Date.parse(iso)
-        return bounds.findIndex(([from, to]) => from <= t && t < to)
+      const request = {
+        clientId,
+        sees,
+        from: windows[0]!.from,
+        to: windows.at(-1)!.to,
+        closerEmail,
+        windows: JSON.stringify(windows.map((w) => [w.from, w.to])),
+        max: TRENDS_CALL_IDS_MAX
       }
-      const scopeOf = (rows: ReadonlyArray<TrendCallRow>): TrendScope => {
-        const buckets = windows.map(() => [] as Array<TrendCallRow>)
-        for (const r of rows) {
-          const i = windowOf(r.occurred_at)
-          if (i >= 0) buckets[i]!.push(r)
+      const [groups, mentions, steps] = yield* Effect.all([queries.groups(request), queries.mentionGroups(request), queries.steps(request)], {
+        concurrency: 3
+      })
+      const team = windows.map(() => new PeriodAcc())
+      const byCloser = new Map<string | null, { email: string | null; newest: number; periods: Array<PeriodAcc> }>()
+      const closerOf = (ck: string | null) => {
+        const found = byCloser.get(ck)
+        if (found !== undefined) return found
+        const made = { email: null as string | null, newest: -Infinity, periods: windows.map(() => new PeriodAcc()) }
+        byCloser.set(ck, made)
+        return made
+      }
+      for (const g of groups) {
+        team[g.p]!.addGroup(g)
+        const closer = closerOf(g.ck)
+        closer.periods[g.p]!.addGroup(g)
+        closer.periods[g.p]!.lowest = g.lowest_call_id
+        // the e-mail as the closer's newest call spells it
+        if (g.newest_ms > closer.newest) {
+          closer.newest = g.newest_ms
+          closer.email = g.closer_email
         }
-        const periods = windows.map((w, i) => periodOf(w, buckets[i]!, byCall, steps))
-        return { periods, changes: changesOf(periods, when) }
       }
-      const byCloser = new Map<string | null, Array<TrendCallRow>>()
-      for (const c of calls) {
-        const key = c.closer_email === null ? null : c.closer_email.toLowerCase()
-        // appended in place: copying the closer's list for each call made this quadratic in the window's calls
-        const rows = byCloser.get(key)
-        if (rows === undefined) byCloser.set(key, [c])
-        else rows.push(c)
+      for (const m of mentions) {
+        team[m.p]!.addMentions(m.term, m.metric)
+        byCloser.get(m.ck)?.periods[m.p]!.addMentions(m.term, m.metric)
       }
-      const closerKeys = [...byCloser.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
+      const now = Date.now()
+      // newest first (the query's order): each number's ids are sorted again when they are written out
+      for (const r of steps) {
+        let k = 0
+        let s = 0
+        for (const due of r.dues) {
+          const state = stepState(due, r.occurred_at, r.next_at, now)
+          if (state === "kept") k++
+          else if (state === "slipped") s++
+        }
+        const ms = Date.parse(r.occurred_at)
+        const closer = byCloser.get(r.ck)
+        if (k > 0) {
+          team[r.p]!.addStep("kept", ms, r.call_id, k)
+          closer?.periods[r.p]!.addStep("kept", ms, r.call_id, k)
+        }
+        if (s > 0) {
+          team[r.p]!.addStep("slipped", ms, r.call_id, s)
+          closer?.periods[r.p]!.addStep("slipped", ms, r.call_id, s)
+        }
+      }
+      const scopeOf = (periods: ReadonlyArray<PeriodAcc>): TrendScope => {
+        const out = windows.map((w, i) => periods[i]!.out(w))
+        return { periods: out, changes: changesOf(out, when) }
+      }
+      const closerKeys = options.closers
+        ? [...byCloser.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
+        : []
       return {
-        team: scopeOf(calls),
-        closers: closerKeys.map((key) => ({ key, rows: byCloser.get(key)!, scope: scopeOf(byCloser.get(key)!) }))
+        team: scopeOf(team),
+        closers: closerKeys.map((key) => {
+          const closer = byCloser.get(key)!
+          return { key, email: closer.email, scope: scopeOf(closer.periods), lowest: closer.periods.map((p) => p.lowest) }
+        })
       }
     })
 
@@ -441,11 +456,11 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
         to: windows.at(-1)!.to,
         follow_through: "deal_timeline",
         team,
-        closers: scoped.map(({ key, rows, scope }) => {
+        closers: scoped.map(({ email, key, scope }) => {
           const closer = key === null ? undefined : byEmail.get(key)
           return {
             closer_id: (closer?.closer_id ?? null) as CloserId | null,
-            closer_email: closer?.email ?? rows[0]!.closer_email,
+            closer_email: closer?.email ?? email,
             full_name: closer?.full_name ?? null,
             ...scope
           }
@@ -464,7 +479,7 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
         { period_start: at(14).slice(0, 10), from: at(14), to: at(7) },
         { period_start: at(7).slice(0, 10), from: at(7), to: end.toISOString() }
       ]
-      const { team } = yield* scopes(clientId, sees, windows, null, "this week")
+      const { team } = yield* scopes(clientId, sees, windows, null, "this week", { closers: false })
       return team.changes.filter((c) => c.notable)
     })
 

@@ -7,6 +7,14 @@
  * closers; and, for market intelligence, the same across tenants with each call's segment
  * (`market_intel_call_facts`, migration 0011). Every tenant read takes the tenant's id; rows are
  * decoded by Schema.
+ *
+ * The tenant's trends are read aggregated (issue 39): `groups` one row per period and closer from
+ * `calls.trend_facts` (migration 0025: the counts of each call's analysis, generated from `result`;
+ * the statement reads `calls_trends_idx` alone), `mentionGroups` the same for the competitors'
+ * mentions, `steps` only the calls of a deal with a dated step, with the deal's next completed call.
+ * A call's period is `width_bucket` of its time over the periods' starts (the periods are passed as
+ * one JSON array: a join on a set-returning function was estimated at 100 rows and planned with JIT,
+ * seconds of compiling).
  */
 import type { ClientId, Sees } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
@@ -14,38 +22,66 @@ import { Effect, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
 import { seenBy, SeesSchema } from "../tenancy/Sees.js"
 
-/** A completed call as the trends count it. */
-export const TrendCallRow = Schema.Struct({
-  call_id: Schema.String,
-  closer_email: Schema.NullOr(Schema.String),
-  occurred_at: Rows.IsoTimestamp,
-  deal_id: Schema.NullOr(Schema.String),
-  objections: Schema.Array(Schema.Struct({ kind: Schema.String })),
-  next_steps: Schema.Array(Schema.Struct({ due: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }) })),
-  needs: Schema.Array(Schema.Struct({ kind: Schema.String })),
-  overall: Schema.NullOr(Schema.Number),
-  dimensions: Schema.Array(Schema.Struct({ dimension: Schema.String, score: Schema.optionalWith(Schema.NullOr(Schema.Number), { default: () => null }) }))
-})
-export type TrendCallRow = typeof TrendCallRow.Type
-
-/** A stored mention of the market profile's competitors in a completed call. */
-export const CompetitorMentionRow = Schema.Struct({ call_id: Schema.String, term: Schema.String })
-export type CompetitorMentionRow = typeof CompetitorMentionRow.Type
-
-/** A call of a deal, as the next steps' follow-through reads it (`DealTimeline.stepFollowThrough`). */
-export const DealStepRow = Schema.Struct({
-  call_id: Schema.String,
-  deal_id: Schema.String,
-  occurred_at: Rows.IsoTimestamp,
-  next_steps: Schema.Array(Schema.Struct({
-    quote: Schema.optionalWith(Schema.String, { default: () => "" }),
-    due: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
-  }))
-})
-export type DealStepRow = typeof DealStepRow.Type
-
 export const TrendCloserRow = Schema.Struct({ closer_id: Schema.String, email: Schema.String, full_name: Schema.NullOr(Schema.String) })
 export type TrendCloserRow = typeof TrendCloserRow.Type
+
+/** A metric of a group: the sum (a count, or the scores), the calls it comes from, the newest calls' ids and their times (ms). */
+const GroupMetric = Schema.Tuple(Schema.Number, Schema.Number, Schema.Array(Schema.String), Schema.Array(Schema.Number))
+export type GroupMetric = typeof GroupMetric.Type
+
+/**
+ * One period (`p`, the window's index) of one closer (`ck`: the e-mail in lower case; null for the
+ * calls without one), aggregated in SQL: `counts` in the order of `COUNT_METRICS`, `scores` in the
+ * order of `SCORE_METRICS`; `closer_email` as the group's newest call spells it; `lowest_call_id` the
+ * call of the lowest overall score (the newest of equals).
+ */
+export const TrendGroupRow = Schema.Struct({
+  p: Schema.Number,
+  ck: Schema.NullOr(Schema.String),
+  closer_email: Schema.NullOr(Schema.String),
+  newest_ms: Schema.Number,
+  lowest_call_id: Schema.NullOr(Schema.String),
+  counts: Schema.Array(GroupMetric),
+  scores: Schema.Array(GroupMetric)
+})
+export type TrendGroupRow = typeof TrendGroupRow.Type
+
+/** The competitor mentions of one period, closer and term (`term` null: all terms). */
+export const TrendMentionGroupRow = Schema.Struct({
+  p: Schema.Number,
+  ck: Schema.NullOr(Schema.String),
+  term: Schema.NullOr(Schema.String),
+  metric: GroupMetric
+})
+export type TrendMentionGroupRow = typeof TrendMentionGroupRow.Type
+
+/** A call of a deal in the windows with a step said with a due, and when the deal's next completed call took place. */
+export const TrendStepRow = Schema.Struct({
+  call_id: Schema.String,
+  ck: Schema.NullOr(Schema.String),
+  p: Schema.Number,
+  occurred_at: Rows.IsoTimestamp,
+  next_at: Schema.NullOr(Schema.Number),
+  dues: Schema.Array(Schema.String)
+})
+export type TrendStepRow = typeof TrendStepRow.Type
+
+/** The per-call counts the trends sum, in this order (`TrendGroupRow.counts`). */
+export const COUNT_METRICS = [
+  "calls",
+  "objections",
+  "price",
+  "budget",
+  "timing",
+  "authority",
+  "need",
+  "competitor",
+  "pains",
+  "said",
+  "dated"
+] as const
+/** The scores the trends average, in this order (`TrendGroupRow.scores`). */
+export const SCORE_METRICS = ["overall", "discovery", "listening", "objection_handling", "value", "next_steps", "conversation_flow"] as const
 
 /** A call of any (non-test) tenant with its market-intelligence segment, for the per-segment trends. */
 export const SegmentCallRow = Schema.Struct({
@@ -54,7 +90,8 @@ export const SegmentCallRow = Schema.Struct({
   industry: Schema.String,
   icp: Schema.String,
   occurred_at: Rows.IsoTimestamp,
-  objections: Schema.Array(Schema.Struct({ kind: Schema.String }))
+  /** The call's objections per kind, in the order of `OBJECTION_KINDS` (`calls.trend_facts` [2..7], migration 0025). */
+  kinds: Schema.Array(Schema.Number)
 })
 export type SegmentCallRow = typeof SegmentCallRow.Type
 
@@ -72,54 +109,110 @@ const Window = {
 export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQueries", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    // from the calls' digest (migration 0024): the parts of `result` counted here, at the same paths
-    const dims = Rows.digestArray(sql, "c", "scorecard", "dimensions")
-    const needs = Rows.digestArray(sql, "c", "summary", "needs")
 
-    const calls = Rows.findAll({
-      Request: Schema.Struct(Window),
-      Result: TrendCallRow,
+    // ---- the aggregated reads (issue 39): one row per period and closer, not one per call ----
+
+    /**
+     * The windows as one row `b` of two arrays (`f` their starts, `t` their ends), from a JSON array
+     * of [from, to] pairs, oldest first. A call's window is `width_bucket(occurred_at, b.f)` (1-based;
+     * 0 before the first), the call kept when it is before that window's end.
+     */
+    const windowsCte = (windows: string) =>
+      sql`b AS (SELECT ARRAY(SELECT (x.v ->> 0)::timestamptz FROM jsonb_array_elements(${windows}::jsonb) WITH ORDINALITY AS x(v, i) ORDER BY x.i) AS f,
+                       ARRAY(SELECT (x.v ->> 1)::timestamptz FROM jsonb_array_elements(${windows}::jsonb) WITH ORDINALITY AS x(v, i) ORDER BY x.i) AS t)`
+    /** The tenant's completed calls `c` in the windows, seen by `sees`, of the closer when one is asked for. */
+    const inWindows = (r: { clientId: string; sees: unknown; from: string; to: string; closerEmail: string | null }) =>
+      sql`c.client_id = ${r.clientId} AND c.status = 'completed'
+          AND c.occurred_at >= ${r.from}::timestamptz AND c.occurred_at < ${r.to}::timestamptz
+          AND width_bucket(c.occurred_at, b.f) > 0 AND c.occurred_at < b.t[width_bucket(c.occurred_at, b.f)]
+          AND ${seenBy(sql, r.sees as Sees, "c.closer_email")}
+          AND (${r.closerEmail}::text IS NULL OR lower(c.closer_email) = lower(${r.closerEmail}))`
+    /**
+     * `[sum, calls, newest ids, their times]` of a group, the ids those whose rank (`rank`, newest
+     * first) is within `max`. In no order: the service sorts them (by time, then id), and sorting
+     * each array here cost a sort per metric and group. The two arrays are filled from the same
+     * rows in the same order, so the n-th time is the n-th id's.
+     */
+    const metricOf = (sum: string, has: string, rank: string, max: number) =>
+      `jsonb_build_array(COALESCE(${sum}, 0), count(*) FILTER (WHERE ${has}),
+         COALESCE(array_agg(call_id) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::text[]),
+         COALESCE(array_agg(ms) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::float8[]))`
+    // each metric of a call from `calls.trend_facts` (migration 0025: its layout there) and `overall_score`
+    // (as columns f1…f22, read from the array once: each subscript of an array read from a row copies it)
+    const FACTS = 10 + 2 * (SCORE_METRICS.length - 1)
+    const factColumns = sql.literal(Array.from({ length: FACTS }, (_, i) => `COALESCE(c.trend_facts[${i + 1}], 0) AS f${i + 1}`).join(", "))
+    const countMetrics = COUNT_METRICS.map((_, k) => (k === 0 ? { has: "true", sum: "1" } : { has: `f${k} > 0`, sum: `f${k}` }))
+    const scoreMetrics = SCORE_METRICS.map((_, k) =>
+      k === 0 ? { has: "overall_score IS NOT NULL", sum: "overall_score" } : { has: `f${10 + 2 * k} > 0`, sum: `f${9 + 2 * k}` })
+    const groupsSql = (max: number) => ({
+      ranks: sql.literal([
+        ...countMetrics.map((m, k) => `count(*) FILTER (WHERE ${m.has}) OVER win AS rc${k}`),
+        ...scoreMetrics.map((m, k) => `count(*) FILTER (WHERE ${m.has}) OVER win AS rs${k}`)
+      ].join(",\n")),
+      out: sql.literal(
+        `jsonb_build_array(${countMetrics.map((m, k) => metricOf(`sum(${m.sum})`, m.has, `rc${k}`, max)).join(",\n")}) AS counts,
+         jsonb_build_array(${scoreMetrics.map((m, k) => metricOf(`sum(${m.sum}) FILTER (WHERE ${m.has})`, m.has, `rs${k}`, max)).join(",\n")}) AS scores`
+      )
+    })
+
+    const GroupsRequest = Schema.Struct({ ...Window, windows: Schema.String, max: Schema.Number })
+
+    const groups = Rows.findAll({
+      Request: GroupsRequest,
+      Result: TrendGroupRow,
+      execute: (r) => {
+        const g = groupsSql(r.max)
+        return sql`WITH ${windowsCte(r.windows)},
+            base AS (
+              SELECT c.call_id, c.closer_email, lower(c.closer_email) AS ck, c.occurred_at, width_bucket(c.occurred_at, b.f) - 1 AS p,
+                     extract(epoch FROM c.occurred_at)::float8 * 1000 AS ms, c.overall_score, ${factColumns}
+              FROM b, calls c
+              WHERE ${inWindows(r)}),
+            ranked AS (SELECT base.*, ${g.ranks} FROM base WINDOW win AS (PARTITION BY p, ck ORDER BY occurred_at DESC, call_id DESC))
+            SELECT p, ck, max(closer_email) FILTER (WHERE rc0 = 1) AS closer_email, max(ms) AS newest_ms,
+                   (array_agg(call_id ORDER BY overall_score, occurred_at DESC, call_id DESC) FILTER (WHERE overall_score IS NOT NULL))[1] AS lowest_call_id,
+                   ${g.out}
+            FROM ranked GROUP BY p, ck`
+      }
+    })
+
+    const mentionGroups = Rows.findAll({
+      Request: GroupsRequest,
+      Result: TrendMentionGroupRow,
       execute: (r) =>
-        sql`SELECT c.call_id, c.closer_email, c.occurred_at, c.deal_id,
-                   ${Rows.digestArray(sql, "c", "objections")} AS objections,
-                   ${Rows.digestArray(sql, "c", "next_steps")} AS next_steps,
-                   ${needs} AS needs,
-                   CASE WHEN jsonb_typeof(c.digest -> 'scorecard' -> 'overall') = 'number'
-                        THEN (c.digest -> 'scorecard' ->> 'overall')::float8 END AS overall,
-                   ${dims} AS dimensions
-            FROM calls c
-            WHERE c.client_id = ${r.clientId} AND c.status = 'completed'
-              AND c.occurred_at >= ${r.from}::timestamptz AND c.occurred_at < ${r.to}::timestamptz
-              AND ${seenBy(sql, r.sees as Sees, "c.closer_email")}
-              AND (${r.closerEmail}::text IS NULL OR lower(c.closer_email) = lower(${r.closerEmail}))
+        sql`WITH ${windowsCte(r.windows)},
+            m AS (
+              SELECT m.call_id, m.term, c.occurred_at, lower(c.closer_email) AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, count(*)::int AS n
+              FROM b, tracker_mentions m
+              JOIN trackers t ON t.tracker_id = m.tracker_id AND t.client_id = m.client_id AND t.source = 'market_profile'
+              JOIN calls c ON c.call_id = m.call_id AND c.client_id = m.client_id
+              WHERE m.client_id = ${r.clientId} AND ${inWindows(r)}
+              GROUP BY m.call_id, m.term, c.occurred_at, lower(c.closer_email), width_bucket(c.occurred_at, b.f)),
+            per AS (
+              SELECT call_id, term, occurred_at, ck, p, n FROM m
+              UNION ALL
+              SELECT call_id, NULL, occurred_at, ck, p, sum(n)::int FROM m GROUP BY call_id, occurred_at, ck, p),
+            ranked AS (
+              SELECT per.*, extract(epoch FROM occurred_at)::float8 * 1000 AS ms,
+                     row_number() OVER (PARTITION BY p, ck, term ORDER BY occurred_at DESC, call_id DESC) AS r
+              FROM per)
+            SELECT p, ck, term, ${sql.literal(metricOf("sum(n)", "true", "r", r.max))} AS metric
+            FROM ranked GROUP BY p, ck, term`
+    })
+
+    const steps = Rows.findAll({
+      Request: GroupsRequest,
+      Result: TrendStepRow,
+      execute: (r) =>
+        sql`WITH ${windowsCte(r.windows)}
+            SELECT c.call_id, lower(c.closer_email) AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, c.occurred_at, c.trend_dues AS dues,
+                   (SELECT floor(extract(epoch FROM min(d.occurred_at)) * 1000)::float8
+                    FROM calls d
+                    WHERE d.deal_id = c.deal_id AND d.client_id = c.client_id AND d.status = 'completed' AND d.deal_id IS NOT NULL
+                      AND date_trunc('milliseconds', d.occurred_at) > date_trunc('milliseconds', c.occurred_at)) AS next_at
+            FROM b, calls c
+            WHERE ${inWindows(r)} AND c.deal_id IS NOT NULL AND c.trend_dues IS NOT NULL
             ORDER BY c.occurred_at DESC, c.call_id DESC`
-    })
-
-    const competitorMentions = Rows.findAll({
-      Request: Schema.Struct(Window),
-      Result: CompetitorMentionRow,
-      execute: (r) =>
-        sql`SELECT m.call_id, m.term
-            FROM tracker_mentions m
-            JOIN trackers t ON t.tracker_id = m.tracker_id AND t.client_id = m.client_id AND t.source = 'market_profile'
-            JOIN calls c ON c.call_id = m.call_id AND c.client_id = m.client_id
-            WHERE m.client_id = ${r.clientId} AND c.status = 'completed'
-              AND c.occurred_at >= ${r.from}::timestamptz AND c.occurred_at < ${r.to}::timestamptz
-              AND ${seenBy(sql, r.sees as Sees, "c.closer_email")}
-              AND (${r.closerEmail}::text IS NULL OR lower(c.closer_email) = lower(${r.closerEmail}))
-            ORDER BY c.occurred_at DESC, c.call_id DESC, m.ord`
-    })
-
-    /** Every completed call of these deals of the tenant (before, in and after the window: a later call keeps a step). */
-    const dealCalls = Rows.findAll({
-      Request: Schema.Struct({ clientId: Schema.String, dealIds: Schema.Array(Schema.String) }),
-      Result: DealStepRow,
-      execute: (r) =>
-        sql`SELECT c.call_id, c.deal_id, c.occurred_at, ${Rows.digestArray(sql, "c", "next_steps")} AS next_steps
-            FROM calls c
-            WHERE c.client_id = ${r.clientId} AND c.status = 'completed'
-              AND c.deal_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(r.dealIds)}::jsonb))
-            ORDER BY c.deal_id, c.occurred_at, c.call_id`
     })
 
     const closers = Rows.findAll({
@@ -134,7 +227,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       Request: Schema.Struct({ from: Schema.String, to: Schema.String }),
       Result: SegmentCallRow,
       execute: (r) =>
-        sql`SELECT f.call_id, f.client_id, f.industry, f.icp, c.occurred_at, ${Rows.digestArray(sql, "c", "objections")} AS objections
+        sql`SELECT f.call_id, f.client_id, f.industry, f.icp, c.occurred_at, COALESCE(c.trend_facts[2:7], '{0,0,0,0,0,0}') AS kinds
             FROM market_intel_call_facts f JOIN calls c ON c.call_id = f.call_id
             WHERE f.status = 'completed' AND NOT f.tenant_test AND NOT f.excluded
               AND c.occurred_at >= ${r.from}::timestamptz AND c.occurred_at < ${r.to}::timestamptz
@@ -155,13 +248,10 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
     })
 
     return {
-      calls: (clientId: ClientId, sees: Sees, from: string, to: string, closerEmail: string | null) =>
-        Effect.orDie(calls({ clientId, sees, from, to, closerEmail })),
-      competitorMentions: (clientId: ClientId, sees: Sees, from: string, to: string, closerEmail: string | null) =>
-        Effect.orDie(competitorMentions({ clientId, sees, from, to, closerEmail })),
-      dealCalls: (clientId: ClientId, dealIds: ReadonlyArray<string>) =>
-        dealIds.length === 0 ? Effect.succeed([]) : Effect.orDie(dealCalls({ clientId, dealIds })),
       closers: (clientId: ClientId) => Effect.orDie(closers(clientId)),
+      groups: (r: typeof GroupsRequest.Type) => Effect.orDie(groups(r)),
+      mentionGroups: (r: typeof GroupsRequest.Type) => Effect.orDie(mentionGroups(r)),
+      steps: (r: typeof GroupsRequest.Type) => Effect.orDie(steps(r)),
       segmentCalls: (from: string, to: string) => Effect.orDie(segmentCalls({ from, to })),
       segmentMentions: (from: string, to: string) => Effect.orDie(segmentMentions({ from, to }))
     } as const

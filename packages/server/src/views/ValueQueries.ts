@@ -235,23 +235,38 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
 
     /**
      * Completed calls whose meeting was in the last `days` days (`occurred_at`) whose deal is not decided (no outcome, or `open`),
-     * with how many next steps they agreed and how many objections were left unexplored.
+     * with how many next steps they agreed and how many objections were left unexplored: the first `limit` with a reason to
+     * be at risk (`ValueViews.openDealRisk`, whose rule this orders by: high, then medium, then low; newest first within).
+     * The counts are `calls.trend_facts`' (migration 0025: [9] next steps, [23] objections answered `other`, [24] a
+     * transcript), the digest's numbers kept beside it: the 30 days' calls are read from an index, not decompressed.
      */
     const openDeals = Rows.findAll({
-      Request: Schema.Struct({ clientId: ClientId, sees: SeesSchema, days: Schema.Number }),
+      Request: Schema.Struct({
+        clientId: ClientId,
+        sees: SeesSchema,
+        days: Schema.Number,
+        salesCycleDays: Schema.NullOr(Schema.Number),
+        limit: Schema.Number
+      }),
       Result: OpenDeal,
-      execute: ({ clientId, days, sees }) =>
-        sql`SELECT c.call_id, c.external_call_id, c.closer_email, c.completed_at,
-                   floor(extract(epoch FROM now() - c.occurred_at) / 86400)::int AS age_days,
-                   jsonb_array_length(${Rows.digestArray(sql, "c", "next_steps")}) AS next_steps,
-                   (SELECT count(*)::int FROM jsonb_array_elements(${Rows.digestArray(sql, "c", "objections")}) x
-                    WHERE x ->> 'response' = 'other') AS unexplored_objections,
-                   o.outcome
-            FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id
-            WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.occurred_at > now() - make_interval(days => ${days})
-              AND (o.outcome IS NULL OR o.outcome = 'open')
-              AND jsonb_typeof(c.digest -> 'transcript') = 'array' AND ${seenBy(sql, sees, "c.closer_email")}
-            ORDER BY c.occurred_at DESC, c.call_id`
+      execute: ({ clientId, days, limit, salesCycleDays, sees }) =>
+        sql`WITH d AS (
+              SELECT c.call_id, c.occurred_at, floor(extract(epoch FROM now() - c.occurred_at) / 86400)::int AS age_days,
+                     COALESCE(c.trend_facts[9], 0)::int AS next_steps, COALESCE(c.trend_facts[23], 0)::int AS unexplored_objections,
+                     o.outcome
+              FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id
+              WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.occurred_at > now() - make_interval(days => ${days})
+                AND (o.outcome IS NULL OR o.outcome = 'open')
+                AND c.trend_facts[24] = 1 AND ${seenBy(sql, sees, "c.closer_email")}),
+            r AS (SELECT d.*, COALESCE(d.outcome = 'open' AND d.age_days > ${salesCycleDays}::float8, false) AS past FROM d),
+            top AS (
+              SELECT r.*, CASE WHEN past OR (next_steps = 0 AND unexplored_objections > 0) THEN 0 WHEN next_steps = 0 THEN 1 ELSE 2 END AS risk_rank
+              FROM r WHERE past OR next_steps = 0 OR unexplored_objections > 0
+              ORDER BY risk_rank, occurred_at DESC, call_id LIMIT ${limit})
+            SELECT c.call_id, c.external_call_id, c.closer_email, c.completed_at, top.age_days, top.next_steps,
+                   top.unexplored_objections, top.outcome
+            FROM top JOIN calls c ON c.call_id = top.call_id
+            ORDER BY top.risk_rank, top.occurred_at DESC, top.call_id`
     })
 
     /** Completed calls whose meeting is older than `days` days without an outcome, oldest first (3). */

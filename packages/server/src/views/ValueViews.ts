@@ -329,7 +329,8 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
       }
 
       const risks: Array<typeof DealAtRisk.Type> = []
-      for (const d of yield* queries.openDeals({ clientId, sees, days: OPEN_DEAL_DAYS })) {
+      // the first 20 at risk, ordered by the rule in SQL (the rule itself is applied here again, on those)
+      for (const d of yield* queries.openDeals({ clientId, sees, days: OPEN_DEAL_DAYS, salesCycleDays: settings.sales_cycle_days, limit: 20 })) {
         const { reasons, risk } = openDealRisk(d, settings.sales_cycle_days)
         if (reasons.length === 0) continue
         risks.push({ call_id: d.call_id, external_call_id: d.external_call_id, closer_email: d.closer_email, risk, reasons })

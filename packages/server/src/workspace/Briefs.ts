@@ -41,8 +41,19 @@ import { round1 } from "../views/CoachingDashboard.js"
 import { AT_RISK_SCORE, TeamHealthView } from "../views/TeamHealthView.js"
 import { ValueQueries } from "../views/ValueQueries.js"
 import { OPEN_DEAL_DAYS, openDealRisk } from "../views/ValueViews.js"
-import { type DealCall, dealRisk, objectionsOf, scoreTrend, stakeholdersOf, stepFollowThrough } from "../views/DealTimeline.js"
-import { BriefsRepo, type DealCallRow, type DealDetails } from "./BriefsRepo.js"
+import {
+  type DealCall,
+  type DealObjection,
+  dealRisk,
+  objectionsOf,
+  type Risk,
+  type ScoreTrend,
+  scoreTrend,
+  stakeholdersOf,
+  type StepFollowThrough,
+  stepFollowThrough
+} from "../views/DealTimeline.js"
+import { BriefsRepo, type DealCallRow, type DealDetails, type OpenDeal } from "./BriefsRepo.js"
 
 /** The most deals deal intelligence lists. */
 export const DEALS_LIMIT = 50
@@ -57,6 +68,27 @@ const ANSWERED: Record<string, string> = {
 const RISK_ORDER = { high: 0, medium: 1, low: 2 } as const
 
 type Insight = typeof DealInsight.Type
+
+const atLeast = (a: Risk, b: Risk): Risk => (RISK_ORDER[a] <= RISK_ORDER[b] ? a : b)
+
+/** An open deal as ranked: its latest call, its place among the calls (newest first), its risk (exact, or the most it can be). */
+interface Ranked {
+  readonly d: OpenDeal
+  readonly i: number
+  /** The deal value, -Infinity when none (last). */
+  readonly value: number
+  readonly callRisk: Risk
+  risk: Risk
+  exact: boolean
+  /** A deal's timeline (null for a call of no deal); `steps` once resolved. */
+  readonly deal: {
+    readonly rows: ReadonlyArray<DealCallRow>
+    readonly timeline: ReadonlyArray<DealCall>
+    readonly trend: ScoreTrend
+    readonly objections: ReadonlyArray<DealObjection>
+    steps: ReadonlyArray<StepFollowThrough> | null
+  } | null
+}
 
 /** The deal's next step: the first said with a due, else the first said. */
 const nextStepOf = (steps: DealDetails["next_steps"]): string | null => {
@@ -91,22 +123,22 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
     /**
      * The open deals and their risk; a rep's (`sees` a closer) are the deals with their own calls,
      * followed over their own calls only.
+     *
+     * Only `DEALS_LIMIT` deals are listed, so each is built whole only once it is known to be
+     * among them. Every open deal is ranked (risk, deal value, most recent call): a call of no deal
+     * by its call's risk; a deal by its timeline, whose slipped steps need each step's due resolved
+     * (chrono). A deal's risk without its steps, and the most its steps can raise it to, bound it;
+     * the deals are taken best first by that bound and resolved only when one comes first
+     * unresolved (its exact place is never better than its bound), so the order is the order of
+     * every deal ranked exactly.
      */
     const computeDealIntelligence = Effect.fn("Briefs.dealIntelligence")(function* (clientId: ClientId, sees: Sees) {
-      const [settings, deals, details, ownDomains] = yield* Effect.all([
+      const [settings, deals, ownDomains] = yield* Effect.all([
         values.settings(clientId),
-        values.openDeals({ clientId, sees, days: OPEN_DEAL_DAYS }),
-        repo.dealDetails(clientId, OPEN_DEAL_DAYS),
+        repo.openDeals(clientId, sees, OPEN_DEAL_DAYS),
         dealsRepo.ownDomains(clientId)
-      ]).pipe(Effect.orDie)
-      const byCall = new Map(details.map((d) => [d.call_id as string, d]))
-      // one insight a deal: its latest open call (the list is newest first), or a call of no deal alone
-      const latestOfDeal = new Map<string, (typeof deals)[number]>()
-      for (const d of deals) {
-        const key = byCall.get(d.call_id)?.deal_id ?? `call:${d.call_id}`
-        if (!latestOfDeal.has(key)) latestOfDeal.set(key, d)
-      }
-      const dealIds = [...latestOfDeal.keys()].filter((k) => !k.startsWith("call:"))
+      ], { concurrency: "unbounded" }).pipe(Effect.orDie)
+      const dealIds = deals.flatMap((d) => (d.deal_id === null ? [] : [d.deal_id]))
       const callsOfDeal = new Map<string, Array<DealCallRow>>()
       for (const row of yield* repo.dealCalls(clientId, dealIds, sees)) {
         const list = callsOfDeal.get(row.deal_id!) ?? []
@@ -114,14 +146,71 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
         callsOfDeal.set(row.deal_id!, list)
       }
       const now = new Date()
-      const insights = [...latestOfDeal.entries()].flatMap(([key, d]): Array<typeof DealInsight.Type> => {
+      const timelineOf = (rows: ReadonlyArray<DealCallRow | (DealDetails & { outcome: string | null })>): Array<DealCall> =>
+        rows.map((r) => ({
+          call_id: r.call_id,
+          meeting_at: r.meeting_at,
+          closer_email: r.closer_email,
+          overall_score: r.overall_score,
+          objections: r.objections,
+          next_steps: r.next_steps,
+          attendees: r.attendees
+        }))
+
+      // every open deal with its risk, exact or bounded (the deals' slipped steps not yet resolved)
+      const ranked = deals.flatMap((d, i): Array<Ranked> => {
+        const { risk: briefRisk } = openDealRisk(d, settings.sales_cycle_days)
+        const lowScore = d.overall_score !== null && d.overall_score < AT_RISK_SCORE
+        const callRisk: Risk = briefRisk === "low" && lowScore ? "medium" : briefRisk
+        const value = d.deal_value ?? -Infinity
+        if (d.deal_id === null) return [{ d, i, value, callRisk, risk: callRisk, exact: true, deal: null }]
+        const rows = callsOfDeal.get(d.deal_id)
+        // a deal one of whose calls has a decided outcome is closed (left out by `openDeals`; so
+        // here only when an outcome was recorded in between)
+        if (rows === undefined || rows.some((r) => r.outcome !== null && r.outcome !== "open")) return []
+        const timeline = timelineOf(rows)
+        const trend = scoreTrend(timeline)
+        const objections = objectionsOf(timeline)
+        const base = dealRisk(callRisk, { steps: [], trend, objections }, AT_RISK_SCORE).risk
+        // each step with a due may slip: one raises the risk to medium, two to high
+        const dated = timeline.reduce((n, c) => n + c.next_steps.filter((s) => s.due !== null && s.due.trim() !== "").length, 0)
+        const bound: Risk = dated >= 2 ? "high" : dated === 1 ? atLeast(base, "medium") : base
+        return [{ d, i, value, callRisk, risk: bound, exact: bound === base, deal: { rows, timeline, trend, objections, steps: null } }]
+      })
+      const resolve = (r: Ranked) => {
+        const deal = r.deal!
+        deal.steps = stepFollowThrough(deal.timeline, now)
+        r.risk = dealRisk(r.callRisk, { steps: deal.steps, trend: deal.trend, objections: deal.objections }, AT_RISK_SCORE).risk
+        r.exact = true
+      }
+      const before = (a: Ranked, b: Ranked) =>
+        RISK_ORDER[a.risk] - RISK_ORDER[b.risk] || (a.value === b.value ? 0 : b.value - a.value) || a.i - b.i
+      const pending = ranked.sort(before)
+      const top: Array<Ranked> = []
+      while (top.length < DEALS_LIMIT && pending.length > 0) {
+        const first = pending[0]!
+        if (first.exact) {
+          top.push(pending.shift()!)
+          continue
+        }
+        // its place by its exact risk: never before where its bound put it
+        pending.shift()
+        resolve(first)
+        let lo = 0
+        let hi = pending.length
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1
+          if (before(pending[mid]!, first) < 0) lo = mid + 1
+          else hi = mid
+        }
+        pending.splice(lo, 0, first)
+      }
+
+      const details = yield* repo.dealDetails(clientId, top.map((r) => r.d.call_id))
+      const byCall = new Map(details.map((x) => [x.call_id as string, x]))
+      const insights = top.map(({ d, deal: ofDeal, callRisk }): Insight => {
         const more = byCall.get(d.call_id)
-        const rows = key.startsWith("call:") || more === undefined
-          ? (more === undefined ? [] : [{ ...more, outcome: d.outcome as string | null }])
-          : callsOfDeal.get(key) ?? [{ ...more, outcome: d.outcome as string | null }]
-        // a deal one of whose calls has a decided outcome is closed
-        if (rows.some((r) => r.outcome !== null && r.outcome !== "open")) return []
-        const { pastCycle, reasons, risk: briefRisk } = openDealRisk(d, settings.sales_cycle_days)
+        const { pastCycle, reasons } = openDealRisk(d, settings.sales_cycle_days)
         const score = more?.overall_score ?? null
         const lowScore = score !== null && score < AT_RISK_SCORE
         const steps = more?.next_steps ?? []
@@ -134,26 +223,18 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
         }
         if (lowScore) signals.push(`scored ${round1(score)}, below ${AT_RISK_SCORE}`)
         if (steps.length > 0 && steps.every((s) => s.due === null || s.due.trim() === "")) signals.push("no date on the next steps")
-        const timeline: Array<DealCall> = rows.map((r) => ({
-          call_id: r.call_id,
-          meeting_at: r.meeting_at,
-          closer_email: r.closer_email,
-          overall_score: r.overall_score,
-          objections: r.objections,
-          next_steps: r.next_steps,
-          attendees: r.attendees
-        }))
-        const followThrough = stepFollowThrough(timeline, now)
-        const trend = scoreTrend(timeline)
-        const objections = objectionsOf(timeline)
-        const callRisk = briefRisk === "low" && lowScore ? "medium" : briefRisk
+        const rows = ofDeal?.rows ?? (more === undefined ? [] : [{ ...more, outcome: d.outcome as string | null }])
+        const timeline = ofDeal?.timeline ?? timelineOf(rows)
+        const followThrough = ofDeal?.steps ?? stepFollowThrough(timeline, now)
+        const trend = ofDeal?.trend ?? scoreTrend(timeline)
+        const objections = ofDeal?.objections ?? objectionsOf(timeline)
         // a call of no deal keeps its call's risk and signals: without a deal, a later call of the
         // buyer is not known, so a step past its due is not known to have slipped
-        const deal = key.startsWith("call:")
+        const risk = ofDeal === null
           ? { risk: callRisk, reasons: [] as Array<string> }
           : dealRisk(callRisk, { steps: followThrough, trend, objections }, AT_RISK_SCORE)
-        for (const reason of deal.reasons) if (!signals.includes(reason)) signals.push(reason)
-        return [{
+        for (const reason of risk.reasons) if (!signals.includes(reason)) signals.push(reason)
+        return {
           call_id: d.call_id,
           external_call_id: d.external_call_id,
           closer_email: d.closer_email,
@@ -161,7 +242,7 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
           outcome: d.outcome,
           deal_value: more?.deal_value ?? null,
           currency: more?.currency ?? null,
-          risk: deal.risk,
+          risk: risk.risk,
           signals,
           next_step: nextStepOf(steps),
           deal_id: more?.deal_id ?? null,
@@ -175,19 +256,10 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
           objections: objections as unknown as Insight["objections"],
           next_steps: followThrough as unknown as Insight["next_steps"],
           stakeholders: stakeholdersOf(timeline, ownDomains),
-          risk_reasons: deal.reasons
-        }]
+          risk_reasons: risk.reasons
+        }
       })
-      const ordered = insights
-        .map((deal, i) => ({ deal, i }))
-        .sort((a, b) =>
-          RISK_ORDER[a.deal.risk] - RISK_ORDER[b.deal.risk] ||
-          (b.deal.deal_value ?? -Infinity) - (a.deal.deal_value ?? -Infinity) ||
-          a.i - b.i
-        )
-        .slice(0, DEALS_LIMIT)
-        .map(({ deal }) => deal)
-      return { client_id: clientId, deals: ordered, generated_at: new Date().toISOString() } satisfies typeof DealIntelligence.Type
+      return { client_id: clientId, deals: insights, generated_at: new Date().toISOString() } satisfies typeof DealIntelligence.Type
     })
 
     const dealIntelligence = (clientId: ClientId, sees: Sees) => gated(clientId, computeDealIntelligence(clientId, sees))

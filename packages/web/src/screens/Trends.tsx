@@ -140,6 +140,7 @@ const TrendsView = ({ behind, changes, onShow, periods, scopeName, type }: {
   const notable = changes.filter((c) => c.notable)
   const others = changes.filter((c) => !c.notable)
   const last = periods.at(-1)
+  const sides = { before: periods.at(-2), last }
   return (
     <>
       <Panel title={`Notable changes, ${scopeName}`}>
@@ -147,14 +148,14 @@ const TrendsView = ({ behind, changes, onShow, periods, scopeName, type }: {
           <p className="muted">No notable change between the last two {type}s (a count that moved by 3 and by half, or an average score by 10 points).</p>
         ) : (
           <ul className="plain changes notable">
-            {notable.map((c) => <ChangeItem key={`${c.metric}:${c.key ?? ""}`} change={c} type={type} onShow={onShow} />)}
+            {notable.map((c) => <ChangeItem key={`${c.metric}:${c.key ?? ""}`} change={c} type={type} sides={sides} onShow={onShow} />)}
           </ul>
         )}
         {others.length === 0 ? null : (
           <details className="more">
             <summary>The other changes ({others.length})</summary>
             <ul className="plain changes">
-              {others.map((c) => <ChangeItem key={`${c.metric}:${c.key ?? ""}`} change={c} type={type} onShow={onShow} />)}
+              {others.map((c) => <ChangeItem key={`${c.metric}:${c.key ?? ""}`} change={c} type={type} sides={sides} onShow={onShow} />)}
             </ul>
           </details>
         )}
@@ -237,19 +238,58 @@ const PeriodRow = ({ onShow, period: p, type }: { readonly period: Period; reado
   )
 }
 
-const ChangeItem = ({ change: c, onShow, type }: { readonly change: Change; readonly type: "week" | "month"; readonly onShow: (b: Behind) => void }) => (
+/**
+ * How many calls a change's side counts: the period's number (a change lists the newest of them,
+ * at most 10 like every number; docs/trends.md), so the list can say how many it leaves out.
+ */
+const callsOf = (p: Period | undefined, c: Change): number | undefined => {
+  if (p === undefined) return undefined
+  switch (c.metric) {
+    case "calls":
+      return p.calls.calls
+    case "objections":
+      return p.objections.calls
+    case "objection_kind":
+      return p.objections_by_kind.find((k) => k.kind === c.key)?.calls
+    case "competitors":
+      return p.competitors.calls
+    case "competitor":
+      return p.competitors_by_term.find((t) => t.term === c.key)?.calls
+    case "pains":
+      return p.pains.calls
+    case "next_steps_said":
+      return p.next_steps.said.calls
+    case "next_steps_dated":
+      return p.next_steps.dated.calls
+    case "next_steps_kept":
+      return p.next_steps.kept?.calls
+    case "next_steps_slipped":
+      return p.next_steps.slipped?.calls
+    case "overall_score":
+      return p.overall_score.n
+    case "dimension":
+      return p.dimensions.find((d) => d.dimension === c.key)?.n
+  }
+}
+
+const ChangeItem = ({ change: c, onShow, sides, type }: {
+  readonly change: Change
+  readonly type: "week" | "month"
+  readonly sides: { readonly before: Period | undefined; readonly last: Period | undefined }
+  readonly onShow: (b: Behind) => void
+}) => (
   <li>
     <span className={`badge dir-${c.direction}`} aria-hidden="true">{c.direction === "up" ? "▲" : c.direction === "down" ? "▼" : "="}</span>{" "}
     <span className="sentence">{c.sentence.replace(/^./, (l) => l.toUpperCase())}</span>{" "}
     <span className="muted">
       {c.to_call_ids.length === 0 ? null : (
-        <button type="button" className="link" aria-label={`the last ${type}'s calls: ${c.label}`} onClick={() => onShow({ what: `${c.label}, the last ${type}`, count: c.to ?? 0, calls: c.to_call_ids.length, callIds: c.to_call_ids })}>
+        <button type="button" className="link" aria-label={`the last ${type}'s calls: ${c.label}`} onClick={() => onShow({ what: `${c.label}, the last ${type}`, count: c.to ?? 0, calls: Math.max(callsOf(sides.last, c) ?? 0, c.to_call_ids.length), callIds: c.to_call_ids })}>
           the last {type}'s calls
         </button>
       )}
       {c.to_call_ids.length === 0 || c.from_call_ids.length === 0 ? null : " · "}
       {c.from_call_ids.length === 0 ? null : (
-        <button type="button" className="link" aria-label={`the ${type} before's calls: ${c.label}`} onClick={() => onShow({ what: `${c.label}, the ${type} before`, count: c.from ?? 0, calls: c.from_call_ids.length, callIds: c.from_call_ids })}>
+        <button type="button" className="link" aria-label={`the ${type} before's calls: ${c.label}`} onClick={() => onShow({ what: `${c.label}, the ${type} before`, count: c.from ?? 0, calls: Math.max(callsOf(sides.before, c) ?? 0, c.from_call_ids.length), callIds: c.from_call_ids })}>
           the {type} before's
         </button>
       )}
