@@ -83,6 +83,37 @@ export const COUNT_METRICS = [
 /** The scores the trends average, in this order (`TrendGroupRow.scores`). */
 export const SCORE_METRICS = ["overall", "discovery", "listening", "objection_handling", "value", "next_steps", "conversation_flow"] as const
 
+/**
+ * Where each count of a call sits in `calls.trend_facts` (1-based; migration 0025 writes the array
+ * in this layout): every count metric but `calls`, each scorecard dimension's `[sum, count]` of its
+ * numeric scores, and two facts the daily brief's open deals read.
+ */
+export const TREND_FACT = {
+  objections: 1,
+  price: 2,
+  budget: 3,
+  timing: 4,
+  authority: 5,
+  need: 6,
+  competitor: 7,
+  pains: 8,
+  said: 9,
+  dated: 10,
+  discovery: [11, 12],
+  listening: [13, 14],
+  objection_handling: [15, 16],
+  value: [17, 18],
+  next_steps: [19, 20],
+  conversation_flow: [21, 22],
+  /** Objections answered `other` (left unexplored). */
+  unexplored: 23,
+  /** 1 when the result has a transcript. */
+  transcript: 24
+} as const satisfies
+  & Record<Exclude<(typeof COUNT_METRICS)[number], "calls">, number>
+  & Record<Exclude<(typeof SCORE_METRICS)[number], "overall">, readonly [number, number]>
+  & Record<"unexplored" | "transcript", number>
+
 /** A call of any (non-test) tenant with its market-intelligence segment, for the per-segment trends. */
 export const SegmentCallRow = Schema.Struct({
   call_id: Schema.String,
@@ -90,7 +121,7 @@ export const SegmentCallRow = Schema.Struct({
   industry: Schema.String,
   icp: Schema.String,
   occurred_at: Rows.IsoTimestamp,
-  /** The call's objections per kind, in the order of `OBJECTION_KINDS` (`calls.trend_facts` [2..7], migration 0025). */
+  /** The call's objections per kind, in the order of `OBJECTION_KINDS` (`calls.trend_facts` from `TREND_FACT.price` to `competitor`). */
   kinds: Schema.Array(Schema.Number)
 })
 export type SegmentCallRow = typeof SegmentCallRow.Type
@@ -137,13 +168,17 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       `jsonb_build_array(COALESCE(${sum}, 0), count(*) FILTER (WHERE ${has}),
          COALESCE(array_agg(call_id) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::text[]),
          COALESCE(array_agg(ms) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::float8[]))`
-    // each metric of a call from `calls.trend_facts` (migration 0025: its layout there) and `overall_score`
-    // (as columns f1…f22, read from the array once: each subscript of an array read from a row copies it)
-    const FACTS = 10 + 2 * (SCORE_METRICS.length - 1)
+    // each metric of a call from `calls.trend_facts` (`TREND_FACT`) and `overall_score`, the facts as
+    // columns f1…f22 (named by their position), read from the array once: each subscript of an array
+    // read from a row copies it
+    const FACTS = TREND_FACT.conversation_flow[1]
     const factColumns = sql.literal(Array.from({ length: FACTS }, (_, i) => `COALESCE(c.trend_facts[${i + 1}], 0) AS f${i + 1}`).join(", "))
-    const countMetrics = COUNT_METRICS.map((_, k) => (k === 0 ? { has: "true", sum: "1" } : { has: `f${k} > 0`, sum: `f${k}` }))
-    const scoreMetrics = SCORE_METRICS.map((_, k) =>
-      k === 0 ? { has: "overall_score IS NOT NULL", sum: "overall_score" } : { has: `f${10 + 2 * k} > 0`, sum: `f${9 + 2 * k}` })
+    const countMetrics = COUNT_METRICS.map((metric) =>
+      metric === "calls" ? { has: "true", sum: "1" } : { has: `f${TREND_FACT[metric]} > 0`, sum: `f${TREND_FACT[metric]}` })
+    const scoreMetrics = SCORE_METRICS.map((metric) =>
+      metric === "overall"
+        ? { has: "overall_score IS NOT NULL", sum: "overall_score" }
+        : { has: `f${TREND_FACT[metric][1]} > 0`, sum: `f${TREND_FACT[metric][0]}` })
     const groupsSql = (max: number) => ({
       ranks: sql.literal([
         ...countMetrics.map((m, k) => `count(*) FILTER (WHERE ${m.has}) OVER win AS rc${k}`),
@@ -227,7 +262,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       Request: Schema.Struct({ from: Schema.String, to: Schema.String }),
       Result: SegmentCallRow,
       execute: (r) =>
-        sql`SELECT f.call_id, f.client_id, f.industry, f.icp, c.occurred_at, COALESCE(c.trend_facts[2:7], '{0,0,0,0,0,0}') AS kinds
+        sql`SELECT f.call_id, f.client_id, f.industry, f.icp, c.occurred_at, COALESCE(c.trend_facts[${sql.literal(`${TREND_FACT.price}:${TREND_FACT.competitor}`)}], '{0,0,0,0,0,0}') AS kinds
             FROM market_intel_call_facts f JOIN calls c ON c.call_id = f.call_id
             WHERE f.status = 'completed' AND NOT f.tenant_test AND NOT f.excluded
               AND c.occurred_at >= ${r.from}::timestamptz AND c.occurred_at < ${r.to}::timestamptz

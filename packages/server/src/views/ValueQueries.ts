@@ -10,6 +10,7 @@ import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
 import { SeesSchema, seenBy } from "../tenancy/Sees.js"
+import { TREND_FACT } from "./TrendsQueries.js"
 
 /** A period of the tenant's calls, of those `sees` sees (a rep: their own; `Sees.ts`). */
 const Period = Schema.Struct({ clientId: ClientId, sees: SeesSchema, from: Schema.String, to: Schema.String })
@@ -237,7 +238,7 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
      * Completed calls whose meeting was in the last `days` days (`occurred_at`) whose deal is not decided (no outcome, or `open`),
      * with how many next steps they agreed and how many objections were left unexplored: the first `limit` with a reason to
      * be at risk (`ValueViews.openDealRisk`, whose rule this orders by: high, then medium, then low; newest first within).
-     * The counts are `calls.trend_facts`' (migration 0025: [9] next steps, [23] objections answered `other`, [24] a
+     * The counts are `calls.trend_facts`' (migration 0025, `TREND_FACT`: next steps, objections answered `other`, a
      * transcript), the digest's numbers kept beside it: the 30 days' calls are read from an index, not decompressed.
      */
     const openDeals = Rows.findAll({
@@ -252,12 +253,13 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
       execute: ({ clientId, days, limit, salesCycleDays, sees }) =>
         sql`WITH d AS (
               SELECT c.call_id, c.occurred_at, floor(extract(epoch FROM now() - c.occurred_at) / 86400)::int AS age_days,
-                     COALESCE(c.trend_facts[9], 0)::int AS next_steps, COALESCE(c.trend_facts[23], 0)::int AS unexplored_objections,
+                     COALESCE(c.trend_facts[${sql.literal(String(TREND_FACT.said))}], 0)::int AS next_steps,
+                     COALESCE(c.trend_facts[${sql.literal(String(TREND_FACT.unexplored))}], 0)::int AS unexplored_objections,
                      o.outcome
               FROM calls c LEFT JOIN outcome_truth o ON o.call_id = c.call_id
               WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.occurred_at > now() - make_interval(days => ${days})
                 AND (o.outcome IS NULL OR o.outcome = 'open')
-                AND c.trend_facts[24] = 1 AND ${seenBy(sql, sees, "c.closer_email")}),
+                AND c.trend_facts[${sql.literal(String(TREND_FACT.transcript))}] = 1 AND ${seenBy(sql, sees, "c.closer_email")}),
             r AS (SELECT d.*, COALESCE(d.outcome = 'open' AND d.age_days > ${salesCycleDays}::float8, false) AS past FROM d),
             top AS (
               SELECT r.*, CASE WHEN past OR (next_steps = 0 AND unexplored_objections > 0) THEN 0 WHEN next_steps = 0 THEN 1 ELSE 2 END AS risk_rank

@@ -14,7 +14,8 @@
  *   conversation_flow) the sum of its numeric scores and how many there are ([11],[12] … [21],[22]);
  *   [23] the objections answered `other` (left unexplored: the daily brief's open deals), [24] 1 when
  *   the result has a transcript (an array), else 0. Null when `result` is. The same parts, at the
- *   same paths, as `digest` holds.
+ *   same paths, as `digest` holds. The readers name these positions once: `TREND_FACT`
+ *   (views/TrendsQueries.ts).
  * - `trend_dues`: the dues of those dated steps as said, in order (null when none): what the deal
  *   timeline's rule reads (chrono, in the service) to tell kept from slipped.
  *
