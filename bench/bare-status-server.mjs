@@ -2,6 +2,7 @@
  * The baseline of bench/status.bench.ts: bare `node:http` and `pg` answering the same status poll
  * as `GET /analysis/{call_id}` with the same two queries (the tenant key by its SHA-256, the call's
  * status row by tenant and id: the service's own statement) and the same pool size, and a `/health`
+ * answering the service's fields
  * reporting a database ping shared by the requests of the same second. What Node and PostgreSQL
  * allow on this machine; no framework, no validation, no logging.
  *
@@ -19,17 +20,34 @@ const send = (res, status, body) => {
   res.end(text)
 }
 
-let ping = { at: 0, result: Promise.resolve(false) }
+let ping = { at: 0, result: Promise.resolve({ connected: false, latency_ms: null, error: "not yet" }) }
 const recentPing = () => {
-  if (Date.now() - ping.at >= 1000) ping = { at: Date.now(), result: pool.query("SELECT 1").then(() => true, () => false) }
+  if (Date.now() - ping.at >= 1000) {
+    const started = performance.now()
+    ping = {
+      at: Date.now(),
+      result: pool.query("SELECT 1").then(
+        () => ({ connected: true, latency_ms: Math.round((performance.now() - started) * 1000) / 1000, error: null }),
+        (error) => ({ connected: false, latency_ms: null, error: String(error.message) })
+      )
+    }
+  }
   return ping.result
 }
+const startedAt = Date.now()
 
 const server = createServer(async (req, res) => {
   try {
     if (req.url === "/health") {
-      const connected = await recentPing()
-      return send(res, 200, { status: connected ? "ok" : "degraded", database: { connected } })
+      // the service's answer (api-spec HealthResponse), field for field
+      const db = await recentPing()
+      return send(res, 200, {
+        status: db.connected ? "ok" : "degraded",
+        version: "0.1.0",
+        api_version: "1.0.0",
+        uptime_s: Math.round((Date.now() - startedAt) / 1000),
+        database: { backend: "postgres", ...db }
+      })
     }
     const match = /^\/analysis\/([^/?]+)/.exec(req.url ?? "")
     if (match === null) return send(res, 404, { message: "not found" })

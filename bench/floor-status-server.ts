@@ -4,12 +4,13 @@
  * `GET /analysis/:call_id` with the same `X-API-Key` header and path parameter, answering the same
  * wire schema (`AnalysisStatusResponse`) from the same two statements as the service (the key by
  * its SHA-256, then the call's status row) through `@effect/sql-pg`, and a `/health` that reports
- * a database ping shared by the requests of the same second, as the service's does. No middleware,
+ * a database ping shared by the requests of the same second, as the service's does, in the service's
+ * answer (`HealthResponse`). No middleware,
  * no logging, no tracing, no metrics, no key cache: what the framework itself costs.
  *
  *   PORT=… DATABASE_URL=… DB_POOL_MAX=10 npx tsx bench/floor-status-server.ts
  */
-import { AnalysisStatusResponse } from "@callsight/api-spec"
+import { AnalysisStatusResponse, HealthResponse } from "@callsight/api-spec"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiError, HttpApiGroup, HttpMiddleware } from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { SqlClient, SqlSchema } from "@effect/sql"
@@ -18,7 +19,6 @@ import { Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { createServer } from "node:http"
 
-const Health = Schema.Struct({ status: Schema.Literal("ok", "degraded"), database: Schema.Struct({ connected: Schema.Boolean }) })
 
 class FloorGroup extends HttpApiGroup.make("floor")
   .add(
@@ -29,7 +29,7 @@ class FloorGroup extends HttpApiGroup.make("floor")
       .addError(HttpApiError.Unauthorized)
       .addError(HttpApiError.NotFound)
   )
-  .add(HttpApiEndpoint.get("health", "/health").addSuccess(Health))
+  .add(HttpApiEndpoint.get("health", "/health").addSuccess(HealthResponse))
 {}
 
 class FloorApi extends HttpApi.make("floor").add(FloorGroup) {}
@@ -95,7 +95,8 @@ const FloorLive = HttpApiBuilder.group(FloorApi, "floor", (handlers) =>
                    (SELECT d.external_deal_id FROM deals d WHERE d.deal_id = calls.deal_id) AS external_deal_id
             FROM calls WHERE client_id = ${clientId} AND call_id = ${callId}`
     })
-    const recentPing = yield* Effect.cachedWithTTL(Effect.either(sql`SELECT 1`), Duration.seconds(1))
+    const recentPing = yield* Effect.cachedWithTTL(Effect.either(Effect.timed(sql`SELECT 1`)), Duration.seconds(1))
+    const startedAt = Date.now()
 
     return handlers
       .handle("getAnalysis", ({ headers, path }) =>
@@ -138,9 +139,18 @@ const FloorLive = HttpApiBuilder.group(FloorApi, "floor", (handlers) =>
           } as unknown as typeof AnalysisStatusResponse.Type
         }).pipe(Effect.orDie))
       .handle("health", () =>
+        // the service's answer (api-spec HealthResponse), field for field
         Effect.map(recentPing, (ping) => ({
           status: ping._tag === "Right" ? ("ok" as const) : ("degraded" as const),
-          database: { connected: ping._tag === "Right" }
+          version: "0.1.0",
+          api_version: "1.0.0",
+          uptime_s: Math.round((Date.now() - startedAt) / 1000),
+          database: {
+            backend: "postgres" as const,
+            connected: ping._tag === "Right",
+            latency_ms: ping._tag === "Right" ? Math.round(Duration.toMillis(ping.right[0]) * 1000) / 1000 : null,
+            error: ping._tag === "Left" ? ping.left.message : null
+          }
         })))
   })
 )
