@@ -209,6 +209,8 @@ export const appConfig = Config.all({
   maxUploadMb: positiveInt("MAX_UPLOAD_MB").pipe(Config.withDefault(500)),
   workerConcurrency: positiveInt("WORKER_CONCURRENCY").pipe(Config.withDefault(2)),
   workerLeaseSeconds: positiveInt("WORKER_LEASE_SECONDS").pipe(Config.withDefault(60)),
+  // How often an idle worker looks for a ready job when it hears of none: a queued job wakes it at once (audio/Worker.ts).
+  workerPollMs: positiveInt("WORKER_POLL_MS").pipe(Config.withDefault(1000)),
   // Completion webhooks (webhooks/): whether this process's background loop sends them, how often it
   // looks for due deliveries, and the first retry's delay, which scales the whole schedule (5 s, 30 s, 2 min, ...).
   webhookDelivery: Config.boolean("WEBHOOK_DELIVERY").pipe(Config.withDefault(true)),

@@ -20,9 +20,13 @@
  * (`credits`: 1 for a completed upload, 0 for a failure, a recorder's call or a re-analysis); an
  * attempt that will be retried, and a job handed back at shutdown, say so too. The error of a
  * failure is logged as it is stored: blanked.
+ * An idle loop waits for a job to be announced (`JobsRepo.queued`: queued by any process on the
+ * database, at its commit) or for `WORKER_POLL_MS`, whichever comes first: an upload starts at once,
+ * and the poll still finds what nobody announces (a retry's back-off ending, an expired lease) or a
+ * notification lost.
  */
 import type { CallId } from "@callsight/api-spec"
-import { Clock, Data, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Data, Duration, Effect, Layer, Option, PubSub, Queue, Schedule, Stream } from "effect"
 import { hostname } from "node:os"
 import type { AnalysisResult, AnalysisStage } from "@callsight/analysis"
 import { BlobStore } from "../calls/BlobStore.js"
@@ -62,7 +66,7 @@ const STAGE_SPAN: Record<AnalysisStage, readonly [number, number]> = {
 class LeaseLost extends Data.TaggedError("LeaseLost")<{ readonly callId: CallId }> {}
 
 export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWorker", {
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const transactions = yield* Transactions
     const config = yield* AppConfig
     const jobs = yield* JobsRepo
@@ -277,11 +281,35 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
       Effect.flatMap(Option.match({ onNone: () => Effect.succeed(false), onSome: (job) => Effect.as(run(job), true) }))
     )
 
-    /** One worker loop: busy while there is work, polling every second otherwise. */
-    const loop = step.pipe(
-      Effect.flatMap((didWork) => (didWork ? Effect.void : Effect.sleep(Duration.seconds(1)))),
-      Effect.catchAllCause((cause) => Effect.zipRight(Effect.logError("worker step failed", cause), Effect.sleep(Duration.seconds(2)))),
-      Effect.forever
+    /**
+     * The jobs announced, for as long as the service lives: each one wakes every idle loop (they race
+     * for it; `claim` gives it to one). Listening fails only for the database's sake: logged, and
+     * listened again later; the loops poll meanwhile.
+     */
+    const announced = yield* PubSub.sliding<void>(1)
+    yield* Effect.forkScoped(
+      jobs.queued.pipe(
+        Stream.runForEach(() => PubSub.publish(announced, undefined)),
+        Effect.tapErrorCause((cause) => Effect.logWarning("listening for queued jobs failed; the workers poll meanwhile", cause)),
+        Effect.retry(Schedule.spaced(Duration.seconds(10)))
+      )
+    )
+
+    /**
+     * One worker loop: busy while there is work; when there is none, it waits for a job announced or
+     * the poll interval, whichever comes first. Subscribed before its first claim, so a job announced
+     * between a claim that found none and the wait still wakes it (one announced while it was busy
+     * costs one claim more).
+     */
+    const loop = Effect.scoped(
+      Effect.flatMap(PubSub.subscribe(announced), (wakeups) =>
+        step.pipe(
+          Effect.flatMap((didWork) =>
+            didWork ? Effect.void : Effect.race(Queue.take(wakeups), Effect.sleep(Duration.millis(config.workerPollMs)))
+          ),
+          Effect.catchAllCause((cause) => Effect.zipRight(Effect.logError("worker step failed", cause), Effect.sleep(Duration.seconds(2)))),
+          Effect.forever
+        ))
     )
 
     return { workerId, step, loop } as const

@@ -4,10 +4,15 @@
  * worker died) is claimed again. Every change after the claim is conditional on still holding the
  * lease, so two workers can never both finish one job: those answer whether the job was still
  * this worker's.
+ * A job queued (or handed back) is announced on `JOBS_QUEUED` by a `pg_notify` in the statement
+ * itself, so inside the caller's transaction it is delivered at the commit, to every process
+ * listening (`queued`): idle workers wake at once instead of at their next poll. A job that becomes
+ * ready later (a retry's back-off, an expired lease) is announced by no one: the poll finds it.
  */
 import { CallId } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
-import { Effect, Option, Schema } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Option, Schema, Stream } from "effect"
 import * as Rows from "../db/Rows.js"
 
 export const ClaimedJob = Schema.Struct({
@@ -20,13 +25,19 @@ export type ClaimedJob = typeof ClaimedJob.Type
 const Lease = Schema.Struct({ callId: CallId, workerId: Schema.String })
 const Held = Schema.Struct({ call_id: CallId })
 
+/** The channel a queued job is announced on; the payload is its call id. */
+export const JOBS_QUEUED = "analysis_jobs_queued"
+
 export class JobsRepo extends Effect.Service<JobsRepo>()("JobsRepo", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const pg = yield* PgClient.PgClient
 
     const enqueue = Rows.execute({
       Request: CallId,
-      execute: (callId) => sql`INSERT INTO analysis_jobs (call_id) VALUES (${callId})`
+      execute: (callId) =>
+        sql`WITH queued AS (INSERT INTO analysis_jobs (call_id) VALUES (${callId}) RETURNING call_id)
+            SELECT pg_notify(${JOBS_QUEUED}, call_id) FROM queued`
     })
 
     const claim = Rows.findOne({
@@ -79,9 +90,13 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("JobsRepo", {
     const release = Rows.execute({
       Request: Lease,
       execute: ({ callId, workerId }) =>
-        sql`UPDATE analysis_jobs SET state = 'pending', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL,
-                                     run_after = now(), updated_at = now()
-            WHERE call_id = ${callId} AND lease_owner = ${workerId} AND state = 'running'`
+        sql`WITH released AS (
+              UPDATE analysis_jobs SET state = 'pending', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL,
+                                       run_after = now(), updated_at = now()
+              WHERE call_id = ${callId} AND lease_owner = ${workerId} AND state = 'running'
+              RETURNING call_id
+            )
+            SELECT pg_notify(${JOBS_QUEUED}, call_id) FROM released`
     })
 
     /**
@@ -93,12 +108,15 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("JobsRepo", {
       Request: CallId,
       Result: Held,
       execute: (callId) =>
-        sql`INSERT INTO analysis_jobs (call_id) VALUES (${callId})
-            ON CONFLICT (call_id) DO UPDATE
-              SET state = 'pending', attempts = 0, run_after = now(), lease_owner = NULL, lease_expires_at = NULL,
-                  last_error = NULL, created_at = now(), updated_at = now()
-              WHERE analysis_jobs.state IN ('done', 'failed')
-            RETURNING call_id`
+        sql`WITH reopened AS (
+              INSERT INTO analysis_jobs (call_id) VALUES (${callId})
+              ON CONFLICT (call_id) DO UPDATE
+                SET state = 'pending', attempts = 0, run_after = now(), lease_owner = NULL, lease_expires_at = NULL,
+                    last_error = NULL, created_at = now(), updated_at = now()
+                WHERE analysis_jobs.state IN ('done', 'failed')
+              RETURNING call_id
+            )
+            SELECT call_id, pg_notify(${JOBS_QUEUED}, call_id) FROM reopened`
     })
 
     return {
@@ -115,7 +133,13 @@ export class JobsRepo extends Effect.Service<JobsRepo>()("JobsRepo", {
       retryLater: (callId: CallId, workerId: string, error: string, delaySeconds: number) =>
         Effect.map(retryLater({ callId, workerId, error, delaySeconds }), Option.isSome),
       /** Gives the job back untouched (the worker is stopping): it does not count as an attempt. */
-      release: (callId: CallId, workerId: string) => release({ callId, workerId })
+      release: (callId: CallId, workerId: string) => release({ callId, workerId }),
+      /**
+       * One element per job announced (queued, reopened or handed back) from the moment the stream
+       * has started listening, by any process on this database; on a connection of its own, held
+       * while the stream runs. PGlite: the announcements of this process's own instance.
+       */
+      queued: Stream.as(pg.listen(JOBS_QUEUED), undefined)
     } as const
   })
 }) {}
