@@ -22,6 +22,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
+import { storeMissingDueDays } from "../../packages/server/src/db/migrations/0027_trend_due_days.js"
 import type { Template } from "./templates.js"
 
 const INDUSTRIES = ["SaaS", "Fintech", "Healthcare", "Retail", "Logistics", "Manufacturing", "Education", "Media"]
@@ -183,6 +184,8 @@ export const seed = (options: {
              'The price includes onboarding and the first year of support.'
       FROM calls WHERE status = 'completed' AND split_part(call_id, '_', 3)::int % 2 = 0`
     yield* sql`DROP TABLE bench_templates`
+    // the days of the dated steps, as the worker's completion stores them (migration 0027)
+    yield* storeMissingDueDays
     yield* sql`VACUUM ANALYZE`
     const [counts] = yield* sql<Seeded>`
       SELECT (SELECT count(*)::int FROM calls) AS calls, (SELECT count(*)::int FROM calls WHERE status = 'completed') AS completed,

@@ -8,13 +8,19 @@
  * another tenant's closer 404; bad query values 422; the changes' rule and sentences; the daily
  * brief's `changes` (a crafted tenant: "objections about price up from 3 to 9 this week"); the
  * assistant's door answering the same view; market intelligence per segment, a segment of fewer
- * than 3 tenants withheld.
+ * than 3 tenants withheld; the steps' due days stored with the calls (migration 0027's backfill, and
+ * `CallsRepo.complete` as the analysis is stored) equal to chrono's reading, the answer read from
+ * them the same as read without them.
  */
-import { TRENDS_CALL_IDS_MAX } from "@callsight/api-spec"
+import type { AnalysisResult } from "@callsight/analysis"
+import { type CallId, TRENDS_CALL_IDS_MAX } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import * as chrono from "chrono-node"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { CallsRepo } from "../src/calls/CallsRepo.js"
+import { storeMissingDueDays } from "../src/db/migrations/0027_trend_due_days.js"
+import { dueDateOf } from "../src/views/DealTimeline.js"
 import { admin } from "./utils/AudioRequests.js"
 import { insertAnalysed } from "./utils/AnalysedCalls.js"
 import { call, memberSession, newTenant } from "./utils/PortalRequests.js"
@@ -430,5 +436,69 @@ describe("trends", () => {
         expect(bad.status).toBe(422)
         expect([401, 403]).toContain((yield* call("GET", "/v1/internal/admin/market-intel/trends", { headers: { "x-api-key": ASSISTANT_KEY } })).status)
       }))
+
+    // last: it stores the days of every call of the database written without them
+    it.effect("the due days stored with the calls (migration 0027) are chrono's from each call's meeting, and the answer is the one read without them", () =>
+      Effect.gen(function* () {
+        const { owner, seed } = yield* team
+        const sql = yield* SqlClient.SqlClient
+        const ids = seed.calls.map((c) => c.callId)
+        const until = new Date().toISOString()
+        const weeks = weeksOf(seed)
+        const paths = [`${TRENDS}?periods=${weeks.length}&until=${until}`, `${TRENDS}?period=month&periods=3&until=${until}`]
+        const read = Effect.forEach(paths, (path) => Effect.map(get(path, { session: owner.session }), ({ generated_at: _, ...answer }) => answer))
+        // the seed writes its results by SQL: no days stored, the dues read by chrono at read time
+        const [unstored] = yield* sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM calls WHERE call_id IN ${sql.in(ids)} AND trend_dues IS NOT NULL AND trend_due_days IS NULL`
+        expect(unstored!.n).toBeGreaterThan(0)
+        const before = yield* read
+        yield* storeMissingDueDays
+        const rows = yield* sql<{ call_id: string; days: ReadonlyArray<string | null> | null }>`
+          SELECT call_id, trend_due_days::text[] AS days FROM calls WHERE call_id IN ${sql.in(ids)}`
+        const byId = new Map(seed.calls.map((c) => [c.callId, c]))
+        let dated = 0
+        for (const row of rows) {
+          const c = byId.get(row.call_id)!
+          const dues = ((c.result as any).next_steps as Array<{ due: string | null }>).flatMap((s) => (s.due === null || s.due.trim() === "" ? [] : [s.due]))
+          const days = dues.map((due) => {
+            const day = chrono.casual.parseDate(due, { instant: new Date(c.meetingAt), timezone: 0 }, { forwardDate: true })
+            return day === null ? null : day.toISOString().slice(0, 10)
+          })
+          dated += days.filter((d) => d !== null).length
+          expect(row.days, row.call_id).toEqual(dues.length === 0 ? null : days)
+        }
+        expect(dated).toBeGreaterThan(0)
+        // read from the stored days: the same answer, to the call ids
+        const after = yield* read
+        expect(after).toEqual(before)
+        expect((after[0] as any).team.periods.reduce((s: number, p: any) => s + p.next_steps.kept.count + p.next_steps.slipped.count, 0)).toBeGreaterThan(0)
+      }))
+
+    it.effect("the analysis stores its steps' due days as it stores the result (CallsRepo.complete), from the call's meeting", () =>
+      Effect.gen(function* () {
+        const owner = yield* newTenant("Duedays")
+        const sql = yield* SqlClient.SqlClient
+        const callId = `call_duedays_${Date.now()}`
+        yield* sql`INSERT INTO calls (call_id, client_id, status, format, blob_key, size_bytes, sha256, meeting_at)
+                   VALUES (${callId}, ${owner.clientId}, 'processing', 'wav', ${`blob/${callId}`}, 1, 'x', '2026-03-04T15:00:00Z')`
+        const step = (due: string | null) => ({ quote: `we will talk ${due ?? "again"}`, owner: "closer", due })
+        const result = {
+          ...crafted([]),
+          next_steps: [step("by Friday"), step("whenever"), step(null), step("  "), step("tomorrow"), step("next week")]
+        } as unknown as AnalysisResult
+        const repo = yield* Effect.provide(CallsRepo, CallsRepo.Default)
+        yield* repo.complete(callId as CallId, result)
+        const [row] = yield* sql<{ status: string; dues: ReadonlyArray<string>; days: ReadonlyArray<string | null> }>`
+          SELECT status, trend_dues AS dues, trend_due_days::text[] AS days FROM calls WHERE call_id = ${callId}`
+        expect(row!.status).toBe("completed")
+        expect(row!.dues).toEqual(["by Friday", "whenever", "tomorrow", "next week"])
+        expect(row!.days).toEqual(["2026-03-06", null, "2026-03-05", "2026-03-11"])
+        // the deal timeline's reading of the same dues
+        expect(row!.dues.map((due) => dueDateOf(due, "2026-03-04T15:00:00.000Z"))).toEqual(row!.days)
+        // a re-analysis without dated steps clears them
+        yield* repo.complete(callId as CallId, { ...crafted([]), next_steps: [step(null)] } as unknown as AnalysisResult)
+        const [again] = yield* sql<{ dues: unknown; days: unknown }>`SELECT trend_dues AS dues, trend_due_days AS days FROM calls WHERE call_id = ${callId}`
+        expect(again).toEqual({ dues: null, days: null })
+      }).pipe(Effect.orDie))
   })
 })

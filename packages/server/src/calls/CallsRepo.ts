@@ -33,6 +33,7 @@ import { Effect, Option, Record, Schema } from "effect"
 import type { AnalysisResult } from "@callsight/analysis"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { trendDueDays } from "../lib/DueDates.js"
 import { speechToTextFactsColumns, SpeechToTextFacts } from "../views/SpeechToTextQueries.js"
 
 const orEmpty = <A, I, R>(schema: Schema.Schema<A, I, R>, empty: () => A) =>
@@ -392,11 +393,25 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
       execute: (callId) => sql`UPDATE calls SET status = 'queued', stage = 'queued', progress = 0 WHERE call_id = ${callId}`
     })
 
+    /**
+     * The analysis stored, with the day each of its dated steps' dues names (`trend_due_days`,
+     * migration 0027: read by chrono from the call's meeting, lib/DueDates.ts), in the order of the
+     * dues the database reads out of the same result (`calls_trend_dues`, the column `trend_dues`):
+     * the trends count kept and slipped steps from these days.
+     */
     const complete = (callId: CallId, result: AnalysisResult) =>
-      sql`UPDATE calls SET status = 'completed', stage = 'done', progress = 1, completed_at = now(),
-                           duration_s = ${result.duration_s}, method_version = ${result.method_version},
-                           result = ${JSON.stringify(result)}::jsonb
-          WHERE call_id = ${callId}`.pipe(Effect.asVoid)
+      Effect.gen(function* () {
+        const json = JSON.stringify(result)
+        const [call] = yield* sql<{ occurred_at: Date | string; dues: ReadonlyArray<string> | null }>`
+          SELECT occurred_at, calls_trend_dues(${json}::jsonb) AS dues FROM calls WHERE call_id = ${callId}`
+        const days = call === undefined ? null : trendDueDays(call.dues, new Date(call.occurred_at).toISOString())
+        yield* sql`UPDATE calls SET status = 'completed', stage = 'done', progress = 1, completed_at = now(),
+                             duration_s = ${result.duration_s}, method_version = ${result.method_version},
+                             result = ${json}::jsonb,
+                             trend_due_days = (SELECT array_agg(e.d::date ORDER BY e.i)
+                                               FROM jsonb_array_elements_text(${days === null ? null : JSON.stringify(days)}::jsonb) WITH ORDINALITY AS e(d, i))
+            WHERE call_id = ${callId}`
+      })
 
     /**
      * The analysis failed for good. A call that still holds an earlier analysis (a re-analysis of

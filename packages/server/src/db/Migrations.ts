@@ -30,6 +30,7 @@ import closingAudits from "./migrations/0023_closing_audits.js"
 import scaleIndexes from "./migrations/0024_scale_indexes.js"
 import trendsScale from "./migrations/0025_trends_scale.js"
 import viewsScale from "./migrations/0026_views_scale.js"
+import trendDueDays from "./migrations/0027_trend_due_days.js"
 
 export const migrations = {
   "0001_core": core,
@@ -57,7 +58,8 @@ export const migrations = {
   "0023_closing_audits": closingAudits,
   "0024_scale_indexes": scaleIndexes,
   "0025_trends_scale": trendsScale,
-  "0026_views_scale": viewsScale
+  "0026_views_scale": viewsScale,
+  "0027_trend_due_days": trendDueDays
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -25,8 +25,8 @@
  *   calls or more and still open; `high` for two slipped steps or more, or a `down` trend ending
  *   below `AT_RISK_SCORE`. Each raise is a reason, in that order.
  */
-import * as chrono from "chrono-node"
 import { domainOfEmail } from "../calls/DealAssignment.js"
+import { dueDateMemo, dueDateOf } from "../lib/DueDates.js"
 
 /** A call of a deal as the timeline reads it. */
 export interface DealCall {
@@ -57,32 +57,8 @@ export const TREND_POINTS = 5
 const byMeeting = (calls: ReadonlyArray<DealCall>) =>
   [...calls].sort((a, b) => Date.parse(a.meeting_at) - Date.parse(b.meeting_at) || (a.call_id < b.call_id ? -1 : 1))
 
-/** The day a step's `due` names, relative to its call's meeting (UTC), or null. */
-export const dueDateOf = (due: string | null, meetingAt: string): string | null => {
-  if (due === null || due.trim() === "") return null
-  const date = chrono.casual.parseDate(due, { instant: new Date(meetingAt), timezone: 0 }, { forwardDate: true })
-  return date === null || Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 10)
-}
-
-/**
- * `dueDateOf`, remembered: chrono takes 20–140 µs a parse, deal intelligence resolves the steps of
- * every open deal it ranks, and the trends (views/Trends.ts) every dated step of their window (tens
- * of thousands at 100,000 calls). The day is a function of the text and the meeting's instant only,
- * so an entry never goes stale; the map is emptied when it reaches DUE_MEMO_MAX entries (a few tens
- * of MB at most).
- */
-const DUE_MEMO_MAX = 200_000
-const dueMemo = new Map<string, string | null>()
-export const dueDateMemo = (due: string | null, meetingAt: string): string | null => {
-  if (due === null || due.trim() === "") return null
-  const key = `${meetingAt}\u0000${due}`
-  const found = dueMemo.get(key)
-  if (found !== undefined) return found
-  const day = dueDateOf(due, meetingAt)
-  if (dueMemo.size >= DUE_MEMO_MAX) dueMemo.clear()
-  dueMemo.set(key, day)
-  return day
-}
+/** A step's due day (lib/DueDates.ts: chrono from the call's meeting, UTC), and the same remembered in the process. */
+export { dueDateMemo, dueDateOf }
 
 export const stepFollowThrough = (calls: ReadonlyArray<DealCall>, now: Date = new Date()): Array<StepFollowThrough> => {
   const ordered = byMeeting(calls)

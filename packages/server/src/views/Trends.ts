@@ -22,8 +22,10 @@
  * its calls. SQL sums them per period and closer from `calls.trend_facts` (migration 0025, read
  * from an index alone) with the newest TRENDS_CALL_IDS_MAX ids of each number; the team is the
  * closers' groups added up (averages from their sums and counts, rounded once; ids the newest of
- * theirs). Kept and slipped read only the deals' calls with a dated step and each deal's next
- * completed call, the due's day read by chrono once per (due, meeting) in the process.
+ * theirs). Kept and slipped are counted in SQL too, per period and closer, from each call's due
+ * days stored when its analysis was (`calls.trend_due_days`, migration 0027: chrono once per call,
+ * lib/DueDates.ts) and each deal's next completed call; only a call whose days are not stored (a
+ * result written another way) is read call by call, its dues read here by chrono.
  * The answer's shape did not change; what it carries did: each number lists at most 10 calls
  * (was 50), with `calls` / `n` counting them all. At 100,000 calls a number is hundreds or
  * thousands of calls; 50 ids under each of ~25 numbers per period and closer made a 6-week answer
@@ -49,7 +51,7 @@ import {
 } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { dueDateMemo, type StepState } from "./DealTimeline.js"
-import { COUNT_METRICS, type GroupMetric, SCORE_METRICS, type TrendGroupRow, TrendsQueries } from "./TrendsQueries.js"
+import { COUNT_METRICS, type GroupMetric, SCORE_METRICS, type TrendGroupRow, TrendsQueries, type TrendStepGroupRow } from "./TrendsQueries.js"
 
 const DAY_MS = 86_400_000
 
@@ -306,6 +308,10 @@ class PeriodAcc {
     if (term === null) addMetric(this.competitors ??= acc(), m)
     else addMetric(this.at(this.terms, term), m)
   }
+  addStepGroup(g: TrendStepGroupRow) {
+    if (g.kept[1] > 0) addMetric(this.kept ??= acc(), g.kept)
+    if (g.slipped[1] > 0) addMetric(this.slipped ??= acc(), g.slipped)
+  }
   addStep(which: "kept" | "slipped", ms: number, callId: string, n: number) {
     const a = which === "kept" ? (this.kept ??= acc()) : (this.slipped ??= acc())
     a.sum += n
@@ -368,9 +374,11 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
         windows: JSON.stringify(windows.map((w) => [w.from, w.to])),
         max: TRENDS_CALL_IDS_MAX
       }
-      const [groups, mentions, steps] = yield* Effect.all([queries.groups(request), queries.mentionGroups(request), queries.steps(request)], {
-        concurrency: 3
-      })
+      const now = Date.now()
+      const [groups, mentions, stepGroups, steps] = yield* Effect.all(
+        [queries.groups(request), queries.mentionGroups(request), queries.stepGroups(request, new Date(now)), queries.steps(request)],
+        { concurrency: 4 }
+      )
       const team = windows.map(() => new PeriodAcc())
       const byCloser = new Map<string | null, { email: string | null; newest: number; periods: Array<PeriodAcc> }>()
       const closerOf = (ck: string | null) => {
@@ -395,8 +403,12 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
         team[m.p]!.addMentions(m.term, m.metric)
         byCloser.get(m.ck)?.periods[m.p]!.addMentions(m.term, m.metric)
       }
-      const now = Date.now()
-      // newest first (the query's order): each number's ids are sorted again when they are written out
+      for (const g of stepGroups) {
+        team[g.p]!.addStepGroup(g)
+        byCloser.get(g.ck)?.periods[g.p]!.addStepGroup(g)
+      }
+      // the calls whose days are not stored: their dues read here (chrono, remembered), newest first
+      // (the query's order); each number's ids are sorted again when they are written out
       for (const r of steps) {
         let k = 0
         let s = 0
