@@ -571,6 +571,24 @@ describe("coaching", () => {
         expect(d.closers[0].score_trend).toHaveLength(8)
       }))
 
+    it.effect("a score stored with `assessed: false` does not count toward the focus; the call's other dimensions do", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const { clientId, session } = yield* newTenant()
+        yield* seedCloser(clientId, "cy@acme.test", "Cy Cole")
+        yield* seedCall(clientId, { closerEmail: "cy@acme.test", weeksAgo: 0, overall: 70, dims: { discovery: 60, listening: 80 } })
+        // a result written another way (not by the engine): a number beside `assessed: false`
+        const odd = yield* seedCall(clientId, { closerEmail: "cy@acme.test", weeksAgo: 1, overall: 40, dims: { discovery: 10, listening: 20 } })
+        yield* sql`UPDATE calls SET result = jsonb_set(result, '{scorecard,dimensions,0,assessed}', 'false'::jsonb) WHERE call_id = ${odd}`
+        const d = (yield* call("GET", "/v1/coaching/dashboard", { session })).body
+        // discovery (60) alone; listening (80 + 20) / 2: the weakest
+        expect(d.closers[0].focus).toMatchObject({ dimension: "listening", average_score: 50, calls: 2, team_average_score: 50 })
+        yield* sql`UPDATE calls SET result = jsonb_set(result, '{scorecard,dimensions,0,assessed}', 'true'::jsonb) WHERE call_id = ${odd}`
+        const again = (yield* call("GET", "/v1/coaching/dashboard", { session })).body
+        // discovery (60 + 10) / 2 now
+        expect(again.closers[0].focus).toMatchObject({ dimension: "discovery", average_score: 35, calls: 2, team_average_score: 35 })
+      }))
+
     it.effect("the wiki: sections in order with each article's progress for the user; articles with their text, neighbours and reading minutes", () =>
       Effect.gen(function* () {
         const smtp = yield* Smtp

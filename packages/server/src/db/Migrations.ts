@@ -31,6 +31,7 @@ import scaleIndexes from "./migrations/0024_scale_indexes.js"
 import trendsScale from "./migrations/0025_trends_scale.js"
 import viewsScale from "./migrations/0026_views_scale.js"
 import trendDueDays from "./migrations/0027_trend_due_days.js"
+import readsScale from "./migrations/0028_reads_scale.js"
 
 export const migrations = {
   "0001_core": core,
@@ -59,7 +60,8 @@ export const migrations = {
   "0024_scale_indexes": scaleIndexes,
   "0025_trends_scale": trendsScale,
   "0026_views_scale": viewsScale,
-  "0027_trend_due_days": trendDueDays
+  "0027_trend_due_days": trendDueDays,
+  "0028_reads_scale": readsScale
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -3,7 +3,8 @@
  * intelligence"): objections by kind and the market profiles' competitors mentioned, per period and
  * segment (an industry, or an ICP within its industry, as market intelligence files calls:
  * `market_intel_call_facts`), over the tenants market intelligence counts (no test tenant, no call a
- * staff hygiene mark excludes). The rows are read by the trends view's queries (views/TrendsQueries.ts).
+ * staff hygiene mark excludes). The rows are read aggregated per period, segment and tenant
+ * (SegmentTrendsQueries.ts) and added up here.
  *
  * The suppression rules are the market-intel views' (`Stats.ts`), applied the same way:
  * - a cell (a segment in a period) fed by 1 or 2 tenants shows none of its counts (`cellSuppressed`);
@@ -18,8 +19,8 @@
 import type { MarketIntelTrends, PeriodType, SegmentTrendPeriod } from "@callsight/api-spec"
 import { Effect } from "effect"
 import { OBJECTION_KINDS } from "../views/Trends.js"
-import { type SegmentCallRow, TrendsQueries } from "../views/TrendsQueries.js"
 import { instantOf, normalise, type Period, trailing } from "./Periods.js"
+import { type SegmentTrendRow, SegmentTrendsQueries } from "./SegmentTrendsQueries.js"
 import { cellSuppressed, MIN_TENANTS, tenantSuppression } from "./Stats.js"
 
 interface Params {
@@ -29,14 +30,14 @@ interface Params {
   readonly segment_by: "industry" | "icp"
 }
 
-/** Calls, their tenants and a count over them. */
+/** A count over calls, the calls it comes from and their tenants (a tenant's calls are no other's: calls add up). */
 class CellTally {
   count = 0
-  readonly calls = new Set<string>()
+  calls = 0
   readonly tenants = new Set<string>()
-  add(callId: string, clientId: string, n = 1) {
-    this.count += n
-    this.calls.add(callId)
+  add(clientId: string, count: number, calls: number) {
+    this.count += count
+    this.calls += calls
     this.tenants.add(clientId)
   }
 }
@@ -54,7 +55,7 @@ const countOf = (t: CellTally | undefined) => {
   const tenants = t?.tenants.size ?? 0
   if (t === undefined || tenants === 0) return { count: 0, calls: 0, tenants: 0, suppressed: null }
   if (tenants < MIN_TENANTS) return { count: null, calls: null, tenants, suppressed: tenantSuppression(tenants) }
-  return { count: t.count, calls: t.calls.size, tenants, suppressed: null }
+  return { count: t.count, calls: t.calls, tenants, suppressed: null }
 }
 
 interface Cell {
@@ -65,36 +66,38 @@ interface Cell {
 
 export class SegmentTrends extends Effect.Service<SegmentTrends>()("SegmentTrends", {
   effect: Effect.gen(function* () {
-    const queries = yield* TrendsQueries
+    const queries = yield* SegmentTrendsQueries
 
     const compute = Effect.fn("SegmentTrends.compute")(function* (params: Params) {
       const now = new Date()
       const periods = trailing(normalise(params.period_type, params.period_start, now), params.periods)
-      const from = instantOf(periods[0]!.period_start)
-      const to = instantOf(periods.at(-1)!.period_end)
-      const [calls, mentions] = yield* Effect.all([queries.segmentCalls(from, to), queries.segmentMentions(from, to)])
-      const periodIndex = (iso: string) => periods.findIndex((p) => instantOf(p.period_start) <= iso && iso < instantOf(p.period_end))
-      const segmentOf = (c: SegmentCallRow) => (params.segment_by === "industry" ? `${c.industry}\u0000` : `${c.industry}\u0000${c.icp}`)
+      // aggregated in SQL per period, segment and tenant (SegmentTrendsQueries.ts); added up here per cell
+      const rows = yield* queries.segmentRows(
+        periods.map((p) => instantOf(p.period_start)),
+        instantOf(periods.at(-1)!.period_end),
+        params.segment_by
+      )
+      const segmentOf = (r: SegmentTrendRow) => (params.segment_by === "industry" ? `${r.industry}\u0000` : `${r.industry}\u0000${r.icp}`)
       const cells = new Map<string, Array<Cell>>()
-      const byCall = new Map<string, { segment: string; period: number }>()
-      for (const c of calls) {
-        const i = periodIndex(new Date(c.occurred_at).toISOString())
-        if (i < 0) continue
-        const segment = segmentOf(c)
+      const cellOf = (r: SegmentTrendRow) => {
+        const segment = segmentOf(r)
         const row = cells.get(segment) ?? periods.map(() => ({ all: new CellTally(), kinds: new Map(), competitors: new Map() }))
         cells.set(segment, row)
-        const cell = row[i]!
-        cell.all.add(c.call_id, c.client_id)
-        OBJECTION_KINDS.forEach((kind, k) => {
-          const n = c.kinds[k] ?? 0
-          if (n > 0) tallyIn(cell.kinds, kind).add(c.call_id, c.client_id, n)
-        })
-        byCall.set(c.call_id, { segment, period: i })
+        return row[r.p]!
       }
-      for (const m of mentions) {
-        const at = byCall.get(m.call_id)
-        if (at === undefined) continue
-        tallyIn(cells.get(at.segment)![at.period]!.competitors, m.term).add(m.call_id, m.client_id)
+      // the calls rows first: a segment is listed when it has a call in the periods
+      for (const r of rows) {
+        if (r.term !== null || r.p < 0 || r.p >= periods.length) continue
+        const cell = cellOf(r)
+        cell.all.add(r.client_id, r.calls, r.calls)
+        OBJECTION_KINDS.forEach((kind, k) => {
+          const calls = r.kinds[2 * k + 1] ?? 0
+          if (calls > 0) tallyIn(cell.kinds, kind).add(r.client_id, r.kinds[2 * k] ?? 0, calls)
+        })
+      }
+      for (const r of rows) {
+        if (r.term === null || r.p < 0 || r.p >= periods.length) continue
+        tallyIn(cellOf(r).competitors, r.term).add(r.client_id, r.mentions, r.calls)
       }
       const periodOut = (p: Period, cell: Cell): typeof SegmentTrendPeriod.Type => {
         const tenants = cell.all.tenants.size
@@ -106,7 +109,7 @@ export class SegmentTrends extends Effect.Service<SegmentTrends>()("SegmentTrend
         const named = [...cell.competitors.entries()].filter(([, t]) => t.tenants.size >= MIN_TENANTS)
         return {
           ...base,
-          calls: cell.all.calls.size,
+          calls: cell.all.calls,
           suppressed: null,
           objections: OBJECTION_KINDS.map((kind) => ({ kind, ...countOf(cell.kinds.get(kind)) })),
           competitors: named
@@ -130,5 +133,5 @@ export class SegmentTrends extends Effect.Service<SegmentTrends>()("SegmentTrend
 
     return { compute } as const
   }),
-  dependencies: [TrendsQueries.Default]
+  dependencies: [SegmentTrendsQueries.Default]
 }) {}

@@ -12,12 +12,13 @@
  * closer, copied when audited; a call's closer never changes). So every team figure of a rep's
  * dashboard is over their own calls: nothing of another rep's calls is summed into it.
  */
-import { CallId, ClientId, CloserId, DealOutcome } from "@callsight/api-spec"
+import { CallId, ClientId, CloserId, DealOutcome, ScorecardDimensionName } from "@callsight/api-spec"
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
 import { seenBy, SeesSchema } from "../tenancy/Sees.js"
+import { TREND_FACT } from "./TrendsQueries.js"
 
 /** Weeks of the score trend, and weeks of the focus (the weakest dimension) and of the calls to review. */
 export const TREND_WEEKS = 8
@@ -72,6 +73,9 @@ const Viewer = Schema.Struct({ clientId: ClientId, sees: SeesSchema })
 type ViewerQuery = (viewer: typeof Viewer.Encoded) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
 const all = <A, I>(Result: Schema.Schema<A, I>, execute: ViewerQuery) => Rows.findAll({ Request: Viewer, Result, execute })
 
+/** The scorecard's dimensions and where `calls.trend_facts` keeps each one's [sum of scores, count]. */
+const TREND_DIMENSIONS = ScorecardDimensionName.literals.map((name) => [name, TREND_FACT[name]] as const)
+
 /** Calls to review per closer: the 3 lowest scores, and the 2 largest audit gaps of 10 points or more. */
 export const LOW_SCORES = 3
 export const AUDIT_GAPS = 2
@@ -83,6 +87,14 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
 
     /** Monday 00:00 UTC of this week, as a timestamp without zone (UTC). */
     const thisMonday = sql`date_trunc('week', now() AT TIME ZONE 'UTC')`
+    /** Per scorecard dimension (`TREND_FACT`) the sum of its scores and how many, over a group's `calls.trend_facts`. */
+    const factSums = sql.literal(
+      TREND_DIMENSIONS.map(([name, [scores, count]]) =>
+        `COALESCE(sum(c.trend_facts[${scores}]), 0)::float8 AS ${name}_s, COALESCE(sum(c.trend_facts[${count}]), 0)::float8 AS ${name}_n`
+      ).join(", ")
+    )
+    /** Those sums as one row per dimension: (name, calls, sum). */
+    const factRows = sql.literal(TREND_DIMENSIONS.map(([name]) => `('${name}', f.${name}_n, f.${name}_s)`).join(", "))
     /** The start of the focus weeks, as an instant. */
     const focusStart = sql`((${thisMonday} - make_interval(weeks => ${FOCUS_WEEKS - 1})) AT TIME ZONE 'UTC')`
 
@@ -124,23 +136,46 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
           ORDER BY 1, 2`)
 
     /**
-     * Each closer's assessed dimension scores over the focus weeks, from the call's `digest`
-     * (migration 0024: the dimensions' scores at the same paths as in `result`, without the whole analysis).
+     * Each closer's assessed dimension scores over the focus weeks: the sums of `calls.trend_facts`
+     * (migration 0025: per dimension the sum of its numeric scores and how many; `TREND_FACT`), read
+     * with the window from `calls_trends_idx` (no digest decompressed), summed by closer e-mail.
+     * `trend_facts` counts every numeric score and the dashboard only those assessed: the calls
+     * whose digest holds a numeric score whose `assessed` is not plainly true (migration 0028:
+     * `calls_dims_unassessed`, their partial index; none from the engine, whose dimensions not
+     * assessed have no score) have their facts taken back and their digest's dimensions counted by
+     * the dashboard's rule, as before.
      */
-    const dimensions = all(DimensionRow, (v) =>
-      sql`SELECT t.closer_id, x.dimension, x.calls, x.score_sum
+    const dimensions = all(DimensionRow, (v) => {
+      const window = sql`c.client_id = ${v.clientId} AND c.status = 'completed' AND c.occurred_at >= ${focusStart}
+                         AND c.closer_email IS NOT NULL AND ${seenBy(sql, v.sees, "c.closer_email")}`
+      return sql`WITH facts AS (
+              SELECT lower(c.closer_email) AS email, ${factSums}
+              FROM calls c WHERE ${window} GROUP BY 1),
+            odd AS (
+              SELECT lower(c.closer_email) AS email, ${factSums}
+              FROM calls c WHERE ${window} AND calls_dims_unassessed(c.digest) GROUP BY 1),
+            odd_digest AS (
+              SELECT lower(c.closer_email) AS email, d ->> 'dimension' AS dimension, count(*)::float8 AS calls,
+                     sum((d ->> 'score')::float8)::float8 AS score_sum
+              FROM calls c
+              -- the dimensions taken from the digest once (each arrow on the column decompresses it again)
+              CROSS JOIN LATERAL (SELECT c.digest -> 'scorecard' -> 'dimensions' AS dimensions OFFSET 0) s
+              CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.dimensions) = 'array' THEN s.dimensions ELSE '[]'::jsonb END) AS d
+              WHERE ${window} AND calls_dims_unassessed(c.digest)
+                AND jsonb_typeof(d -> 'score') = 'number' AND COALESCE((d ->> 'assessed')::boolean, true)
+              GROUP BY 1, 2),
+            parts AS (
+              SELECT f.email, d.dimension, d.calls, d.score_sum FROM facts f CROSS JOIN LATERAL (VALUES ${factRows}) AS d(dimension, calls, score_sum)
+              UNION ALL
+              SELECT f.email, d.dimension, -d.calls, -d.score_sum FROM odd f CROSS JOIN LATERAL (VALUES ${factRows}) AS d(dimension, calls, score_sum)
+              UNION ALL
+              SELECT email, dimension, calls, score_sum FROM odd_digest)
+          SELECT t.closer_id, x.dimension, x.calls, x.score_sum
           FROM (${team(v)}) t
-          JOIN (SELECT lower(c.closer_email) AS email, d ->> 'dimension' AS dimension, count(*)::int AS calls,
-                       sum((d ->> 'score')::float8)::float8 AS score_sum
-                FROM calls c
-                -- the dimensions taken from the digest once (each arrow on the column decompresses it again)
-                CROSS JOIN LATERAL (SELECT c.digest -> 'scorecard' -> 'dimensions' AS dimensions OFFSET 0) s
-                CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s.dimensions) = 'array' THEN s.dimensions ELSE '[]'::jsonb END) AS d
-                WHERE c.client_id = ${v.clientId} AND c.status = 'completed' AND c.occurred_at >= ${focusStart}
-                  AND c.closer_email IS NOT NULL AND ${seenBy(sql, v.sees, "c.closer_email")}
-                  AND jsonb_typeof(d -> 'score') = 'number' AND COALESCE((d ->> 'assessed')::boolean, true)
-                GROUP BY 1, 2) x ON x.email = lower(t.email)
-          ORDER BY 1, 2`)
+          JOIN (SELECT email, dimension, sum(calls)::int AS calls, sum(score_sum)::float8 AS score_sum
+                FROM parts GROUP BY 1, 2 HAVING sum(calls) > 0) x ON x.email = lower(t.email)
+          ORDER BY 1, 2`
+    })
 
     /**
      * The focus weeks' calls worth reviewing, per closer: the lowest overall scores (latest first

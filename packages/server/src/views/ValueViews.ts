@@ -307,7 +307,15 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
       const today = dateIn(now, zone)
       const from = dayStart(previousDate(today), zone)
       const to = dayStart(today, zone)
-      const calls = yield* queries.callsCreated({ clientId, sees, from: from.toISOString(), to: to.toISOString() })
+      // the statements that need only the settings run together (each its own connection)
+      const [calls, openDeals, missing, pending, changes] = yield* Effect.all([
+        queries.callsCreated({ clientId, sees, from: from.toISOString(), to: to.toISOString() }),
+        // the first 20 at risk, ordered by the rule in SQL (the rule itself is applied here again, on those)
+        queries.openDeals({ clientId, sees, days: OPEN_DEAL_DAYS, salesCycleDays: settings.sales_cycle_days, limit: 20 }),
+        queries.outcomesMissing({ clientId, sees, days: OUTCOME_DUE_DAYS }),
+        sees._tag === "Team" ? queries.pendingClosers(clientId) : Effect.succeed([]),
+        trends.weekChanges(clientId, sees, to)
+      ], { concurrency: "unbounded" })
       const scored = calls.filter((c) => c.status === "completed" && c.overall_score !== null)
       const byScore = [...scored].sort((a, b) => a.overall_score! - b.overall_score! || a.call_id.localeCompare(b.call_id))
       const lowest = byScore[0]
@@ -329,8 +337,7 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
       }
 
       const risks: Array<typeof DealAtRisk.Type> = []
-      // the first 20 at risk, ordered by the rule in SQL (the rule itself is applied here again, on those)
-      for (const d of yield* queries.openDeals({ clientId, sees, days: OPEN_DEAL_DAYS, salesCycleDays: settings.sales_cycle_days, limit: 20 })) {
+      for (const d of openDeals) {
         const { reasons, risk } = openDealRisk(d, settings.sales_cycle_days)
         if (reasons.length === 0) continue
         risks.push({ call_id: d.call_id, external_call_id: d.external_call_id, closer_email: d.closer_email, risk, reasons })
@@ -349,13 +356,13 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
       for (const d of dealsAtRisk.filter((r) => r.risk === "high").slice(0, 3)) {
         actions.push(act.followUp(d.call_id, `Follow up the deal of ${d.closer_email ?? "an unknown closer"}'s call: ${d.reasons[0]}`))
       }
-      for (const m of yield* queries.outcomesMissing({ clientId, sees, days: OUTCOME_DUE_DAYS })) {
+      for (const m of missing) {
         actions.push(act.recordOutcome(
           m.call_id,
           `Record the outcome of the call of ${m.completed_at.slice(0, 10)}${m.closer_email === null ? "" : ` (${m.closer_email})`}`
         ))
       }
-      for (const c of sees._tag === "Team" ? yield* queries.pendingClosers(clientId) : []) {
+      for (const c of pending) {
         actions.push(act.verifyCloser(c.closer_id, `Ask ${c.email} to confirm their e-mail (or send the link again)`))
       }
 
@@ -376,7 +383,7 @@ export class ValueViews extends Effect.Service<ValueViews>()("ValueViews", {
         notable_moments: moments,
         deals_at_risk: dealsAtRisk,
         suggested_actions: actions,
-        changes: yield* trends.weekChanges(clientId, sees, to),
+        changes,
         generated_at: now.toISOString()
       } satisfies typeof DailyBrief.Type
     }, Effect.orDie)
