@@ -329,6 +329,14 @@ describe("workspace search", () => {
         yield* complete(callId, [[0, "Hi."], [95, "We fly the zeppelin to the client."]])
         const flown = yield* search(session, "zeppelin")
         expect(flown.results).toEqual([expect.objectContaining({ kind: "transcript", call_id: callId, start: 95 })])
+        // a re-analysis replaces the document (call_transcript_search, kept by the database); one
+        // without transcript text leaves nothing to find
+        yield* complete(callId, [[0, "Hi."], [40, "The airship lands at noon."]])
+        expect((yield* search(session, "zeppelin")).total).toBe(0)
+        expect((yield* search(session, "airship")).results).toEqual([expect.objectContaining({ kind: "transcript", call_id: callId, start: 40 })])
+        yield* complete(callId, [])
+        expect((yield* search(session, "airship")).total).toBe(0)
+        yield* complete(callId, [[0, "Hi."], [95, "We fly the zeppelin to the client."]])
 
         // outcome notes through the portal's operation, then changed
         const put = (notes: string) =>

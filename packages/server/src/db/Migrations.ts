@@ -32,6 +32,7 @@ import trendsScale from "./migrations/0025_trends_scale.js"
 import viewsScale from "./migrations/0026_views_scale.js"
 import trendDueDays from "./migrations/0027_trend_due_days.js"
 import readsScale from "./migrations/0028_reads_scale.js"
+import transcriptSearch from "./migrations/0029_transcript_search.js"
 
 export const migrations = {
   "0001_core": core,
@@ -61,7 +62,8 @@ export const migrations = {
   "0025_trends_scale": trendsScale,
   "0026_views_scale": viewsScale,
   "0027_trend_due_days": trendDueDays,
-  "0028_reads_scale": readsScale
+  "0028_reads_scale": readsScale,
+  "0029_transcript_search": transcriptSearch
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -1,6 +1,7 @@
 /**
  * The workspace search's one statement: the tenant's matching rows of every searchable table (the
- * `tsvector` documents of migration 0012, each behind its GIN index), ranked together, one page
+ * `tsvector` documents of migration 0012, each behind its GIN index; the transcripts' in the narrow
+ * `call_transcript_search` of migration 0029), ranked together, one page
  * of them kept (`offset`, `limit`), and only for those the costly parts: `ts_headline` snippets and, for transcript
  * hits, the segment of the stored transcript that matches best (its `start` is the second the hit
  * is at). Every branch filters on the tenant; the query is `websearch_to_tsquery('english', q)`.
@@ -93,8 +94,8 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
           WITH q AS (SELECT websearch_to_tsquery('english', ${q}) AS query),
           -- the transcript hits: found by the index, their documents not read
           th AS MATERIALIZED (
-            SELECT c.call_id, c.created_at FROM calls c, q
-            WHERE c.client_id = ${tenantId} AND c.search_transcript @@ q.query AND ${seenBy(sql, sees, "c.closer_email")}
+            SELECT t.call_id, t.created_at FROM call_transcript_search t, q
+            WHERE t.client_id = ${tenantId} AND t.doc @@ q.query AND ${seenBy(sql, sees, "t.closer_email")}
           ),
           others AS MATERIALIZED (
             SELECT 'call' AS kind, c.call_id AS id, c.call_id, ts_rank(c.search_meta, q.query) AS rank, c.created_at AS at
@@ -126,14 +127,16 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
           ${hitsOf(request)},
           -- the transcript hits newest first (the call id ascending among equals, the order of the
           -- page), numbered, as far as the page can reach: the first RANKED are ranked
+          -- (numbered after the limit: the sort keeps only as many, in memory)
           th_ord AS MATERIALIZED (
-            SELECT th.call_id, th.created_at, row_number() OVER (ORDER BY th.created_at DESC, th.call_id) AS n
-            FROM th ORDER BY th.created_at DESC, th.call_id LIMIT ${RANKED + request.offset + request.limit}
+            SELECT l.call_id, l.created_at, row_number() OVER (ORDER BY l.created_at DESC, l.call_id) AS n
+            FROM (SELECT th.call_id, th.created_at FROM th
+                  ORDER BY th.created_at DESC, th.call_id LIMIT ${RANKED + request.offset + request.limit}) l
           ),
           top AS (
             SELECT p.* FROM (
-              (SELECT 'transcript' AS kind, n.call_id AS id, n.call_id, ts_rank(c.search_transcript, q.query) AS rank, n.created_at AS at
-               FROM th_ord n JOIN calls c ON c.call_id = n.call_id AND c.client_id = ${request.tenantId} CROSS JOIN q
+              (SELECT 'transcript' AS kind, n.call_id AS id, n.call_id, ts_rank(t.doc, q.query) AS rank, n.created_at AS at
+               FROM th_ord n JOIN call_transcript_search t ON t.call_id = n.call_id CROSS JOIN q
                WHERE n.n <= ${RANKED}
                UNION ALL
                SELECT * FROM others
@@ -146,7 +149,7 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
           )
           -- titles, texts and snippets of the kept hits only
           SELECT CASE WHEN top.kind IN ('outcome', 'audit') THEN 'note' ELSE top.kind END AS kind,
-                 top.id, top.call_id, coalesce(top.rank, ts_rank(c.search_transcript, q.query))::float8 AS rank, top.at,
+                 top.id, top.call_id, coalesce(top.rank, ts_rank(t.doc, q.query))::float8 AS rank, top.at,
                  ((SELECT count(*) FROM th) + (SELECT count(*) FROM others))::int AS total, seg.start,
                  CASE top.kind
                    WHEN 'closer' THEN 'Closer ' || cl.full_name
@@ -157,6 +160,7 @@ export class SearchRepo extends Effect.Service<SearchRepo>()("SearchRepo", {
                  ts_headline('english', ${escaped("coalesce(seg.text, body.text, '')")}, q.query, ${HEADLINE}) AS snippet
           FROM top CROSS JOIN q
           LEFT JOIN calls c ON c.call_id = top.call_id AND c.client_id = ${request.tenantId}
+          LEFT JOIN call_transcript_search t ON top.kind = 'transcript' AND t.call_id = top.id
           LEFT JOIN closers cl ON top.kind = 'closer' AND cl.closer_id = top.id AND cl.client_id = ${request.tenantId}
           LEFT JOIN outcome_truth o ON top.kind = 'outcome' AND o.call_id = top.id AND o.client_id = ${request.tenantId}
           LEFT JOIN manual_audits a ON top.kind = 'audit' AND a.audit_id = top.id AND a.client_id = ${request.tenantId}
