@@ -131,21 +131,6 @@ export const TREND_FACT = {
   & Record<Exclude<(typeof SCORE_METRICS)[number], "overall">, readonly [number, number]>
   & Record<"unexplored" | "transcript", number>
 
-/** A call of any (non-test) tenant with its market-intelligence segment, for the per-segment trends. */
-export const SegmentCallRow = Schema.Struct({
-  call_id: Schema.String,
-  client_id: Schema.String,
-  industry: Schema.String,
-  icp: Schema.String,
-  occurred_at: Rows.IsoTimestamp,
-  /** The call's objections per kind, in the order of `OBJECTION_KINDS` (`calls.trend_facts` from `TREND_FACT.price` to `competitor`). */
-  kinds: Schema.Array(Schema.Number)
-})
-export type SegmentCallRow = typeof SegmentCallRow.Type
-
-export const SegmentMentionRow = Schema.Struct({ call_id: Schema.String, client_id: Schema.String, term: Schema.String })
-export type SegmentMentionRow = typeof SegmentMentionRow.Type
-
 const Window = {
   clientId: Schema.String,
   sees: SeesSchema,
@@ -337,40 +322,13 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         sql`SELECT closer_id, email, full_name FROM closers WHERE client_id = ${clientId} ORDER BY lower(email), closer_id`
     })
 
-    /** Completed calls of the tenants market intelligence counts (no test tenant, no excluded call) in [from, to). */
-    const segmentCalls = Rows.findAll({
-      Request: Schema.Struct({ from: Schema.String, to: Schema.String }),
-      Result: SegmentCallRow,
-      execute: (r) =>
-        sql`SELECT f.call_id, f.client_id, f.industry, f.icp, c.occurred_at, COALESCE(c.trend_facts[${sql.literal(`${TREND_FACT.price}:${TREND_FACT.competitor}`)}], '{0,0,0,0,0,0}') AS kinds
-            FROM market_intel_call_facts f JOIN calls c ON c.call_id = f.call_id
-            WHERE f.status = 'completed' AND NOT f.tenant_test AND NOT f.excluded
-              AND c.occurred_at >= ${r.from}::timestamptz AND c.occurred_at < ${r.to}::timestamptz
-            ORDER BY c.occurred_at, c.call_id`
-    })
-
-    /** The Competitors trackers' stored mentions in those calls, the term in lower case (tenants spell it their way). */
-    const segmentMentions = Rows.findAll({
-      Request: Schema.Struct({ from: Schema.String, to: Schema.String }),
-      Result: SegmentMentionRow,
-      execute: (r) =>
-        sql`SELECT m.call_id, m.client_id, lower(m.term) AS term
-            FROM tracker_mentions m
-            JOIN trackers t ON t.tracker_id = m.tracker_id AND t.source = 'market_profile'
-            JOIN calls c ON c.call_id = m.call_id AND c.client_id = m.client_id
-            WHERE c.status = 'completed' AND c.occurred_at >= ${r.from}::timestamptz AND c.occurred_at < ${r.to}::timestamptz
-            ORDER BY m.call_id, m.ord`
-    })
-
     return {
       closers: (clientId: ClientId) => Effect.orDie(closers(clientId)),
       groups: (r: typeof GroupsRequest.Type) => Effect.orDie(groups(r)),
       mentionGroups: (r: typeof GroupsRequest.Type) => Effect.orDie(mentionGroups(r)),
       stepGroups: (r: typeof GroupsRequest.Type, now: Date) => Effect.orDie(stepGroups({ ...r, now: now.toISOString() })),
       steps: (r: typeof GroupsRequest.Type) =>
-        Effect.orDie(Effect.flatMap(anyMissing(r), ([found]) => (found?.missing === true ? steps(r) : Effect.succeed([])))),
-      segmentCalls: (from: string, to: string) => Effect.orDie(segmentCalls({ from, to })),
-      segmentMentions: (from: string, to: string) => Effect.orDie(segmentMentions({ from, to }))
+        Effect.orDie(Effect.flatMap(anyMissing(r), ([found]) => (found?.missing === true ? steps(r) : Effect.succeed([]))))
     } as const
   })
 }) {}
