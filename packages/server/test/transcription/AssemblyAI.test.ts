@@ -149,10 +149,11 @@ describe("AssemblyAI failures", () => {
       // every status request is answered at once, but the transcript stays queued
       const server = yield* startAssemblyAI({ pendingPolls: 1_000_000 })
       const started = Date.now()
-      const error = yield* Effect.flip(transcribe(server, { timeout: "400 millis", pollInterval: "20 millis" }))
+      // (a second: a loaded machine may spend a few hundred ms on the upload before the first poll)
+      const error = yield* Effect.flip(transcribe(server, { timeout: "1 second", pollInterval: "20 millis" }))
       expect(error._tag).toBe("TranscriptionFailed")
-      expect(error.message).toBe("AssemblyAI did not finish the transcription within 400ms")
-      expect(Date.now() - started).toBeLessThan(3_000)
+      expect(error.message).toBe("AssemblyAI did not finish the transcription within 1s")
+      expect(Date.now() - started).toBeLessThan(6_000)
       expect(server.requests.filter((r) => r.method === "GET").length).toBeGreaterThan(3)
     }))
 
