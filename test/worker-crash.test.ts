@@ -69,24 +69,34 @@ describe("a worker killed mid-job", () => {
       LOG_FORMAT: "json"
     }
 
-    const first = await serve(env, url)
-    const tenant = await fetch(`${url}/v1/internal/admin/clients`, {
-      method: "POST",
-      headers: { "x-api-key": adminKey, "content-type": "application/json" },
-      body: JSON.stringify({ company_name: "Crash Test", credits: 3 })
-    }).then((r) => r.json() as Promise<{ client_id: string; api_key: string }>)
-
-    // A long call (about 12 minutes), so the analysis is still running when the worker dies.
+    // A long call (about 12 minutes), so the analysis is still running when the worker dies. Built
+    // before the service starts: the upload follows the tenant's creation at once, and a pause
+    // between them (23 MB built on a loaded machine) let the client reuse a keep-alive connection the
+    // server was closing (EPIPE in the middle of the body).
     const samples = wavSamples("discovery-short.wav")
     const long = new Int16Array(samples.length * 10)
     for (let i = 0; i < 10; i++) long.set(samples, i * samples.length)
     const form = new FormData()
     form.append("audio", new Blob([wavOf(long)]), "long.wav")
+
+    const first = await serve(env, url)
+    const tenant = await fetch(`${url}/v1/internal/admin/clients`, {
+      method: "POST",
+      headers: { "x-api-key": adminKey, "content-type": "application/json" },
+      body: JSON.stringify({ company_name: "Crash Test", credits: 3 })
+    }).then(async (r) => {
+      expect(r.status, first.output().slice(-3000)).toBe(201)
+      return r.json() as Promise<{ client_id: string; api_key: string }>
+    })
+
     const accepted = await fetch(`${url}/v1/teams/audio`, {
       method: "POST",
       headers: { "x-api-key": tenant.api_key },
       body: form
-    }).then((r) => r.json() as Promise<{ call_id: string }>)
+    }).then(async (r) => {
+      expect(r.status, first.output().slice(-3000)).toBe(202)
+      return r.json() as Promise<{ call_id: string }>
+    })
     const statusUrl = `${url}/analysis/${accepted.call_id}`
     const status = () =>
       fetch(statusUrl, { headers: { "x-api-key": tenant.api_key }, signal: AbortSignal.timeout(10_000) }).then((r) => r.json() as Promise<any>)
