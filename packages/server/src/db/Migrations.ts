@@ -33,6 +33,7 @@ import viewsScale from "./migrations/0026_views_scale.js"
 import trendDueDays from "./migrations/0027_trend_due_days.js"
 import readsScale from "./migrations/0028_reads_scale.js"
 import transcriptSearch from "./migrations/0029_transcript_search.js"
+import mentionTerms from "./migrations/0030_mention_terms.js"
 
 export const migrations = {
   "0001_core": core,
@@ -63,7 +64,8 @@ export const migrations = {
   "0026_views_scale": viewsScale,
   "0027_trend_due_days": trendDueDays,
   "0028_reads_scale": readsScale,
-  "0029_transcript_search": transcriptSearch
+  "0029_transcript_search": transcriptSearch,
+  "0030_mention_terms": mentionTerms
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(
