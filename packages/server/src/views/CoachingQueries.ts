@@ -18,7 +18,7 @@ import { Effect, Schema } from "effect"
 import { IsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
 import { seenBy, SeesSchema } from "../tenancy/Sees.js"
-import { TREND_FACT } from "./TrendsQueries.js"
+import { TREND_FACT, unpackedFacts } from "./TrendsQueries.js"
 
 /** Weeks of the score trend, and weeks of the focus (the weakest dimension) and of the calls to review. */
 export const TREND_WEEKS = 8
@@ -87,10 +87,10 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
 
     /** Monday 00:00 UTC of this week, as a timestamp without zone (UTC). */
     const thisMonday = sql`date_trunc('week', now() AT TIME ZONE 'UTC')`
-    /** Per scorecard dimension (`TREND_FACT`) the sum of its scores and how many, over a group's `calls.trend_facts`. */
+    /** Per scorecard dimension (`TREND_FACT`) the sum of its scores and how many, over a group's `calls.trend_facts` unpacked (`unpackedFacts`). */
     const factSums = sql.literal(
       TREND_DIMENSIONS.map(([name, [scores, count]]) =>
-        `COALESCE(sum(c.trend_facts[${scores}]), 0)::float8 AS ${name}_s, COALESCE(sum(c.trend_facts[${count}]), 0)::float8 AS ${name}_n`
+        `COALESCE(sum(x.tf[${scores}]), 0)::float8 AS ${name}_s, COALESCE(sum(x.tf[${count}]), 0)::float8 AS ${name}_n`
       ).join(", ")
     )
     /** Those sums as one row per dimension: (name, calls, sum). */
@@ -150,10 +150,10 @@ export class CoachingQueries extends Effect.Service<CoachingQueries>()("Coaching
                          AND c.closer_email IS NOT NULL AND ${seenBy(sql, v.sees, "c.closer_email")}`
       return sql`WITH facts AS (
               SELECT lower(c.closer_email) AS email, ${factSums}
-              FROM calls c WHERE ${window} GROUP BY 1),
+              FROM calls c, ${unpackedFacts(sql, "c")} WHERE ${window} GROUP BY 1),
             odd AS (
               SELECT lower(c.closer_email) AS email, ${factSums}
-              FROM calls c WHERE ${window} AND calls_dims_unassessed(c.digest) GROUP BY 1),
+              FROM calls c, ${unpackedFacts(sql, "c")} WHERE ${window} AND calls_dims_unassessed(c.digest) GROUP BY 1),
             odd_digest AS (
               SELECT lower(c.closer_email) AS email, d ->> 'dimension' AS dimension, count(*)::float8 AS calls,
                      sum((d ->> 'score')::float8)::float8 AS score_sum

@@ -131,6 +131,16 @@ export const TREND_FACT = {
   & Record<Exclude<(typeof SCORE_METRICS)[number], "overall">, readonly [number, number]>
   & Record<"unexplored" | "transcript", number>
 
+/**
+ * `x.tf`: the call `alias`'s `trend_facts` unpacked once, as a lateral subquery of its row (kept
+ * apart by `OFFSET 0`, or the planner would put the expression back in every reference). PostgreSQL
+ * keeps the array compressed in a long row, and in the indexes that include it, and each subscript
+ * decompresses the whole array again: the trends' 22 subscripts a call were a fifth of their
+ * statement (six weeks at 100,000 calls: 133 → 109 ms).
+ */
+export const unpackedFacts = (sql: SqlClient.SqlClient, alias: string) =>
+  sql.literal(`LATERAL (SELECT ${alias}.trend_facts || '{}'::float8[] AS tf OFFSET 0) x`)
+
 const Window = {
   clientId: Schema.String,
   sees: SeesSchema,
@@ -178,10 +188,9 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
          COALESCE(array_agg(call_id) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::text[]),
          COALESCE(array_agg(ms) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::float8[]))`
     // each metric of a call from `calls.trend_facts` (`TREND_FACT`) and `overall_score`, the facts as
-    // columns f1…f22 (named by their position), read from the array once: each subscript of an array
-    // read from a row copies it
+    // columns f1…f22 (named by their position) of the array unpacked once per call (`unpacked`)
     const FACTS = TREND_FACT.conversation_flow[1]
-    const factColumns = sql.literal(Array.from({ length: FACTS }, (_, i) => `COALESCE(c.trend_facts[${i + 1}], 0) AS f${i + 1}`).join(", "))
+    const factColumns = sql.literal(Array.from({ length: FACTS }, (_, i) => `COALESCE(x.tf[${i + 1}], 0) AS f${i + 1}`).join(", "))
     const countMetrics = COUNT_METRICS.map((metric) =>
       metric === "calls" ? { has: "true", sum: "1" } : { has: `f${TREND_FACT[metric]} > 0`, sum: `f${TREND_FACT[metric]}` })
     const scoreMetrics = SCORE_METRICS.map((metric) =>
@@ -210,7 +219,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
             base AS (
               SELECT c.call_id, c.closer_email, lower(c.closer_email) AS ck, c.occurred_at, width_bucket(c.occurred_at, b.f) - 1 AS p,
                      extract(epoch FROM c.occurred_at)::float8 * 1000 AS ms, c.overall_score, ${factColumns}
-              FROM b, calls c
+              FROM b, calls c, ${unpackedFacts(sql, "c")}
               WHERE ${inWindows(r)}),
             ranked AS (SELECT base.*, ${g.ranks} FROM base WINDOW win AS (PARTITION BY p, ck ORDER BY occurred_at DESC, call_id DESC))
             SELECT p, ck, max(closer_email) FILTER (WHERE rc0 = 1) AS closer_email, max(ms) AS newest_ms,
