@@ -354,7 +354,7 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
      * two windows, their sentences ending with `when`. Counted in SQL per period and closer (one
      * row each, with the newest TRENDS_CALL_IDS_MAX calls of each number); the team's numbers are
      * the closers' summed, its calls the newest of theirs. `closers: false` leaves the closers'
-     * scopes out (the team's numbers are the same).
+     * scopes out and has SQL group by period alone (the team's numbers are the same).
      */
     const scopes = Effect.fn("Trends.scopes")(function* (
       clientId: ClientId,
@@ -372,7 +372,8 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
         to: windows.at(-1)!.to,
         closerEmail,
         windows: JSON.stringify(windows.map((w) => [w.from, w.to])),
-        max: TRENDS_CALL_IDS_MAX
+        max: TRENDS_CALL_IDS_MAX,
+        byCloser: options.closers
       }
       const now = Date.now()
       const [groups, mentions, stepGroups, steps] = yield* Effect.all(

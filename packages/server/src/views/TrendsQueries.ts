@@ -208,7 +208,10 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       )
     })
 
-    const GroupsRequest = Schema.Struct({ ...Window, windows: Schema.String, max: Schema.Number })
+    /** `byCloser` false: the team's groups alone (one per period, `ck` null), for a reader of the team's numbers only. */
+    const GroupsRequest = Schema.Struct({ ...Window, windows: Schema.String, max: Schema.Number, byCloser: Schema.Boolean })
+    /** A call's closer key (its closer's e-mail in lower case), or none when the groups are the team's alone. */
+    const closerKey = (r: { readonly byCloser: boolean }) => sql.literal(r.byCloser ? "lower(c.closer_email)" : "NULL::text")
 
     const groups = Rows.findAll({
       Request: GroupsRequest,
@@ -217,7 +220,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         const g = groupsSql(r.max)
         return sql`WITH ${windowsCte(r.windows)},
             base AS (
-              SELECT c.call_id, c.closer_email, lower(c.closer_email) AS ck, c.occurred_at, width_bucket(c.occurred_at, b.f) - 1 AS p,
+              SELECT c.call_id, c.closer_email, ${closerKey(r)} AS ck, c.occurred_at, width_bucket(c.occurred_at, b.f) - 1 AS p,
                      extract(epoch FROM c.occurred_at)::float8 * 1000 AS ms, c.overall_score, ${factColumns}
               FROM b, calls c, ${unpackedFacts(sql, "c")}
               WHERE ${inWindows(r)}),
@@ -235,12 +238,12 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       execute: (r) =>
         sql`WITH ${windowsCte(r.windows)},
             m AS (
-              SELECT m.call_id, m.term, c.occurred_at, lower(c.closer_email) AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, count(*)::int AS n
+              SELECT m.call_id, m.term, c.occurred_at, ${closerKey(r)} AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, count(*)::int AS n
               FROM b, tracker_mentions m
               JOIN trackers t ON t.tracker_id = m.tracker_id AND t.client_id = m.client_id AND t.source = 'market_profile'
               JOIN calls c ON c.call_id = m.call_id AND c.client_id = m.client_id
               WHERE m.client_id = ${r.clientId} AND ${inWindows(r)}
-              GROUP BY m.call_id, m.term, c.occurred_at, lower(c.closer_email), width_bucket(c.occurred_at, b.f)),
+              GROUP BY m.call_id, m.term, c.occurred_at, ${closerKey(r)}, width_bucket(c.occurred_at, b.f)),
             per AS (
               SELECT call_id, term, occurred_at, ck, p, n FROM m
               UNION ALL
@@ -269,7 +272,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       execute: (r) =>
         sql`WITH ${windowsCte(r.windows)},
             dc AS (
-              SELECT c.call_id, lower(c.closer_email) AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, c.occurred_at,
+              SELECT c.call_id, ${closerKey(r)} AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, c.occurred_at,
                      c.trend_due_days AS days, (c.occurred_at < ${r.to}::timestamptz AND ${seenInWindows(r)}) AS shown,
                      min(date_trunc('milliseconds', c.occurred_at)) OVER (
                        PARTITION BY c.deal_id ORDER BY date_trunc('milliseconds', c.occurred_at)
@@ -314,7 +317,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       Result: TrendStepRow,
       execute: (r) =>
         sql`WITH ${windowsCte(r.windows)}
-            SELECT c.call_id, lower(c.closer_email) AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, c.occurred_at, c.trend_dues AS dues,
+            SELECT c.call_id, ${closerKey(r)} AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, c.occurred_at, c.trend_dues AS dues,
                    (SELECT floor(extract(epoch FROM min(d.occurred_at)) * 1000)::float8
                     FROM calls d
                     WHERE d.deal_id = c.deal_id AND d.client_id = c.client_id AND d.status = 'completed' AND d.deal_id IS NOT NULL
