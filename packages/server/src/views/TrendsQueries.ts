@@ -266,6 +266,21 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
      * calls of the windows the viewer sees (`shown`) are counted. A subquery per call cost 64,000
      * probes in a year's trends, a semi-join on the calls' deals as many.
      */
+    /**
+     * For one closer's trends (asked for, or all a rep sees), only the deals where one of the calls
+     * counted is: the closer's deals are a few of the tenant's, whose calls of 26 weeks were all
+     * ordered by deal to find each one's next call. For the team, every deal (no filter).
+     */
+    const shownDeals = (r: typeof GroupsRequest.Type) =>
+      r.closerEmail === null && r.sees._tag === "Team"
+        ? sql`true`
+        : sql`c.deal_id IN (
+                SELECT s.deal_id FROM calls s
+                WHERE s.client_id = ${r.clientId} AND s.status = 'completed' AND s.deal_id IS NOT NULL
+                  AND s.occurred_at >= ${r.from}::timestamptz AND s.occurred_at < ${r.to}::timestamptz
+                  AND ${seenBy(sql, r.sees, "s.closer_email")}
+                  AND (${r.closerEmail}::text IS NULL OR lower(s.closer_email) = lower(${r.closerEmail})))`
+
     const stepGroups = Rows.findAll({
       Request: Schema.Struct({ ...GroupsRequest.fields, now: Schema.String }),
       Result: TrendStepGroupRow,
@@ -279,7 +294,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
                        RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE GROUP) AS next_at
               FROM b, calls c
               WHERE c.client_id = ${r.clientId} AND c.status = 'completed' AND c.deal_id IS NOT NULL
-                AND c.occurred_at >= ${r.from}::timestamptz),
+                AND c.occurred_at >= ${r.from}::timestamptz AND ${shownDeals(r)}),
             k AS (
               SELECT dc.call_id, dc.ck, dc.p, dc.occurred_at, n.kept, n.slipped
               FROM dc,
