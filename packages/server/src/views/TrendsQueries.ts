@@ -188,7 +188,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
          COALESCE(array_agg(call_id) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::text[]),
          COALESCE(array_agg(ms) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::float8[]))`
     // each metric of a call from `calls.trend_facts` (`TREND_FACT`) and `overall_score`, the facts as
-    // columns f1…f22 (named by their position) of the array unpacked once per call (`unpacked`)
+    // columns f1…f22 (named by their position) of the array unpacked once per call (`unpackedFacts`)
     const FACTS = TREND_FACT.conversation_flow[1]
     const factColumns = sql.literal(Array.from({ length: FACTS }, (_, i) => `COALESCE(x.tf[${i + 1}], 0) AS f${i + 1}`).join(", "))
     const countMetrics = COUNT_METRICS.map((metric) =>
