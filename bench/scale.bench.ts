@@ -29,7 +29,8 @@
  * across 200) shape the data. The databases are dropped at the end, also on failure or Ctrl-C.
  * SCALE_REUSE=<database> reads a kept database again instead (no seed, nothing dropped; with one
  * size and tenant count, SCALE_NO_REBUILD=1 to skip the rebuild), signed in with a session of its
- * own (SCALE_SESSION, else a random one).
+ * own (SCALE_SESSION, else a random one). SCALE_DUMP=<folder> writes each read's last answer there,
+ * to compare the answers before and after a change.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
@@ -58,6 +59,8 @@ const ONLY = (process.env.SCALE_ONLY ?? "").split(",").map((x) => x.trim()).filt
 const SLOW_MS = process.env.SCALE_SLOW_MS
 /** A database kept by an earlier run (SCALE_KEEP_DB=1) read again as it is: no seed, not dropped (one size and tenant count). */
 const REUSE = process.env.SCALE_REUSE
+/** SCALE_DUMP=<folder>: each read's last answer written there (`<read>.json`), to compare answers before and after a change. */
+const DUMP = process.env.SCALE_DUMP
 const serverUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
 const ADMIN_KEY = `csa_bench_${randomBytes(8).toString("hex")}`
 const SESSION = process.env.SCALE_SESSION ?? `ses_bench_${randomBytes(16).toString("hex")}`
@@ -243,12 +246,15 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
       const runs: Array<number> = []
       const started = performance.now()
       let size = 0
+      let lastText = ""
       while (runs.length < READS && (runs.length < 5 || performance.now() - started < BUDGET_MS)) {
         const r = yield* request("GET", path, headers)
         runs.push(r.ms)
         size = r.text.length
+        lastText = r.text
       }
       runs.sort((a, b) => a - b)
+      if (DUMP !== undefined) writeFileSync(join(DUMP, `${label.replace(/[^a-z0-9]+/gi, "_")}.json`), lastText)
       const figure = { p50: percentile(runs, 0.5), p95: percentile(runs, 0.95), n: runs.length, kb: size / 1024, note }
       reads[label] = figure
       console.log(
