@@ -243,5 +243,49 @@ describe("workspace views: call details, team health and deal intelligence", () 
 
         expect((yield* call("GET", "/v1/workspace/deal-intelligence")).status).toBe(401)
       }))
+
+    it.effect("deal-intelligence: with more deals than it lists, the ones listed are the first in its order (risk, value, newest)", () =>
+      Effect.gen(function* () {
+        const acme = yield* tenantWithUser(0)
+        // calls of no deal (each a deal of its own), more than DEALS_LIMIT (50): high risk but no value
+        // and oldest; medium (a low score) with values; low with values; low without, newest
+        // (each seeded at its own now(): of two calls of the same day, the one seeded later is the newer)
+        const seeded: Array<{ id: string; risk: number; value: number | null; daysAgo: number }> = []
+        for (let k = 0; k < 8; k++) {
+          const id = yield* seedDeal(acme.clientId, { daysAgo: 20 + k, overall: 70, objections: [["price", "other"]] })
+          seeded.push({ id, risk: 0, value: null, daysAgo: 20 + k })
+        }
+        for (let k = 0; k < 8; k++) {
+          const value = 1000 * (k + 1)
+          const id = yield* seedDeal(acme.clientId, {
+            daysAgo: 10 + k, overall: 40, nextSteps: [["send the deck", null]], outcome: { outcome: "open", value }
+          })
+          seeded.push({ id, risk: 1, value, daysAgo: 10 + k })
+        }
+        for (let k = 0; k < 6; k++) {
+          const value = 500 * (k + 1)
+          const id = yield* seedDeal(acme.clientId, {
+            daysAgo: 5 + k, overall: 80, nextSteps: [["call back", "Friday"]], outcome: { outcome: "open", value }
+          })
+          seeded.push({ id, risk: 2, value, daysAgo: 5 + k })
+        }
+        for (let k = 0; k < 40; k++) {
+          const id = yield* seedDeal(acme.clientId, { daysAgo: k % 5, overall: 80, nextSteps: [["call back", null]] })
+          seeded.push({ id, risk: 2, value: null, daysAgo: k % 5 })
+        }
+        const expected = [...seeded]
+          .sort((a, b) =>
+            a.risk - b.risk || (b.value ?? -Infinity) - (a.value ?? -Infinity) || a.daysAgo - b.daysAgo || seeded.indexOf(b) - seeded.indexOf(a)
+          )
+          .slice(0, 50)
+
+        const reply = yield* call("GET", "/v1/workspace/deal-intelligence", { session: acme.session })
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+        expect(reply.body.deals.map((d: any) => d.call_id)).toEqual(expected.map((x) => x.id))
+        expect(reply.body.deals.map((d: any) => d.risk)).toEqual(expected.map((x) => ["high", "medium", "low"][x.risk]))
+        // the 12 left out are the oldest of the last kind
+        const shown = new Set(expected.map((x) => x.id))
+        expect(seeded.filter((x) => !shown.has(x.id)).every((x) => x.risk === 2 && x.value === null && x.daysAgo >= 3)).toBe(true)
+      }))
   })
 })

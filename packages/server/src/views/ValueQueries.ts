@@ -107,6 +107,19 @@ const PendingCloser = Schema.Struct({ closer_id: CloserId, email: Schema.String 
 /** `(c.result -> 'scorecard' ->> 'overall')::float8`, generated (migration 0024). */
 const overall = "c.overall_score"
 
+/**
+ * `ValueViews.openDealRisk`'s rule in SQL, as a rank to order by (0 high, 1 medium, 2 low), over a
+ * row's `outcome`, `age_days`, `next_steps` and `unexplored_objections`: past the sales cycle
+ * (`salesCycleDays`, none when null), or no next step with an objection left unexplored, is high; no
+ * next step is medium. `lowScore`, when given, raises low to medium where its score is below it
+ * (deal intelligence's call risk, `overall_score`). The daily brief and deal intelligence order by it.
+ */
+export const openDealRiskRank = (sql: SqlClient.SqlClient, salesCycleDays: number | null, lowScore: number | null = null) =>
+  sql`CASE WHEN COALESCE(outcome = 'open' AND age_days > ${salesCycleDays}::float8, false)
+                OR (next_steps = 0 AND unexplored_objections > 0) THEN 0
+           WHEN next_steps = 0 ${lowScore === null ? sql`` : sql`OR overall_score < ${lowScore}::float8`} THEN 1
+           ELSE 2 END`
+
 export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -260,10 +273,10 @@ export class ValueQueries extends Effect.Service<ValueQueries>()("ValueQueries",
               WHERE c.client_id = ${clientId} AND c.status = 'completed' AND c.occurred_at > now() - make_interval(days => ${days})
                 AND (o.outcome IS NULL OR o.outcome = 'open')
                 AND c.trend_facts[${sql.literal(String(TREND_FACT.transcript))}] = 1 AND ${seenBy(sql, sees, "c.closer_email")}),
-            r AS (SELECT d.*, COALESCE(d.outcome = 'open' AND d.age_days > ${salesCycleDays}::float8, false) AS past FROM d),
+            r AS (SELECT d.*, ${openDealRiskRank(sql, salesCycleDays)} AS risk_rank FROM d),
+            -- with a reason: at risk (high or medium), or an objection unexplored
             top AS (
-              SELECT r.*, CASE WHEN past OR (next_steps = 0 AND unexplored_objections > 0) THEN 0 WHEN next_steps = 0 THEN 1 ELSE 2 END AS risk_rank
-              FROM r WHERE past OR next_steps = 0 OR unexplored_objections > 0
+              SELECT r.* FROM r WHERE risk_rank < 2 OR unexplored_objections > 0
               ORDER BY risk_rank, occurred_at DESC, call_id LIMIT ${limit})
             SELECT c.call_id, c.external_call_id, c.closer_email, c.completed_at, top.age_days, top.next_steps,
                    top.unexplored_objections, top.outcome

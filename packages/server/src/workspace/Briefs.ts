@@ -53,7 +53,7 @@ import {
   type StepFollowThrough,
   stepFollowThrough
 } from "../views/DealTimeline.js"
-import { BriefsRepo, type DealCallRow, type DealDetails, type OpenDeal } from "./BriefsRepo.js"
+import { BriefsRepo, type DealCallFacts, type DealCallRow, type DealDetails, type OpenDeal } from "./BriefsRepo.js"
 
 /** The most deals deal intelligence lists. */
 export const DEALS_LIMIT = 50
@@ -80,14 +80,40 @@ interface Ranked {
   readonly callRisk: Risk
   risk: Risk
   exact: boolean
-  /** A deal's timeline (null for a call of no deal); `steps` once resolved. */
+  /** A deal's timeline as the order reads it (`orderTimeline`; null for a call of no deal); `steps` once resolved. */
   readonly deal: {
-    readonly rows: ReadonlyArray<DealCallRow>
     readonly timeline: ReadonlyArray<DealCall>
     readonly trend: ScoreTrend
     readonly objections: ReadonlyArray<DealObjection>
     steps: ReadonlyArray<StepFollowThrough> | null
   } | null
+}
+
+/**
+ * A deal's calls as its order reads them: each call's kinds of objection raised and its steps' dues.
+ * The risk, the score trend and the steps' follow-through read nothing else (no quote, answer or
+ * attendee, left empty here); the listed deals' timelines are built again from their calls whole.
+ */
+const orderTimeline = (rows: ReadonlyArray<DealCallFacts>): Array<DealCall> =>
+  rows.map((r) => ({
+    call_id: r.call_id,
+    meeting_at: r.meeting_at,
+    closer_email: null,
+    overall_score: r.overall_score,
+    objections: r.kinds.map((kind) => ({ kind, response: "", quote: "" })),
+    next_steps: r.dues.map((due) => ({ quote: "", due })),
+    attendees: []
+  }))
+
+/** Rows by their deal, in their order. */
+const byDeal = <R extends { readonly deal_id: string | null }>(rows: ReadonlyArray<R>): Map<string, Array<R>> => {
+  const map = new Map<string, Array<R>>()
+  for (const row of rows) {
+    const list = map.get(row.deal_id!)
+    if (list === undefined) map.set(row.deal_id!, [row])
+    else list.push(row)
+  }
+  return map
 }
 
 /** The deal's next step: the first said with a due, else the first said. */
@@ -130,21 +156,24 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
      * (chrono). A deal's risk without its steps, and the most its steps can raise it to, bound it;
      * the deals are taken best first by that bound and resolved only when one comes first
      * unresolved (its exact place is never better than its bound), so the order is the order of
-     * every deal ranked exactly.
+     * every deal ranked exactly. The calls of no deal are cut to the first `DEALS_LIMIT` of them in
+     * that order by the statement (`BriefsRepo.openDeals`, the daily brief's rule in SQL): no other
+     * can be listed. The order reads each deal's calls' facts only (`dealCallFacts`: scores, kinds
+     * of objection, dues); the listed deals' calls are then read whole for their timelines.
      */
     const computeDealIntelligence = Effect.fn("Briefs.dealIntelligence")(function* (clientId: ClientId, sees: Sees) {
-      const [settings, deals, ownDomains] = yield* Effect.all([
-        values.settings(clientId),
-        repo.openDeals(clientId, sees, OPEN_DEAL_DAYS),
+      const settings = yield* Effect.orDie(values.settings(clientId))
+      const [deals, ownDomains] = yield* Effect.all([
+        repo.openDeals(clientId, sees, {
+          days: OPEN_DEAL_DAYS,
+          salesCycleDays: settings.sales_cycle_days,
+          lowScore: AT_RISK_SCORE,
+          limit: DEALS_LIMIT
+        }),
         dealsRepo.ownDomains(clientId)
       ], { concurrency: "unbounded" }).pipe(Effect.orDie)
       const dealIds = deals.flatMap((d) => (d.deal_id === null ? [] : [d.deal_id]))
-      const callsOfDeal = new Map<string, Array<DealCallRow>>()
-      for (const row of yield* repo.dealCalls(clientId, dealIds, sees)) {
-        const list = callsOfDeal.get(row.deal_id!) ?? []
-        list.push(row)
-        callsOfDeal.set(row.deal_id!, list)
-      }
+      const factsOfDeal = byDeal(yield* repo.dealCallFacts(clientId, dealIds, sees))
       const now = new Date()
       const timelineOf = (rows: ReadonlyArray<DealCallRow | (DealDetails & { outcome: string | null })>): Array<DealCall> =>
         rows.map((r) => ({
@@ -164,18 +193,18 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
         const callRisk: Risk = briefRisk === "low" && lowScore ? "medium" : briefRisk
         const value = d.deal_value ?? -Infinity
         if (d.deal_id === null) return [{ d, i, value, callRisk, risk: callRisk, exact: true, deal: null }]
-        const rows = callsOfDeal.get(d.deal_id)
+        const rows = factsOfDeal.get(d.deal_id)
         // a deal one of whose calls has a decided outcome is closed (left out by `openDeals`; so
         // here only when an outcome was recorded in between)
         if (rows === undefined || rows.some((r) => r.outcome !== null && r.outcome !== "open")) return []
-        const timeline = timelineOf(rows)
+        const timeline = orderTimeline(rows)
         const trend = scoreTrend(timeline)
         const objections = objectionsOf(timeline)
         const base = dealRisk(callRisk, { steps: [], trend, objections }, AT_RISK_SCORE).risk
         // each step with a due may slip: one raises the risk to medium, two to high
         const dated = timeline.reduce((n, c) => n + c.next_steps.filter((s) => s.due !== null && s.due.trim() !== "").length, 0)
         const bound: Risk = dated >= 2 ? "high" : dated === 1 ? atLeast(base, "medium") : base
-        return [{ d, i, value, callRisk, risk: bound, exact: bound === base, deal: { rows, timeline, trend, objections, steps: null } }]
+        return [{ d, i, value, callRisk, risk: bound, exact: bound === base, deal: { timeline, trend, objections, steps: null } }]
       })
       const resolve = (r: Ranked) => {
         const deal = r.deal!
@@ -206,8 +235,13 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
         pending.splice(lo, 0, first)
       }
 
-      const details = yield* repo.dealDetails(clientId, top.map((r) => r.d.call_id))
+      // the listed deals' calls whole, and their latest calls' details
+      const [details, listedCalls] = yield* Effect.all([
+        repo.dealDetails(clientId, top.map((r) => r.d.call_id)),
+        repo.dealCalls(clientId, top.flatMap((r) => (r.deal === null ? [] : [r.d.deal_id!])), sees)
+      ], { concurrency: "unbounded" })
       const byCall = new Map(details.map((x) => [x.call_id as string, x]))
+      const callsOfDeal = byDeal(listedCalls)
       const insights = top.map(({ d, deal: ofDeal, callRisk }): Insight => {
         const more = byCall.get(d.call_id)
         const { pastCycle, reasons } = openDealRisk(d, settings.sales_cycle_days)
@@ -223,11 +257,13 @@ export class Briefs extends Effect.Service<Briefs>()("Briefs", {
         }
         if (lowScore) signals.push(`scored ${round1(score)}, below ${AT_RISK_SCORE}`)
         if (steps.length > 0 && steps.every((s) => s.due === null || s.due.trim() === "")) signals.push("no date on the next steps")
-        const rows = ofDeal?.rows ?? (more === undefined ? [] : [{ ...more, outcome: d.outcome as string | null }])
-        const timeline = ofDeal?.timeline ?? timelineOf(rows)
-        const followThrough = ofDeal?.steps ?? stepFollowThrough(timeline, now)
-        const trend = ofDeal?.trend ?? scoreTrend(timeline)
-        const objections = ofDeal?.objections ?? objectionsOf(timeline)
+        const rows = ofDeal === null
+          ? (more === undefined ? [] : [{ ...more, outcome: d.outcome as string | null }])
+          : callsOfDeal.get(d.deal_id!) ?? []
+        const timeline = timelineOf(rows)
+        const followThrough = stepFollowThrough(timeline, now)
+        const trend = scoreTrend(timeline)
+        const objections = objectionsOf(timeline)
         // a call of no deal keeps its call's risk and signals: without a deal, a later call of the
         // buyer is not known, so a step past its due is not known to have slipped
         const risk = ofDeal === null
