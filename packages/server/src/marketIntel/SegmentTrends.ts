@@ -30,36 +30,24 @@ interface Params {
   readonly segment_by: "industry" | "icp"
 }
 
-/** A count over calls, the calls it comes from and their tenants (a tenant's calls are no other's: calls add up). */
-class CellTally {
-  count = 0
-  calls = 0
-  readonly tenants = new Set<string>()
-  add(clientId: string, count: number, calls: number) {
-    this.count += count
-    this.calls += calls
-    this.tenants.add(clientId)
-  }
-}
-
-const tallyIn = (map: Map<string, CellTally>, key: string) => {
-  const found = map.get(key)
-  if (found !== undefined) return found
-  const made = new CellTally()
-  map.set(key, made)
-  return made
+/** A count over calls of a cell, the calls it comes from and how many tenants they are of. */
+interface CellTally {
+  readonly count: number
+  readonly calls: number
+  readonly tenants: number
 }
 
 /** A count of a shown cell, withheld when fewer than MIN_TENANTS tenants feed it. */
 const countOf = (t: CellTally | undefined) => {
-  const tenants = t?.tenants.size ?? 0
+  const tenants = t?.tenants ?? 0
   if (t === undefined || tenants === 0) return { count: 0, calls: 0, tenants: 0, suppressed: null }
   if (tenants < MIN_TENANTS) return { count: null, calls: null, tenants, suppressed: tenantSuppression(tenants) }
   return { count: t.count, calls: t.calls, tenants, suppressed: null }
 }
 
 interface Cell {
-  readonly all: CellTally
+  /** The cell's calls; null while it has none. */
+  all: CellTally | null
   readonly kinds: Map<string, CellTally>
   readonly competitors: Map<string, CellTally>
 }
@@ -71,7 +59,7 @@ export class SegmentTrends extends Effect.Service<SegmentTrends>()("SegmentTrend
     const compute = Effect.fn("SegmentTrends.compute")(function* (params: Params) {
       const now = new Date()
       const periods = trailing(normalise(params.period_type, params.period_start, now), params.periods)
-      // aggregated in SQL per period, segment and tenant (SegmentTrendsQueries.ts); added up here per cell
+      // aggregated in SQL per period and segment, with the tenants counted (SegmentTrendsQueries.ts)
       const rows = yield* queries.segmentRows(
         periods.map((p) => instantOf(p.period_start)),
         instantOf(periods.at(-1)!.period_end),
@@ -81,7 +69,7 @@ export class SegmentTrends extends Effect.Service<SegmentTrends>()("SegmentTrend
       const cells = new Map<string, Array<Cell>>()
       const cellOf = (r: SegmentTrendRow) => {
         const segment = segmentOf(r)
-        const row = cells.get(segment) ?? periods.map(() => ({ all: new CellTally(), kinds: new Map(), competitors: new Map() }))
+        const row = cells.get(segment) ?? periods.map((): Cell => ({ all: null, kinds: new Map(), competitors: new Map() }))
         cells.set(segment, row)
         return row[r.p]!
       }
@@ -89,27 +77,27 @@ export class SegmentTrends extends Effect.Service<SegmentTrends>()("SegmentTrend
       for (const r of rows) {
         if (r.term !== null || r.p < 0 || r.p >= periods.length) continue
         const cell = cellOf(r)
-        cell.all.add(r.client_id, r.calls, r.calls)
+        cell.all = { count: r.calls, calls: r.calls, tenants: r.tenants }
         OBJECTION_KINDS.forEach((kind, k) => {
-          const calls = r.kinds[2 * k + 1] ?? 0
-          if (calls > 0) tallyIn(cell.kinds, kind).add(r.client_id, r.kinds[2 * k] ?? 0, calls)
+          const calls = r.kinds[3 * k + 1] ?? 0
+          if (calls > 0) cell.kinds.set(kind, { count: r.kinds[3 * k] ?? 0, calls, tenants: r.kinds[3 * k + 2] ?? 0 })
         })
       }
       for (const r of rows) {
         if (r.term === null || r.p < 0 || r.p >= periods.length) continue
-        tallyIn(cellOf(r).competitors, r.term).add(r.client_id, r.mentions, r.calls)
+        cellOf(r).competitors.set(r.term, { count: r.mentions, calls: r.calls, tenants: r.tenants })
       }
       const periodOut = (p: Period, cell: Cell): typeof SegmentTrendPeriod.Type => {
-        const tenants = cell.all.tenants.size
+        const tenants = cell.all?.tenants ?? 0
         const suppressed = cellSuppressed(tenants)
         const base = { period_start: p.period_start, period_end: p.period_end, label: p.label, tenants }
         if (suppressed !== null) {
           return { ...base, calls: null, suppressed, objections: [], competitors: [], competitors_withheld: 0 }
         }
-        const named = [...cell.competitors.entries()].filter(([, t]) => t.tenants.size >= MIN_TENANTS)
+        const named = [...cell.competitors.entries()].filter(([, t]) => t.tenants >= MIN_TENANTS)
         return {
           ...base,
-          calls: cell.all.calls,
+          calls: cell.all?.calls ?? 0,
           suppressed: null,
           objections: OBJECTION_KINDS.map((kind) => ({ kind, ...countOf(cell.kinds.get(kind)) })),
           competitors: named

@@ -5,14 +5,17 @@
  * (migrations 0011, 0028), aggregated in SQL per period, segment and tenant (issue 39: at 100,000
  * calls the 8 weeks are ~15,000 calls, read before as one row each).
  *
- * One statement, one row per period (`p`, the periods' index), industry, ICP and tenant:
- * - the calls row (`term` null): the calls, and per objection kind (the order of `OBJECTION_KINDS`,
- *   `calls.trend_facts` from `TREND_FACT.price` to `competitor`) the objections and the calls with one;
+ * One statement, one row per period (`p`, the periods' index), industry and ICP (a cell):
+ * - the calls row (`term` null): the calls and the tenants they come from, and per objection kind
+ *   (the order of `OBJECTION_KINDS`, `calls.trend_facts` from `TREND_FACT.price` to `competitor`)
+ *   the objections, the calls with one and the tenants with one;
  * - a row per competitor term (the Competitors trackers' stored mentions, in lower case: tenants
- *   spell it their way): the mentions and the calls with one.
- * A tenant's calls are disjoint from another's, so the service adds these up per cell and counts
- * the tenants by the rows. A call's period is `width_bucket` of its time over the periods' starts
- * (contiguous periods: the last one ends the window).
+ *   spell it their way): the mentions, the calls with one and their tenants.
+ * Summed per tenant first, then per cell (a tenant's calls are disjoint from another's: calls add
+ * up), the tenants counted by their rows; the service applies the suppression rules to the cells
+ * (at 200 tenants the rows per tenant were 3,200 to decode for ~150 cells). A call's period is
+ * `width_bucket` of its time over the periods' starts (contiguous periods: the last one ends the
+ * window).
  *
  * The window is on the view's own `occurred_at` (0028), with the tenants' ids (`client_id =
  * ANY(...)`, from `tenants`): both reach the calls' scan inside the view, an index-only scan of
@@ -26,18 +29,19 @@ import * as Rows from "../db/Rows.js"
 import { OBJECTION_KINDS } from "../views/Trends.js"
 import { TREND_FACT } from "../views/TrendsQueries.js"
 
-/** A period, segment and tenant: its calls (`term` null) or one competitor's mentions. */
+/** A period and segment: its calls (`term` null) or one competitor's mentions, with the tenants they come from. */
 export const SegmentTrendRow = Schema.Struct({
   p: Schema.Number,
   industry: Schema.String,
   icp: Schema.String,
-  client_id: Schema.String,
   term: Schema.NullOr(Schema.String),
   /** The calls (of the term: those that mention it). */
   calls: Schema.Number,
   /** The term's mentions; 0 on the calls row. */
   mentions: Schema.Number,
-  /** Per objection kind `[objections, calls with one]`, flattened; empty on a term's row. */
+  /** The tenants with a call (of the term: with a mention). */
+  tenants: Schema.Number,
+  /** Per objection kind `[objections, calls with one, tenants with one]`, flattened; zeros on a term's row. */
   kinds: Schema.Array(Schema.Number)
 })
 export type SegmentTrendRow = typeof SegmentTrendRow.Type
@@ -49,11 +53,14 @@ export class SegmentTrendsQueries extends Effect.Service<SegmentTrendsQueries>()
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    /** Each kind's objections and the calls with one (a count of a call counts when above 0, as the service did per call). */
-    const kindSums = sql.literal(
-      `ARRAY[${
-        KIND_FACTS.map((i) => `COALESCE(sum(k${i}) FILTER (WHERE k${i} > 0), 0), count(*) FILTER (WHERE k${i} > 0)`).join(", ")
-      }]::float8[]`
+    // per tenant, each kind's objections and calls with one (a count of a call counts when above 0,
+    // as the service did per call); per cell, their sums and the tenants with one
+    const tenantKinds = sql.literal(
+      KIND_FACTS.map((i) => `COALESCE(sum(k${i}) FILTER (WHERE k${i} > 0), 0) AS o${i}, count(*) FILTER (WHERE k${i} > 0) AS c${i}`).join(", ")
+    )
+    const noKinds = sql.literal(KIND_FACTS.map((i) => `0 AS o${i}, 0 AS c${i}`).join(", "))
+    const cellKinds = sql.literal(
+      `ARRAY[${KIND_FACTS.map((i) => `sum(o${i}), sum(c${i}), count(*) FILTER (WHERE c${i} > 0)`).join(", ")}]::float8[]`
     )
     const kindColumns = sql.literal(KIND_FACTS.map((i) => `COALESCE(f.trend_facts[${i}], 0) AS k${i}`).join(", "))
 
@@ -79,15 +86,20 @@ export class SegmentTrendsQueries extends Effect.Service<SegmentTrendsQueries>()
                      width_bucket(f.occurred_at, b.f) - 1 AS p, ${kindColumns}
               FROM b, market_intel_call_facts f
               WHERE f.client_id = ANY(${r.tenants}::text[]) AND f.status = 'completed' AND NOT f.tenant_test AND NOT f.excluded
-                AND f.occurred_at >= ${r.starts[0]!}::timestamptz AND f.occurred_at < ${r.to}::timestamptz)
-            SELECT p, industry, icp, client_id, NULL::text AS term, count(*)::int AS calls, 0 AS mentions, ${kindSums} AS kinds
-            FROM calls_in GROUP BY p, industry, icp, client_id
-            UNION ALL
-            SELECT f.p, f.industry, f.icp, f.client_id, lower(m.term), count(DISTINCT m.call_id)::int, count(*)::int, '{}'::float8[]
-            FROM calls_in f
-            JOIN tracker_mentions m ON m.call_id = f.call_id AND m.client_id = f.client_id
-            JOIN trackers t ON t.tracker_id = m.tracker_id AND t.source = 'market_profile'
-            GROUP BY f.p, f.industry, f.icp, f.client_id, lower(m.term)`
+                AND f.occurred_at >= ${r.starts[0]!}::timestamptz AND f.occurred_at < ${r.to}::timestamptz),
+            per_tenant AS (
+              SELECT p, industry, icp, client_id, NULL::text AS term, count(*) AS calls, 0 AS mentions, ${tenantKinds}
+              FROM calls_in GROUP BY p, industry, icp, client_id
+              UNION ALL
+              -- the Competitors trackers' mentions read from their index (tracker by tracker), not
+              -- every tracker's mentions of every tenant from the table
+              SELECT f.p, f.industry, f.icp, f.client_id, lower(m.term), count(DISTINCT m.call_id), count(*), ${noKinds}
+              FROM (SELECT t.tracker_id FROM trackers t WHERE t.source = 'market_profile' AND t.client_id = ANY(${r.tenants}::text[]) OFFSET 0) t
+              JOIN LATERAL (SELECT m.call_id, m.client_id, m.term FROM tracker_mentions m WHERE m.tracker_id = t.tracker_id OFFSET 0) m ON true
+              JOIN calls_in f ON f.call_id = m.call_id AND f.client_id = m.client_id
+              GROUP BY f.p, f.industry, f.icp, f.client_id, lower(m.term))
+            SELECT p, industry, icp, term, sum(calls)::int AS calls, sum(mentions)::int AS mentions, count(*)::int AS tenants, ${cellKinds} AS kinds
+            FROM per_tenant GROUP BY p, industry, icp, term`
     })
 
     /**
