@@ -27,7 +27,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
 import { OBJECTION_KINDS } from "../views/Trends.js"
-import { TREND_FACT } from "../views/TrendsQueries.js"
+import { competitorMentions, TREND_FACT } from "../views/TrendsQueries.js"
 
 /** A period and segment: its calls (`term` null) or one competitor's mentions, with the tenants they come from. */
 export const SegmentTrendRow = Schema.Struct({
@@ -91,11 +91,8 @@ export class SegmentTrendsQueries extends Effect.Service<SegmentTrendsQueries>()
               SELECT p, industry, icp, client_id, NULL::text AS term, count(*) AS calls, 0 AS mentions, ${tenantKinds}
               FROM calls_in GROUP BY p, industry, icp, client_id
               UNION ALL
-              -- the Competitors trackers' mentions read from their index (tracker by tracker), not
-              -- every tracker's mentions of every tenant from the table
               SELECT f.p, f.industry, f.icp, f.client_id, lower(m.term), count(DISTINCT m.call_id), count(*), ${noKinds}
-              FROM (SELECT t.tracker_id FROM trackers t WHERE t.source = 'market_profile' AND t.client_id = ANY(${r.tenants}::text[]) OFFSET 0) t
-              JOIN LATERAL (SELECT m.call_id, m.client_id, m.term FROM tracker_mentions m WHERE m.tracker_id = t.tracker_id OFFSET 0) m ON true
+              FROM ${competitorMentions(sql, sql`t.client_id = ANY(${r.tenants}::text[])`)}
               JOIN calls_in f ON f.call_id = m.call_id AND f.client_id = m.client_id
               GROUP BY f.p, f.industry, f.icp, f.client_id, lower(m.term))
             SELECT p, industry, icp, term, sum(calls)::int AS calls, sum(mentions)::int AS mentions, count(*)::int AS tenants, ${cellKinds} AS kinds
