@@ -29,6 +29,7 @@ import { Effect, Schema } from "effect"
 import { IsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
 import { SeesSchema, seenBy } from "../tenancy/Sees.js"
+import { OBJECTION_KINDS } from "../views/Trends.js"
 import { TREND_FACT, unpackedFacts } from "../views/TrendsQueries.js"
 import { openDealRiskRank } from "../views/ValueQueries.js"
 
@@ -103,9 +104,6 @@ export const DealCallFacts = Schema.Struct({
   outcome: Schema.NullOr(Schema.String)
 })
 export type DealCallFacts = typeof DealCallFacts.Type
-
-/** The objection kinds a call's `trend_facts` counts (`TREND_FACT`), in the analysis's order. */
-const OBJECTION_KINDS = ["price", "budget", "timing", "authority", "need", "competitor"] as const
 
 export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
   effect: Effect.gen(function* () {
@@ -190,6 +188,12 @@ export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
                 WHERE c.client_id = ${clientId} AND ${sql.in("c.call_id", callIds)}`
     })
 
+    /** `c`: the completed calls of these deals that the viewer sees, oldest meeting first. */
+    const ofDeals = (clientId: string, dealIds: ReadonlyArray<string>, sees: unknown) =>
+      sql`WHERE c.client_id = ${clientId} AND c.status = 'completed' AND ${sql.in("c.deal_id", dealIds)}
+            AND ${seenBy(sql, sees as Sees, "c.closer_email")}
+          ORDER BY c.occurred_at, c.call_id`
+
     /** The completed calls of these deals that the viewer sees, oldest meeting first. */
     const dealCalls = Rows.findAll({
       Request: Schema.Struct({ clientId: ClientId, dealIds: Schema.Array(Schema.String), sees: SeesSchema }),
@@ -201,9 +205,7 @@ export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
                        ${objections} AS objections, ${nextSteps} AS next_steps,
                        (SELECT o.outcome FROM outcome_truth o WHERE o.call_id = c.call_id) AS outcome
                 FROM calls c ${digestOnce("c")}
-                WHERE c.client_id = ${clientId} AND c.status = 'completed' AND ${sql.in("c.deal_id", dealIds)}
-                  AND ${seenBy(sql, sees as Sees, "c.closer_email")}
-                ORDER BY c.occurred_at, c.call_id`
+                ${ofDeals(clientId, dealIds, sees)}`
     })
 
     // the kinds a call raised, from its counts per kind
@@ -224,9 +226,7 @@ export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
                        ${kindsRaised} AS kinds, COALESCE(c.trend_dues, '{}') AS dues,
                        (SELECT o.outcome FROM outcome_truth o WHERE o.call_id = c.call_id) AS outcome
                 FROM calls c CROSS JOIN ${unpackedFacts(sql, "c")}
-                WHERE c.client_id = ${clientId} AND c.status = 'completed' AND ${sql.in("c.deal_id", dealIds)}
-                  AND ${seenBy(sql, sees as Sees, "c.closer_email")}
-                ORDER BY c.occurred_at, c.call_id`
+                ${ofDeals(clientId, dealIds, sees)}`
     })
 
     return {
