@@ -34,6 +34,7 @@ import trendDueDays from "./migrations/0027_trend_due_days.js"
 import readsScale from "./migrations/0028_reads_scale.js"
 import transcriptSearch from "./migrations/0029_transcript_search.js"
 import mentionTerms from "./migrations/0030_mention_terms.js"
+import hygieneCover from "./migrations/0031_hygiene_cover.js"
 
 export const migrations = {
   "0001_core": core,
@@ -65,7 +66,8 @@ export const migrations = {
   "0027_trend_due_days": trendDueDays,
   "0028_reads_scale": readsScale,
   "0029_transcript_search": transcriptSearch,
-  "0030_mention_terms": mentionTerms
+  "0030_mention_terms": mentionTerms,
+  "0031_hygiene_cover": hygieneCover
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

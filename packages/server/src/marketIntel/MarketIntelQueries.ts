@@ -548,7 +548,7 @@ export class MarketIntelQueries extends Effect.Service<MarketIntelQueries>()("Ma
         Request: Schema.Void,
         Result: RadarMonth,
         execute: () =>
-          // one pass over the months' calls (an index-only scan of calls_client_status_created_idx), not one count a month
+          // one pass over the months' calls (an index-only scan of calls_client_status_created_cover_idx), not one count a month
           sql`SELECT to_char(m.start, 'YYYY-MM') AS month, COALESCE(u.used, 0)::int AS used,
                      (SELECT COALESCE(sum(b.extra_ingests), 0)::int FROM usage_bonuses b
                         WHERE b.client_id = ${clientId} AND b.month = to_char(m.start, 'YYYY-MM')) AS bonus
