@@ -28,6 +28,9 @@ export default defineConfig({
       "packages/server/test/utils/DatabaseTemplate.ts",
       "test/utils/SharedServer.ts"
     ],
+    // a turn of the event loop after each test, so that a fork reads the main process's answers
+    // between synchronous tests (test/utils/YieldBetweenTests.ts)
+    setupFiles: ["test/utils/YieldBetweenTests.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
