@@ -267,16 +267,6 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
     })
 
     /**
-     * Kept and slipped per period and closer (docs/trends.md; the deal timeline's rule), from the
-     * days stored with the calls: a day's deadline is the end of the day after it (UTC); a step is
-     * kept when the deal's next completed call after its call took place before it, slipped when it
-     * passed (`now`) with none. The next call is found in one pass over the tenant's completed calls
-     * of a deal from the first window on (any closer, any viewer: `dc`), as the least later time to
-     * the millisecond in the deal (`min` over the following rows of other times); then only the
-     * calls of the windows the viewer sees (`shown`) are counted. A subquery per call cost 64,000
-     * probes in a year's trends, a semi-join on the calls' deals as many.
-     */
-    /**
      * For one closer's trends (asked for, or all a rep sees), only the deals where one of the calls
      * counted is: the closer's deals are a few of the tenant's, whose calls of 26 weeks were all
      * ordered by deal to find each one's next call. For the team, every deal (no filter).
@@ -291,6 +281,16 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
                   AND ${seenBy(sql, r.sees, "s.closer_email")}
                   AND (${r.closerEmail}::text IS NULL OR lower(s.closer_email) = lower(${r.closerEmail})))`
 
+    /**
+     * Kept and slipped per period and closer (docs/trends.md; the deal timeline's rule), from the
+     * days stored with the calls: a day's deadline is the end of the day after it (UTC); a step is
+     * kept when the deal's next completed call after its call took place before it, slipped when it
+     * passed (`now`) with none. The next call is found in one pass over the tenant's completed calls
+     * of a deal from the first window on (any closer, any viewer: `dc`), as the least later time to
+     * the millisecond in the deal (`min` over the following rows of other times); then only the
+     * calls of the windows the viewer sees (`shown`) are counted. A subquery per call cost 64,000
+     * probes in a year's trends, a semi-join on the calls' deals as many.
+     */
     const stepGroups = Rows.findAll({
       Request: Schema.Struct({ ...GroupsRequest.fields, now: Schema.String }),
       Result: TrendStepGroupRow,
