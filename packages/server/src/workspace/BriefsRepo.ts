@@ -189,23 +189,24 @@ export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
     })
 
     /** `c`: the completed calls of these deals that the viewer sees, oldest meeting first. */
-    const ofDeals = (clientId: string, dealIds: ReadonlyArray<string>, sees: unknown) =>
+    const DealsRequest = Schema.Struct({ clientId: ClientId, dealIds: Schema.Array(Schema.String), sees: SeesSchema })
+    const ofDeals = ({ clientId, dealIds, sees }: typeof DealsRequest.Encoded) =>
       sql`WHERE c.client_id = ${clientId} AND c.status = 'completed' AND ${sql.in("c.deal_id", dealIds)}
             AND ${seenBy(sql, sees as Sees, "c.closer_email")}
           ORDER BY c.occurred_at, c.call_id`
 
     /** The completed calls of these deals that the viewer sees, oldest meeting first. */
     const dealCalls = Rows.findAll({
-      Request: Schema.Struct({ clientId: ClientId, dealIds: Schema.Array(Schema.String), sees: SeesSchema }),
+      Request: DealsRequest,
       Result: DealCallRow,
-      execute: ({ clientId, dealIds, sees }) =>
-        dealIds.length === 0
+      execute: (r) =>
+        r.dealIds.length === 0
           ? Effect.succeed([])
           : sql`SELECT c.call_id, c.deal_id, c.occurred_at AS meeting_at, c.closer_email, c.attendees, ${overall} AS overall_score,
                        ${objections} AS objections, ${nextSteps} AS next_steps,
                        (SELECT o.outcome FROM outcome_truth o WHERE o.call_id = c.call_id) AS outcome
                 FROM calls c ${digestOnce("c")}
-                ${ofDeals(clientId, dealIds, sees)}`
+                ${ofDeals(r)}`
     })
 
     // the kinds a call raised, from its counts per kind
@@ -217,16 +218,16 @@ export class BriefsRepo extends Effect.Service<BriefsRepo>()("BriefsRepo", {
      * (`calls.trend_facts`, `trend_dues`, migration 0025): the analysis's digest is not read.
      */
     const dealCallFacts = Rows.findAll({
-      Request: Schema.Struct({ clientId: ClientId, dealIds: Schema.Array(Schema.String), sees: SeesSchema }),
+      Request: DealsRequest,
       Result: DealCallFacts,
-      execute: ({ clientId, dealIds, sees }) =>
-        dealIds.length === 0
+      execute: (r) =>
+        r.dealIds.length === 0
           ? Effect.succeed([])
           : sql`SELECT c.call_id, c.deal_id, c.occurred_at AS meeting_at, ${overall} AS overall_score,
                        ${kindsRaised} AS kinds, COALESCE(c.trend_dues, '{}') AS dues,
                        (SELECT o.outcome FROM outcome_truth o WHERE o.call_id = c.call_id) AS outcome
                 FROM calls c CROSS JOIN ${unpackedFacts(sql, "c")}
-                ${ofDeals(clientId, dealIds, sees)}`
+                ${ofDeals(r)}`
     })
 
     return {
