@@ -13,11 +13,11 @@
  * them the same as read without them.
  */
 import type { AnalysisResult } from "@callsight/analysis"
-import { type CallId, TRENDS_CALL_IDS_MAX } from "@callsight/api-spec"
+import { type CallId, Trends, TRENDS_CALL_IDS_MAX } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import * as chrono from "chrono-node"
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { CallsRepo } from "../src/calls/CallsRepo.js"
 import { storeMissingDueDays } from "../src/db/migrations/0027_trend_due_days.js"
 import { dueDateOf } from "../src/views/DealTimeline.js"
@@ -341,6 +341,9 @@ describe("trends", () => {
         const { generated_at: _a, ...staffView } = staff
         const { generated_at: _b, ...portalView } = portal
         expect(staffView).toEqual(portalView)
+        // both doors write the view as it is (lib/WireJson.ts): it is the declared answer, with no field of its own
+        const declared = Schema.decodeUnknownSync(Trends, { onExcessProperty: "error" })
+        for (const answer of [staff, portal]) expect(declared(answer)).toEqual(answer)
         for (const [i, week] of weeks.entries()) expectPeriod(staff.team.periods[i], seed.calls.filter((c) => mondayOf(c.meetingAt) === week), week)
         expect((yield* call("GET", `/v1/internal/assistant/trends?client_id=cli_nobody`, { headers })).status).toBe(404)
         expect((yield* call("GET", `/v1/internal/assistant/trends?client_id=${owner.clientId}&period=year`, { headers })).status).toBe(422)

@@ -4,9 +4,10 @@
  * an unknown one), the view the portal or the workspace computes, by the same function
  * (Assistant.ts says which, and how `call-queue`, this door's own view, is made).
  */
-import { CallsightApi } from "@callsight/api-spec"
+import { CallsightApi, Trends } from "@callsight/api-spec"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { wireJson } from "../lib/WireJson.js"
 import { Assistant } from "./Assistant.js"
 
 export const AssistantHttpLive = HttpApiBuilder.group(CallsightApi, "assistant", (handlers) =>
@@ -22,6 +23,8 @@ export const AssistantHttpLive = HttpApiBuilder.group(CallsightApi, "assistant",
       .handle("getReviewPack", ({ urlParams }) => assistant.reviewPack(urlParams.client_id))
       .handle("getRoiDigest", ({ urlParams }) => assistant.roiDigest(urlParams.client_id))
       .handle("getTeamHealth", ({ urlParams }) => assistant.teamHealth(urlParams.client_id))
-      .handle("getTrends", ({ urlParams: { client_id, ...params } }) => assistant.trends(client_id, params))
+      // the portal's trends, written as they are (lib/WireJson.ts)
+      .handle("getTrends", ({ urlParams: { client_id, ...params } }) =>
+        Effect.map(assistant.trends(client_id, params), (answer) => wireJson(Trends, answer)))
   })
 ).pipe(Layer.provide(Assistant.Default))
