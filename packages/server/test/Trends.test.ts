@@ -16,11 +16,12 @@ import type { AnalysisResult } from "@callsight/analysis"
 import { type CallId, Trends, TRENDS_CALL_IDS_MAX } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import * as chrono from "chrono-node"
-import { describe, expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { CallsRepo } from "../src/calls/CallsRepo.js"
 import { storeMissingDueDays } from "../src/db/migrations/0027_trend_due_days.js"
 import { dueDateOf } from "../src/views/DealTimeline.js"
+import { acc, keepNewest } from "../src/views/Trends.js"
 import { admin } from "./utils/AudioRequests.js"
 import { insertAnalysed } from "./utils/AnalysedCalls.js"
 import { call, memberSession, newTenant } from "./utils/PortalRequests.js"
@@ -178,6 +179,20 @@ const crafted = (kinds: ReadonlyArray<string>, words = "") => ({
 })
 
 describe("trends", () => {
+  it("a number's ids: the newest TRENDS_CALL_IDS_MAX of those added in any order, by time then id, as sorting them all would give", () => {
+    let seed = 7
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    for (let round = 0; round < 200; round++) {
+      // few distinct times, so that many ids share one and the id decides
+      const pairs = Array.from({ length: Math.floor(random() * 40) }, (_, i) => [Math.floor(random() * 6) * 1000, `call_${Math.floor(random() * 1e6)}_${i}`] as const)
+      const kept = acc()
+      for (const [ms, id] of pairs) keepNewest(kept, ms, id)
+      const sorted = [...pairs].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0)).slice(0, TRENDS_CALL_IDS_MAX)
+      expect(kept.ids).toEqual(sorted.map((p) => p[1]))
+      expect(kept.times).toEqual(sorted.map((p) => p[0]))
+    }
+  })
+
   layer(serverWithSmtp(), { excludeTestServices: true })("on the seeded team", (it) => {
     it.effect("per week, for the team: every number equals the counts recomputed from the seed's results and meeting times", () =>
       Effect.gen(function* () {
