@@ -322,8 +322,18 @@ class PeriodAcc {
     return made
   }
   addGroup(g: TrendGroupRow) {
-    COUNT_METRICS.forEach((m, i) => addMetric(this.at(this.counts, m), g.counts[i]!))
-    SCORE_METRICS.forEach((m, i) => addMetric(this.at(this.scores, m), g.scores[i]!))
+    // the metrics in the order of the calls' bits: the counts, then the scores
+    const metrics = [...COUNT_METRICS.map((m) => this.at(this.counts, m)), ...SCORE_METRICS.map((m) => this.at(this.scores, m))]
+    const sums = [...g.counts, ...g.scores]
+    metrics.forEach((a, k) => {
+      a.sum += sums[k]![0]
+      a.calls += sums[k]![1]
+    })
+    for (let j = 0; j < g.ids.length; j++) {
+      for (let k = 0, bits = g.metrics[j]!; bits !== 0; k++, bits >>>= 1) {
+        if ((bits & 1) === 1) keepNewest(metrics[k]!, g.times[j]!, g.ids[j]!)
+      }
+    }
   }
   addMentions(term: string | null, m: GroupMetric) {
     if (term === null) addMetric(this.competitors ??= acc(), m)

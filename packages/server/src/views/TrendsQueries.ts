@@ -47,11 +47,28 @@ const GroupMetrics = Schema.declare(
   { identifier: "GroupMetrics", description: "[[sum, calls, ids, times], ...]" }
 )
 
+const isNumber = (u: unknown): u is number => typeof u === "number"
+const isString = (u: unknown): u is string => typeof u === "string"
+/** A group's `[sum, calls]` of each metric, checked by one guard. */
+const Sums = Schema.declare(
+  (u: unknown): u is ReadonlyArray<readonly [sum: number, calls: number]> =>
+    Array.isArray(u) && u.every((m) => Array.isArray(m) && m.length === 2 && isNumber(m[0]) && isNumber(m[1])),
+  { identifier: "Sums", description: "[[sum, calls], ...]" }
+)
+const Strings = Schema.declare((u: unknown): u is ReadonlyArray<string> => Array.isArray(u) && u.every(isString), { identifier: "Strings" })
+const Numbers = Schema.declare((u: unknown): u is ReadonlyArray<number> => Array.isArray(u) && u.every(isNumber), { identifier: "Numbers" })
+
 /**
  * One period (`p`, the window's index) of one closer (`ck`: the e-mail in lower case; null for the
- * calls without one), aggregated in SQL: `counts` in the order of `COUNT_METRICS`, `scores` in the
- * order of `SCORE_METRICS`; `closer_email` as the group's newest call spells it; `lowest_call_id` the
- * call of the lowest overall score (the newest of equals).
+ * calls without one), aggregated in SQL: `counts` (`[sum, calls]`) in the order of `COUNT_METRICS`,
+ * `scores` in the order of `SCORE_METRICS`; `closer_email` as the group's newest call spells it;
+ * `lowest_call_id` the call of the lowest overall score (the newest of equals).
+ *
+ * The calls behind the numbers, once each: `ids`, their times (`times`, ms) and `metrics`, whose
+ * bit k says the call is among the newest `max` of metric k (the counts' metrics first, then the
+ * scores'). The three are filled from the same rows in the same order, in no order (the service
+ * keeps the newest). A call stands behind many numbers of its group (the newest calls behind
+ * most): listed once with its bits, a group's ~250 ids came down to ~40.
  */
 export const TrendGroupRow = Schema.Struct({
   p: Schema.Number,
@@ -59,8 +76,11 @@ export const TrendGroupRow = Schema.Struct({
   closer_email: Schema.NullOr(Schema.String),
   newest_ms: Schema.Number,
   lowest_call_id: Schema.NullOr(Schema.String),
-  counts: GroupMetrics,
-  scores: GroupMetrics
+  counts: Sums,
+  scores: Sums,
+  ids: Strings,
+  times: Numbers,
+  metrics: Numbers
 })
 export type TrendGroupRow = typeof TrendGroupRow.Type
 
@@ -205,10 +225,10 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
           AND ${seenBy(sql, r.sees as Sees, "c.closer_email")}
           AND (${r.closerEmail}::text IS NULL OR lower(c.closer_email) = lower(${r.closerEmail}))`
     /**
-     * `[sum, calls, newest ids, their times]` of a group, the ids those whose rank (`rank`, newest
-     * first) is within `max`. In no order: the service sorts them (by time, then id), and sorting
-     * each array here cost a sort per metric and group. The two arrays are filled from the same
-     * rows in the same order, so the n-th time is the n-th id's.
+     * `[sum, calls, newest ids, their times]` of a group (the competitors', the steps'), the ids those
+     * whose rank (`rank`, newest first) is within `max`. In no order: the service keeps the newest (by
+     * time, then id), and sorting each array here cost a sort per metric and group. The two arrays are
+     * filled from the same rows in the same order, so the n-th time is the n-th id's.
      */
     const metricOf = (sum: string, has: string, rank: string, max: number) =>
       `jsonb_build_array(COALESCE(${sum}, 0), count(*) FILTER (WHERE ${has}),
@@ -229,9 +249,16 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         ...countMetrics.map((m, k) => `count(*) FILTER (WHERE ${m.has}) OVER win AS rc${k}`),
         ...scoreMetrics.map((m, k) => `count(*) FILTER (WHERE ${m.has}) OVER win AS rs${k}`)
       ].join(",\n")),
+      // bit k: the call is among the newest `max` of metric k (counts, then scores; 18 bits)
+      bits: sql.literal([
+        ...countMetrics.map((m, k) => `CASE WHEN ${m.has} AND rc${k} <= ${max} THEN ${2 ** k} ELSE 0 END`),
+        ...scoreMetrics.map((m, k) => `CASE WHEN ${m.has} AND rs${k} <= ${max} THEN ${2 ** (countMetrics.length + k)} ELSE 0 END`)
+      ].join(" + ")),
       out: sql.literal(
-        `jsonb_build_array(${countMetrics.map((m, k) => metricOf(`sum(${m.sum})`, m.has, `rc${k}`, max)).join(",\n")}) AS counts,
-         jsonb_build_array(${scoreMetrics.map((m, k) => metricOf(`sum(${m.sum}) FILTER (WHERE ${m.has})`, m.has, `rs${k}`, max)).join(",\n")}) AS scores`
+        `jsonb_build_array(${countMetrics.map((m) => `jsonb_build_array(COALESCE(sum(${m.sum}), 0), count(*) FILTER (WHERE ${m.has}))`).join(",\n")}) AS counts,
+         jsonb_build_array(${
+          scoreMetrics.map((m) => `jsonb_build_array(COALESCE(sum(${m.sum}) FILTER (WHERE ${m.has}), 0), count(*) FILTER (WHERE ${m.has}))`).join(",\n")
+        }) AS scores`
       )
     })
 
@@ -251,11 +278,16 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
                      extract(epoch FROM c.occurred_at)::float8 * 1000 AS ms, c.overall_score, ${factColumns}
               FROM b, calls c, ${unpackedFacts(sql, "c")}
               WHERE ${inWindows(r)}),
-            ranked AS (SELECT base.*, ${g.ranks} FROM base WINDOW win AS (PARTITION BY p, ck ORDER BY occurred_at DESC, call_id DESC))
+            ranked AS (SELECT base.*, ${g.ranks} FROM base WINDOW win AS (PARTITION BY p, ck ORDER BY occurred_at DESC, call_id DESC)),
+            -- each call's bits computed once (OFFSET 0: not put back into each aggregate that reads them)
+            marked AS (SELECT ranked.*, ${g.bits} AS m FROM ranked OFFSET 0)
             SELECT p, ck, max(closer_email) FILTER (WHERE rc0 = 1) AS closer_email, max(ms) AS newest_ms,
                    (array_agg(call_id ORDER BY overall_score, occurred_at DESC, call_id DESC) FILTER (WHERE overall_score IS NOT NULL))[1] AS lowest_call_id,
-                   ${g.out}
-            FROM ranked GROUP BY p, ck`
+                   ${g.out},
+                   COALESCE(array_agg(call_id) FILTER (WHERE m <> 0), '{}'::text[]) AS ids,
+                   COALESCE(array_agg(ms) FILTER (WHERE m <> 0), '{}'::float8[]) AS times,
+                   COALESCE(array_agg(m) FILTER (WHERE m <> 0), '{}'::int[]) AS metrics
+            FROM marked GROUP BY p, ck`
       }
     })
 
