@@ -68,7 +68,8 @@ const Numbers = Schema.declare((u: unknown): u is ReadonlyArray<number> => Array
  * bit k says the call is among the newest `max` of metric k (the counts' metrics first, then the
  * scores'). The three are filled from the same rows in the same order, in no order (the service
  * keeps the newest). A call stands behind many numbers of its group (the newest calls behind
- * most): listed once with its bits, a group's ~250 ids came down to ~40.
+ * most): listed once with its bits, a period and closer of six weeks at 100,000 calls lists ~23
+ * ids, where one list per metric held 180.
  */
 export const TrendGroupRow = Schema.Struct({
   p: Schema.Number,
