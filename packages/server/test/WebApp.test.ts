@@ -277,7 +277,8 @@ describe.skipIf(!runBrowser)("the web app in Chromium", () => {
         const verified = yield* Effect.promise(async () => {
           const page = await repContext.newPage()
           await page.goto(`${base}/verify-email#token=${tokenOf(verification)}`)
-          await page.waitForFunction(() => document.getElementById("status").className !== "info", undefined, { timeout: 10_000 })
+          // the page shows its working line without a class until the answer came: then "ok" or "error"
+          await page.waitForFunction(() => ["ok", "error"].includes(document.getElementById("status")!.className), undefined, { timeout: 10_000 })
           const text = await page.textContent("#status")
           await page.goto(`${base}/sign-in#token=${tokenOf(invitation)}`)
           await page.waitForURL((u) => u.pathname === "/app/calls", { timeout: 15_000 })
