@@ -16,6 +16,7 @@ import type { AddressInfo } from "node:net"
 import { call, newTenant } from "./utils/PortalRequests.js"
 import { seedCloser, seedWeekCall } from "./utils/SeedCalls.js"
 import { serverWithSmtp } from "./utils/SmtpServerLayer.js"
+import { awayFromMidnight } from "./utils/AwayFromMidnight.js"
 
 /** The chat's tools, as the model is offered them (the intent rules run the same). */
 const CHAT_TOOLS = [
@@ -55,6 +56,7 @@ const recordOutcome = (session: string, callId: string, body: Record<string, unk
 
 /** A tenant with two closers, scored calls this week, last week and yesterday, and outcomes. */
 const seededTenant = Effect.gen(function* () {
+  yield* awayFromMidnight()
   const tenant = yield* newTenant()
   const { clientId, session } = tenant
   const maria = yield* seedCloser(clientId, "maria@acme.test", "Maria Lopez")

@@ -23,6 +23,7 @@ import { storeMissingDueDays } from "../src/db/migrations/0027_trend_due_days.js
 import { dueDateOf } from "../src/views/DealTimeline.js"
 import { acc, keepNewest } from "../src/views/Trends.js"
 import { admin } from "./utils/AudioRequests.js"
+import { awayFromMidnight } from "./utils/AwayFromMidnight.js"
 import { insertAnalysed } from "./utils/AnalysedCalls.js"
 import { call, memberSession, newTenant } from "./utils/PortalRequests.js"
 import { serverWithSmtp, Smtp } from "./utils/SmtpServerLayer.js"
@@ -410,6 +411,7 @@ describe("trends", () => {
     it.effect("the daily brief says \"objections about price up from 3 to 9 this week\", with the calls behind it; a rep's brief has only theirs", () =>
       Effect.gen(function* () {
         const smtp = yield* Smtp
+        yield* awayFromMidnight()
         const owner = yield* newTenant("Pricey")
         const now = Date.now()
         const todayStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate())
