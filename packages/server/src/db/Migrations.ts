@@ -35,6 +35,7 @@ import readsScale from "./migrations/0028_reads_scale.js"
 import transcriptSearch from "./migrations/0029_transcript_search.js"
 import mentionTerms from "./migrations/0030_mention_terms.js"
 import hygieneCover from "./migrations/0031_hygiene_cover.js"
+import trendDays from "./migrations/0032_trend_days.js"
 
 export const migrations = {
   "0001_core": core,
@@ -67,7 +68,8 @@ export const migrations = {
   "0028_reads_scale": readsScale,
   "0029_transcript_search": transcriptSearch,
   "0030_mention_terms": mentionTerms,
-  "0031_hygiene_cover": hygieneCover
+  "0031_hygiene_cover": hygieneCover,
+  "0032_trend_days": trendDays
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -182,6 +182,8 @@ export const competitorMentions = (sql: SqlClient.SqlClient, tenants: Statement.
   sql`(SELECT t.tracker_id FROM trackers t WHERE ${tenants} AND t.source = 'market_profile' OFFSET 0) t
       JOIN LATERAL (SELECT m.call_id, m.client_id, m.term FROM tracker_mentions m WHERE m.tracker_id = t.tracker_id OFFSET 0) m ON true`
 
+const DAY_MS = 86_400_000
+
 const Window = {
   clientId: Schema.String,
   sees: SeesSchema,
@@ -228,60 +230,81 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       `jsonb_build_array(COALESCE(${sum}, 0), count(*) FILTER (WHERE ${has}),
          COALESCE(array_agg(call_id) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::text[]),
          COALESCE(array_agg(ms) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::float8[]))`
-    // each metric of a call from `calls.trend_facts` (`TREND_FACT`) and `overall_score`, the facts as
-    // columns f1…f22 (named by their position) of the array unpacked once per call (`unpackedFacts`)
-    const FACTS = TREND_FACT.conversation_flow[1]
-    const factColumns = sql.literal(Array.from({ length: FACTS }, (_, i) => `COALESCE(x.tf[${i + 1}], 0) AS f${i + 1}`).join(", "))
-    const countMetrics = COUNT_METRICS.map((metric) =>
-      metric === "calls" ? { has: "true", sum: "1" } : { has: `f${TREND_FACT[metric]} > 0`, sum: `f${TREND_FACT[metric]}` })
-    const scoreMetrics = SCORE_METRICS.map((metric) =>
-      metric === "overall"
-        ? { has: "overall_score IS NOT NULL", sum: "overall_score" }
-        : { has: `f${TREND_FACT[metric][1]} > 0`, sum: `f${TREND_FACT[metric][0]}` })
-    const groupsSql = (max: number) => ({
-      ranks: sql.literal([
-        ...countMetrics.map((m, k) => `count(*) FILTER (WHERE ${m.has}) OVER win AS rc${k}`),
-        ...scoreMetrics.map((m, k) => `count(*) FILTER (WHERE ${m.has}) OVER win AS rs${k}`)
-      ].join(",\n")),
-      // bit k: the call is among the newest `max` of metric k (counts, then scores; 18 bits)
-      bits: sql.literal([
-        ...countMetrics.map((m, k) => `CASE WHEN ${m.has} AND rc${k} <= ${max} THEN ${2 ** k} ELSE 0 END`),
-        ...scoreMetrics.map((m, k) => `CASE WHEN ${m.has} AND rs${k} <= ${max} THEN ${2 ** (countMetrics.length + k)} ELSE 0 END`)
-      ].join(" + ")),
-      out: sql.literal(
-        `jsonb_build_array(${countMetrics.map((m) => `jsonb_build_array(COALESCE(sum(${m.sum}), 0), count(*) FILTER (WHERE ${m.has}))`).join(",\n")}) AS counts,
-         jsonb_build_array(${
-          scoreMetrics.map((m) => `jsonb_build_array(COALESCE(sum(${m.sum}) FILTER (WHERE ${m.has}), 0), count(*) FILTER (WHERE ${m.has}))`).join(",\n")
-        }) AS scores`
-      )
-    })
 
     /** `byCloser` false: the team's groups alone (one per period, `ck` null), for a reader of the team's numbers only. */
     const GroupsRequest = Schema.Struct({ ...Window, windows: Schema.String, max: Schema.Number, byCloser: Schema.Boolean })
     /** A call's closer key (its closer's e-mail in lower case), or none when the groups are the team's alone. */
     const closerKey = (r: { readonly byCloser: boolean }) => sql.literal(r.byCloser ? "lower(c.closer_email)" : "NULL::text")
 
+    /**
+     * The windows cut into whole UTC days, read from `trend_days` (migration 0032), and the parts of
+     * days left at a window's ends (`since`, `until`, a time zone's midnight), summed from the calls
+     * by the same function that fills the table (`trend_day_rows`): `[p, "days", from, to]` (dates,
+     * `to` excluded) and `[p, "calls", from, to]` (instants).
+     */
+    const dayParts = (windows: string) =>
+      JSON.stringify((JSON.parse(windows) as ReadonlyArray<readonly [string, string]>).flatMap(([from, to], p) => {
+        const lo = Date.parse(from)
+        const hi = Date.parse(to)
+        const firstDay = Math.ceil(lo / DAY_MS) * DAY_MS
+        const lastDay = Math.floor(hi / DAY_MS) * DAY_MS
+        if (firstDay >= lastDay) return lo < hi ? [[p, "calls", from, to]] : []
+        const iso = (ms: number) => new Date(ms).toISOString()
+        return [
+          ...(lo < firstDay ? [[p, "calls", from, iso(firstDay)]] : []),
+          [p, "days", iso(firstDay).slice(0, 10), iso(lastDay).slice(0, 10)],
+          ...(lastDay < hi ? [[p, "calls", iso(lastDay), to]] : [])
+        ]
+      }))
+    const METRICS = [...COUNT_METRICS, ...SCORE_METRICS]
+    const dayColumns = (alias: string) => METRICS.map((m) => `${alias}.s_${m}, ${alias}.n_${m}`).join(", ")
+
+    /**
+     * One row per period and closer (`TrendGroupRow`) from the days of `trend_days` and the cut ends.
+     * The sums are the days' sums. A number's newest `max` calls are among the newest `max` of its
+     * days (each day keeps its own), and only the days that can hold one are read: a day whose newer
+     * days (of the period and closer) have `max` calls of the number already has none of its newest
+     * (`need`: bit k for each number the day can still add to). The service keeps the newest.
+     */
     const groups = Rows.findAll({
       Request: GroupsRequest,
       Result: TrendGroupRow,
       execute: (r) => {
-        const g = groupsSql(r.max)
-        return sql`WITH ${windowsCte(r.windows)},
-            base AS (
-              SELECT c.call_id, c.closer_email, ${closerKey(r)} AS ck, c.occurred_at, width_bucket(c.occurred_at, b.f) - 1 AS p,
-                     extract(epoch FROM c.occurred_at)::float8 * 1000 AS ms, c.overall_score, ${factColumns}
-              FROM b, calls c, ${unpackedFacts(sql, "c")}
-              WHERE ${inWindows(r)}),
-            ranked AS (SELECT base.*, ${g.ranks} FROM base WINDOW win AS (PARTITION BY p, ck ORDER BY occurred_at DESC, call_id DESC)),
-            -- each call's bits computed once (OFFSET 0: not put back into each aggregate that reads them)
-            marked AS (SELECT ranked.*, ${g.bits} AS m FROM ranked OFFSET 0)
-            SELECT p, ck, max(closer_email) FILTER (WHERE rc0 = 1) AS closer_email, max(ms) AS newest_ms,
-                   (array_agg(call_id ORDER BY overall_score, occurred_at DESC, call_id DESC) FILTER (WHERE overall_score IS NOT NULL))[1] AS lowest_call_id,
-                   ${g.out},
-                   COALESCE(array_agg(call_id) FILTER (WHERE m <> 0), '{}'::text[]) AS ids,
-                   COALESCE(array_agg(ms) FILTER (WHERE m <> 0), '{}'::float8[]) AS times,
-                   COALESCE(array_agg(m) FILTER (WHERE m <> 0), '{}'::int[]) AS metrics
-            FROM marked GROUP BY p, ck`
+        const group = sql.literal(r.byCloser ? "d.ck" : "NULL::text")
+        const before = sql.literal(METRICS.map((m, k) => `sum(n_${m}) OVER newer AS b${k}`).join(", "))
+        const need = sql.literal(METRICS.map((_, k) => `CASE WHEN COALESCE(b${k}, 0) < ${r.max} THEN ${2 ** k} ELSE 0 END`).join(" + "))
+        const pair = (m: string) => `jsonb_build_array(sum(s_${m}), sum(n_${m}))`
+        return sql`WITH parts AS (
+              SELECT (x ->> 0)::int AS p, x ->> 1 AS kind, x ->> 2 AS lo, x ->> 3 AS hi FROM jsonb_array_elements(${dayParts(r.windows)}::jsonb) x),
+            days AS (
+              SELECT parts.p, d.ck, d.day, d.closer_email, d.newest_ms, d.lowest_score, d.lowest_ms, d.lowest_call_id,
+                     ${sql.literal(dayColumns("d"))}, d.ids, d.times, d.metrics
+              FROM parts JOIN trend_days d ON d.client_id = ${r.clientId} AND d.day >= parts.lo::date AND d.day < parts.hi::date
+              WHERE parts.kind = 'days'
+              UNION ALL
+              SELECT parts.p, d.* FROM parts, LATERAL trend_day_rows(${r.clientId}, parts.lo::timestamptz, parts.hi::timestamptz) d
+              WHERE parts.kind = 'calls'),
+            seen AS (
+              SELECT d.*, ${group} AS g FROM days d
+              WHERE ${seenBy(sql, r.sees, "d.ck")} AND (${r.closerEmail}::text IS NULL OR d.ck = lower(${r.closerEmail}))),
+            needed AS (
+              SELECT s.*, ${need} AS need
+              FROM (SELECT seen.*, ${before} FROM seen
+                    WINDOW newer AS (PARTITION BY p, g ORDER BY day DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE GROUP)) s),
+            sums AS (
+              SELECT p, g, (array_agg(closer_email ORDER BY newest_ms DESC))[1] AS closer_email, max(newest_ms) AS newest_ms,
+                     (array_agg(lowest_call_id ORDER BY lowest_score, lowest_ms DESC, lowest_call_id DESC) FILTER (WHERE lowest_call_id IS NOT NULL))[1] AS lowest_call_id,
+                     jsonb_build_array(${sql.literal(COUNT_METRICS.map(pair).join(", "))}) AS counts,
+                     jsonb_build_array(${sql.literal(SCORE_METRICS.map(pair).join(", "))}) AS scores
+              FROM needed GROUP BY p, g),
+            lists AS (
+              SELECT n.p, n.g, array_agg(u.id) AS ids, array_agg(u.ms) AS times, array_agg(u.m & n.need) AS metrics
+              FROM needed n, unnest(n.ids, n.times, n.metrics) AS u(id, ms, m)
+              WHERE n.need <> 0 AND (u.m & n.need) <> 0
+              GROUP BY n.p, n.g)
+            SELECT s.p, s.g AS ck, s.closer_email, s.newest_ms, s.lowest_call_id, s.counts, s.scores,
+                   COALESCE(l.ids, '{}'::text[]) AS ids, COALESCE(l.times, '{}'::float8[]) AS times, COALESCE(l.metrics, '{}'::int[]) AS metrics
+            FROM sums s LEFT JOIN lists l ON l.p = s.p AND l.g IS NOT DISTINCT FROM s.g`
       }
     })
 
