@@ -3,7 +3,8 @@
  * closer and UTC day, kept in step with `calls` by statement triggers whoever writes. After every
  * kind of write (calls inserted, analysed again, moved to another closer or day, failed, deleted,
  * many at once, a tenant deleted), the table holds exactly what `trend_day_rows` sums from the calls
- * as they are; and two transactions completing calls of the same day at once (PostgreSQL) both count.
+ * as they are once its stale days are summed again; and a day written while it is summed again is
+ * not lost (PostgreSQL).
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -23,6 +24,7 @@ const result = (n: number, overall: number | null) =>
 /** The rows the table holds and the rows summed afresh from `calls`, each as sorted JSON text. */
 const tableAndFresh = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  yield* sql`SELECT trend_days_refresh(client_id, day) FROM trend_days_stale ORDER BY client_id, day`
   const table = yield* sql<{ r: string }>`SELECT to_jsonb(d)::text AS r FROM trend_days d ORDER BY 1`
   const fresh = yield* sql<{ r: string }>`
     SELECT to_jsonb(d)::text AS r
@@ -37,14 +39,24 @@ const expectInStep = Effect.gen(function* () {
 })
 
 let seq = 0
-const insertCall = (clientId: string, options: { closer: string | null; at: number; n: number; overall?: number | null; status?: string }) =>
+const insertCall = (clientId: string, options: {
+  closer: string | null
+  at: number
+  n: number
+  overall?: number | null
+  status?: string
+  deal?: string
+  /** The days of the dated steps' dues (as the service stores them). */
+  dueDays?: ReadonlyArray<string>
+}) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const callId = `call_td_${seq++}`
     const status = options.status ?? "completed"
-    yield* sql`INSERT INTO calls (call_id, client_id, closer_email, status, format, blob_key, size_bytes, sha256, created_at, result)
+    yield* sql`INSERT INTO calls (call_id, client_id, closer_email, status, format, blob_key, size_bytes, sha256, created_at, result, deal_id, trend_due_days)
                VALUES (${callId}, ${clientId}, ${options.closer}, ${status}, 'mp3', 'x', 1, 'x', ${new Date(options.at).toISOString()},
-                       ${status === "completed" ? result(options.n, options.overall ?? 50 + options.n) : null}::jsonb)`
+                       ${status === "completed" ? result(options.n, options.overall ?? 50 + options.n) : null}::jsonb, ${options.deal ?? null},
+                       ${options.dueDays === undefined ? null : `{${options.dueDays.join(",")}}`}::date[])`
     return callId
   })
 
@@ -102,26 +114,105 @@ describe("trend_days", () => {
         yield* expectInStep
         expect((yield* sql`SELECT 1 FROM trend_days WHERE client_id = 'cli_td2'`).length).toBe(0)
       }))
+
+    it.effect("follows the deals' next calls (steps kept and slipped) and the Competitors tracker's mentions", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`INSERT INTO tenants (client_id, company_name, plan) VALUES ('cli_td3', 'Three', 'growth')`
+        yield* sql`INSERT INTO deals (deal_id, client_id) VALUES ('deal_td1', 'cli_td3'), ('deal_td2', 'cli_td3')`
+        yield* sql`INSERT INTO trackers (tracker_id, client_id, name, kind, terms, source) VALUES
+                     ('trk_td_c', 'cli_td3', 'Competitors', 'competitor', '["Gong","Clari"]', 'market_profile'),
+                     ('trk_td_p', 'cli_td3', 'Pricing', 'pricing', '["price"]', 'tenant')`
+        const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+        const today = Math.floor(Date.now() / DAY) * DAY
+        // a deal's call 40 days ago: a step due 2 days later (slipped: no next call), another due in 330 days (far, listed)
+        const first = yield* insertCall("cli_td3", { closer: "ana@t.test", at: today - 40 * DAY, n: 1, deal: "deal_td1", dueDays: [iso(today - 38 * DAY), iso(today + 330 * DAY)] })
+        yield* expectInStep
+        const [before] = yield* sql<{ n_slipped: number; far: number }>`
+          SELECT n_slipped, cardinality(far_ids) AS far FROM trend_days WHERE client_id = 'cli_td3' AND day = ${iso(today - 40 * DAY)}::date`
+        expect(before).toEqual({ n_slipped: 1, far: 1 })
+        // the deal's next call, the day after the first due: both steps are kept; the first call's day is marked and summed again
+        const next = yield* insertCall("cli_td3", { closer: "bo@t.test", at: today - 37 * DAY + 3_600_000, n: 2, deal: "deal_td1" })
+        yield* expectInStep
+        const [after] = yield* sql<{ s_kept: number; n_kept: number; n_slipped: number; far: number }>`
+          SELECT s_kept, n_kept, n_slipped, cardinality(far_ids) AS far FROM trend_days WHERE client_id = 'cli_td3' AND day = ${iso(today - 40 * DAY)}::date`
+        expect(after).toEqual({ s_kept: 2, n_kept: 1, n_slipped: 0, far: 0 })
+        // the next call moved to another deal: the first call's steps are no longer kept
+        yield* sql`UPDATE calls SET deal_id = 'deal_td2' WHERE call_id = ${next}`
+        yield* expectInStep
+        yield* sql`UPDATE calls SET status = 'failed' WHERE call_id = ${next}`
+        yield* expectInStep
+
+        // mentions: the Competitors tracker's are summed per term, the Pricing tracker's are not
+        const mention = (tracker: string, callId: string, ord: number, term: string) =>
+          sql`INSERT INTO tracker_mentions (tracker_id, call_id, client_id, ord, term, speaker, start_s, matched, quote)
+              VALUES (${tracker}, ${callId}, 'cli_td3', ${ord}, ${term}, 'S1', 1, ${term}, ${term})`
+        const yesterday = yield* insertCall("cli_td3", { closer: "ana@t.test", at: today - DAY + 60_000, n: 0, deal: "deal_td2", dueDays: [iso(today + 5 * DAY)] })
+        yield* mention("trk_td_c", yesterday, 0, "Gong")
+        yield* mention("trk_td_c", yesterday, 1, "Gong")
+        yield* mention("trk_td_c", yesterday, 2, "Clari")
+        yield* mention("trk_td_p", yesterday, 0, "price")
+        yield* mention("trk_td_c", first, 0, "Clari")
+        yield* expectInStep
+        const terms = yield* sql<{ term: string | null; mentions: number; calls: number }>`
+          SELECT term, mentions, calls FROM trend_day_terms WHERE client_id = 'cli_td3' AND day = ${iso(today - DAY)}::date ORDER BY term NULLS FIRST`
+        expect(terms).toEqual([{ term: null, mentions: 3, calls: 1 }, { term: "Clari", mentions: 1, calls: 1 }, { term: "Gong", mentions: 2, calls: 1 }])
+        yield* sql`DELETE FROM tracker_mentions WHERE tracker_id = 'trk_td_c' AND call_id = ${yesterday} AND term = 'Gong'`
+        yield* expectInStep
+        yield* sql`DELETE FROM trackers WHERE tracker_id = 'trk_td_c'`
+        yield* expectInStep
+        expect((yield* sql`SELECT 1 FROM trend_day_terms WHERE client_id = 'cli_td3'`).length).toBe(0)
+      }))
   })
 
   it.scopedLive.skipIf(TestDatabase.testServerUrl() === undefined)(
-    "two transactions completing calls of the same day at once both count (PostgreSQL)",
+    "a day written while a read sums it again is not lost: the read waits for a writer holding the mark, or the writer marks it again (PostgreSQL)",
     () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         yield* sql`INSERT INTO tenants (client_id, company_name, plan) VALUES ('cli_tdc', 'Con', 'growth')`
         const at = Math.floor(Date.now() / DAY) * DAY - DAY + 3_600_000
-        const a = yield* insertCall("cli_tdc", { closer: "ana@t.test", at, n: 1, status: "queued" })
-        const b = yield* insertCall("cli_tdc", { closer: "ana@t.test", at: at + 1000, n: 1, status: "queued" })
-        const complete = (callId: string, holdMs: number) =>
-          sql.withTransaction(Effect.gen(function* () {
-            yield* sql`UPDATE calls SET status = 'completed', result = ${result(2, 60)}::jsonb WHERE call_id = ${callId}`
-            yield* Effect.sleep(holdMs)
-          }))
-        // the first holds its transaction open while the second completes its call
-        yield* Effect.all([complete(a, 500), Effect.zipRight(Effect.sleep(100), complete(b, 0))], { concurrency: 2 })
-        const [row] = yield* sql<{ n_calls: number }>`SELECT n_calls FROM trend_days WHERE client_id = 'cli_tdc'`
-        expect(row?.n_calls).toBe(2)
+        const day = new Date(at).toISOString().slice(0, 10)
+        const calls = yield* Effect.forEach([0, 1, 2, 3], (i) => insertCall("cli_tdc", { closer: "ana@t.test", at: at + i * 1000, n: 1, status: "queued" }))
+        const complete = (callId: string) => sql`UPDATE calls SET status = 'completed', result = ${result(2, 60)}::jsonb WHERE call_id = ${callId}`
+        const refresh = sql`SELECT trend_days_refresh('cli_tdc', ${day}::date)`
+        const summed = Effect.map(
+          sql<{ n: number | null; stale: boolean }>`
+            SELECT (SELECT n_calls FROM trend_days WHERE client_id = 'cli_tdc') AS n,
+                   EXISTS (SELECT 1 FROM trend_days_stale WHERE client_id = 'cli_tdc') AS stale`,
+          (rows) => rows[0]!
+        )
+        yield* complete(calls[0]!)
+        yield* refresh
+        expect(yield* summed).toEqual({ n: 1, stale: false })
+        const mark = sql`INSERT INTO trend_days_stale (client_id, day) VALUES ('cli_tdc', ${day}::date)`
+
+        // a writer marks a day no one marked and holds its transaction open: a read meanwhile sees no mark; the day is stale once it commits
+        yield* Effect.all([
+          sql.withTransaction(Effect.zipRight(complete(calls[1]!), Effect.sleep("600 millis"))),
+          Effect.zipRight(Effect.sleep("150 millis"), refresh)
+        ], { concurrency: 2 })
+        expect(yield* summed).toEqual({ n: 1, stale: true })
+        yield* refresh
+        expect(yield* summed).toEqual({ n: 2, stale: false })
+
+        // a writer marks a day already marked and holds its transaction open: the read that sums it meanwhile waits for it
+        yield* mark
+        yield* Effect.all([
+          sql.withTransaction(Effect.zipRight(complete(calls[2]!), Effect.sleep("600 millis"))),
+          Effect.zipRight(Effect.sleep("150 millis"), refresh)
+        ], { concurrency: 2 })
+        expect(yield* summed).toEqual({ n: 3, stale: false })
+
+        // a read sums the day and holds its transaction open: a writer meanwhile marks the day again once the read commits
+        yield* mark
+        yield* Effect.all([
+          sql.withTransaction(Effect.zipRight(refresh, Effect.sleep("600 millis"))),
+          Effect.zipRight(Effect.sleep("150 millis"), complete(calls[3]!))
+        ], { concurrency: 2 })
+        expect(yield* summed).toEqual({ n: 3, stale: true })
+        yield* refresh
+        expect(yield* summed).toEqual({ n: 4, stale: false })
         yield* expectInStep
       }).pipe(Effect.provide(TestDatabase.layer)),
     60_000

@@ -407,6 +407,8 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
         byCloser: options.closers
       }
       const now = Date.now()
+      // the days written since they were summed, summed again before they are read
+      yield* queries.settle(request)
       const [groups, mentions, stepGroups, steps] = yield* Effect.all(
         [queries.groups(request), queries.mentionGroups(request), queries.stepGroups(request, new Date(now)), queries.steps(request)],
         { concurrency: 4 }

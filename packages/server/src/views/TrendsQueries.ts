@@ -8,15 +8,15 @@
  * (`market_intel_call_facts`, migration 0011). Every tenant read takes the tenant's id; rows are
  * decoded by Schema.
  *
- * The tenant's trends are read aggregated (issue 39): `groups` one row per period and closer from
- * `calls.trend_facts` (migration 0025: the counts of each call's analysis, generated from `result`;
- * the statement reads `calls_trends_idx`, 0027, alone), `mentionGroups` the same for the competitors'
- * mentions, `stepGroups` the steps kept and slipped the same way (from the due days stored with each
- * call, `calls.trend_due_days`, migration 0027, and each deal's next completed call), `steps` only
- * the calls of a deal whose dues have no days stored (normally none), with the deal's next call.
- * A call's period is `width_bucket` of its time over the periods' starts (the periods are passed as
- * one JSON array: a join on a set-returning function was estimated at 100 rows and planned with JIT,
- * seconds of compiling).
+ * The tenant's trends are read aggregated (issue 39) from the numbers kept per tenant, closer and
+ * UTC day (`trend_days`, `trend_day_terms`, migration 0032; docs/trends.md "How it is counted"):
+ * `settle` first sums again the days written since they were summed; then `groups` one row per
+ * period and closer, `mentionGroups` the same for the competitors' mentions, `stepGroups` the steps
+ * kept and slipped, each from the windows' whole days and, for a window's cut ends, from the function
+ * the tables are filled from. `steps` reads only the calls of a deal whose dues have no days stored
+ * (normally none), with the deal's next call; a call's period there is `width_bucket` of its time
+ * over the periods' starts (passed as one JSON array: a join on a set-returning function was
+ * estimated at 100 rows and planned with JIT, seconds of compiling).
  */
 import type { ClientId, Sees } from "@callsight/api-spec"
 import { SqlClient, type Statement } from "@effect/sql"
@@ -220,17 +220,6 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       sql`(CASE WHEN width_bucket(c.occurred_at, b.f) > 0 AND c.occurred_at < b.t[width_bucket(c.occurred_at, b.f)] THEN true END) IS NOT NULL
           AND ${seenBy(sql, r.sees as Sees, "c.closer_email")}
           AND (${r.closerEmail}::text IS NULL OR lower(c.closer_email) = lower(${r.closerEmail}))`
-    /**
-     * `[sum, calls, newest ids, their times]` of a group (the competitors', the steps'), the ids those
-     * whose rank (`rank`, newest first) is within `max`. In no order: the service keeps the newest (by
-     * time, then id), and sorting each array here cost a sort per metric and group. The two arrays are
-     * filled from the same rows in the same order, so the n-th time is the n-th id's.
-     */
-    const metricOf = (sum: string, has: string, rank: string, max: number) =>
-      `jsonb_build_array(COALESCE(${sum}, 0), count(*) FILTER (WHERE ${has}),
-         COALESCE(array_agg(call_id) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::text[]),
-         COALESCE(array_agg(ms) FILTER (WHERE ${has} AND ${rank} <= ${max}), '{}'::float8[]))`
-
     /** `byCloser` false: the team's groups alone (one per period, `ck` null), for a reader of the team's numbers only. */
     const GroupsRequest = Schema.Struct({ ...Window, windows: Schema.String, max: Schema.Number, byCloser: Schema.Boolean })
     /** A call's closer key (its closer's e-mail in lower case), or none when the groups are the team's alone. */
@@ -257,7 +246,63 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         ]
       }))
     const METRICS = [...COUNT_METRICS, ...SCORE_METRICS]
-    const dayColumns = (alias: string) => METRICS.map((m) => `${alias}.s_${m}, ${alias}.n_${m}`).join(", ")
+    /** The bits of the steps' numbers in a day's `metrics` (migration 0032: after the counts and scores). */
+    const KEPT_BIT = 2 ** METRICS.length
+    const SLIPPED_BIT = 2 ** (METRICS.length + 1)
+    /** A day is settled when every step deadline near it (migration 0032: within 31 days) has passed. */
+    const NEAR_DAYS = 31
+    /** A number written into a statement as it is (a constant, or one made here: never a caller's text). */
+    const n = (x: number) => sql.literal(String(x))
+    /**
+     * A day row's newer days (of its period and group): `upto` the days up to its own (its own
+     * included); `newer(x)` the sum of `x` over the newer days. A closer's group has one row a day,
+     * so that is `upto`'s sum less the row's own; the team's (the daily brief's two weeks) has a row
+     * per closer a day, less its day's (`today`). (A frame that excludes the current day, `EXCLUDE
+     * GROUP`, is summed again for every row, and so is `today`'s: a year by month, 25 closers, was
+     * 55 ms of window, then 45.)
+     */
+    const windows = (r: typeof GroupsRequest.Type, partition: string) =>
+      sql.literal(`upto AS (PARTITION BY ${partition} ORDER BY day DESC)${r.byCloser ? "" : ", today AS (upto RANGE BETWEEN CURRENT ROW AND CURRENT ROW)"}`)
+    const newer = (r: typeof GroupsRequest.Type, x: string) => r.byCloser ? `(sum(${x}) OVER upto - ${x})` : `(sum(${x}) OVER upto - sum(${x}) OVER today)`
+
+    /**
+     * `parts`, `edges`, `days` and `seen`: the rows of `table` for the windows' whole days, and of
+     * `rows` (the function the table is filled from) for their cut ends (`edges`, each with its `eid`),
+     * as `p` (the window), `tid` or `eid` (where the row is), and `columns` (a name, or an expression
+     * over the row `{}`); those the viewer sees
+     * (and of the closer asked for), with `g` their group's closer key (null when the groups are the
+     * team's alone). `columns` are the narrow ones the sums and ranks need: a row's lists (`listsOf`)
+     * are read only for the days that can hold a newest call, ~1 in 10 of a year's (and sorting the
+     * rows with their lists spilled to disk).
+     */
+    const dayRows = (r: typeof GroupsRequest.Type, table: "trend_days" | "trend_day_terms", rows: string, columns: string) => {
+      // a column by name, or an expression over the row `{}`
+      const cols = (alias: string) =>
+        sql.literal(columns.split(",").map((c) => c.includes("{}") ? c.trim().replaceAll("{}", alias) : `${alias}.${c.trim()}`).join(", "))
+      return sql`parts AS (
+              SELECT (x ->> 0)::int AS p, x ->> 1 AS kind, x ->> 2 AS lo, x ->> 3 AS hi FROM jsonb_array_elements(${dayParts(r.windows)}::jsonb) x),
+            edges AS (
+              SELECT row_number() OVER () AS eid, parts.p, d.*
+              FROM parts, LATERAL ${sql.literal(rows)}(${r.clientId}, parts.lo::timestamptz, parts.hi::timestamptz) d
+              WHERE parts.kind = 'calls'),
+            days AS (
+              SELECT parts.p, d.ctid AS tid, NULL::bigint AS eid, ${cols("d")}
+              FROM parts JOIN ${sql.literal(table)} d ON d.client_id = ${r.clientId} AND d.day >= parts.lo::date AND d.day < parts.hi::date
+              WHERE parts.kind = 'days'
+              UNION ALL
+              SELECT e.p, NULL::tid, e.eid, ${cols("e")} FROM edges e),
+            seen AS (
+              SELECT d.*, ${sql.literal(r.byCloser ? "d.ck" : "NULL::text")} AS g FROM days d
+              WHERE ${seenBy(sql, r.sees, "d.ck")} AND (${r.closerEmail}::text IS NULL OR d.ck = lower(${r.closerEmail})))`
+    }
+    /** `a`: the lists `columns` of the day row `alias` of `seen` (`dayRows`), from `table` or from its cut end. */
+    const listsOf = (alias: string, table: "trend_days" | "trend_day_terms", columns: string) => {
+      const cols = (x: string) => columns.split(",").map((c) => `${x}.${c.trim()}`).join(", ")
+      return sql.literal(
+        `LATERAL (SELECT ${cols("t")} FROM ${table} t WHERE t.ctid = ${alias}.tid
+                  UNION ALL SELECT ${cols("e")} FROM edges e WHERE e.eid = ${alias}.eid) a`
+      )
+    }
 
     /**
      * One row per period and closer (`TrendGroupRow`) from the days of `trend_days` and the cut ends.
@@ -270,27 +315,12 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       Request: GroupsRequest,
       Result: TrendGroupRow,
       execute: (r) => {
-        const group = sql.literal(r.byCloser ? "d.ck" : "NULL::text")
-        const before = sql.literal(METRICS.map((m, k) => `sum(n_${m}) OVER newer AS b${k}`).join(", "))
+        const before = sql.literal(METRICS.map((m, k) => `${newer(r, `n_${m}`)} AS b${k}`).join(", "))
         const need = sql.literal(METRICS.map((_, k) => `CASE WHEN COALESCE(b${k}, 0) < ${r.max} THEN ${2 ** k} ELSE 0 END`).join(" + "))
         const pair = (m: string) => `jsonb_build_array(sum(s_${m}), sum(n_${m}))`
-        return sql`WITH parts AS (
-              SELECT (x ->> 0)::int AS p, x ->> 1 AS kind, x ->> 2 AS lo, x ->> 3 AS hi FROM jsonb_array_elements(${dayParts(r.windows)}::jsonb) x),
-            days AS (
-              SELECT parts.p, d.ck, d.day, d.closer_email, d.newest_ms, d.lowest_score, d.lowest_ms, d.lowest_call_id,
-                     ${sql.literal(dayColumns("d"))}, d.ids, d.times, d.metrics
-              FROM parts JOIN trend_days d ON d.client_id = ${r.clientId} AND d.day >= parts.lo::date AND d.day < parts.hi::date
-              WHERE parts.kind = 'days'
-              UNION ALL
-              SELECT parts.p, d.* FROM parts, LATERAL trend_day_rows(${r.clientId}, parts.lo::timestamptz, parts.hi::timestamptz) d
-              WHERE parts.kind = 'calls'),
-            seen AS (
-              SELECT d.*, ${group} AS g FROM days d
-              WHERE ${seenBy(sql, r.sees, "d.ck")} AND (${r.closerEmail}::text IS NULL OR d.ck = lower(${r.closerEmail}))),
-            needed AS (
-              SELECT s.*, ${need} AS need
-              FROM (SELECT seen.*, ${before} FROM seen
-                    WINDOW newer AS (PARTITION BY p, g ORDER BY day DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE GROUP)) s),
+        const columns = `ck, day, closer_email, newest_ms, lowest_score, lowest_ms, lowest_call_id, ${METRICS.map((m) => `s_${m}, n_${m}`).join(", ")}`
+        return sql`WITH ${dayRows(r, "trend_days", "trend_day_rows", columns)},
+            needed AS (SELECT s.*, ${need} AS need FROM (SELECT seen.*, ${before} FROM seen WINDOW ${windows(r, "p, g")}) s),
             sums AS (
               SELECT p, g, (array_agg(closer_email ORDER BY newest_ms DESC))[1] AS closer_email, max(newest_ms) AS newest_ms,
                      (array_agg(lowest_call_id ORDER BY lowest_score, lowest_ms DESC, lowest_call_id DESC) FILTER (WHERE lowest_call_id IS NOT NULL))[1] AS lowest_call_id,
@@ -299,7 +329,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
               FROM needed GROUP BY p, g),
             lists AS (
               SELECT n.p, n.g, array_agg(u.id) AS ids, array_agg(u.ms) AS times, array_agg(u.m & n.need) AS metrics
-              FROM needed n, unnest(n.ids, n.times, n.metrics) AS u(id, ms, m)
+              FROM needed n, ${listsOf("n", "trend_days", "ids, times, metrics")}, unnest(a.ids, a.times, a.metrics) AS u(id, ms, m)
               WHERE n.need <> 0 AND (u.m & n.need) <> 0
               GROUP BY n.p, n.g)
             SELECT s.p, s.g AS ck, s.closer_email, s.newest_ms, s.lowest_call_id, s.counts, s.scores,
@@ -308,83 +338,103 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       }
     })
 
+    /**
+     * The Competitors tracker's mentions per period, closer and term (null: all terms) from
+     * `trend_day_terms` and the cut ends, the newest ids from the days that can hold them (as `groups`).
+     */
     const mentionGroups = Rows.findAll({
       Request: GroupsRequest,
       Result: TrendMentionGroupRow,
       execute: (r) =>
-        sql`WITH ${windowsCte(r.windows)},
-            m AS (
-              SELECT m.call_id, m.term, c.occurred_at, ${closerKey(r)} AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, count(*)::int AS n
-              FROM b, ${competitorMentions(sql, sql`t.client_id = ${r.clientId}`)}
-              JOIN calls c ON c.call_id = m.call_id AND c.client_id = m.client_id
-              WHERE m.client_id = ${r.clientId} AND ${inWindows(r)}
-              GROUP BY m.call_id, m.term, c.occurred_at, ${closerKey(r)}, width_bucket(c.occurred_at, b.f)),
-            per AS (
-              SELECT call_id, term, occurred_at, ck, p, n FROM m
-              UNION ALL
-              SELECT call_id, NULL, occurred_at, ck, p, sum(n)::int FROM m GROUP BY call_id, occurred_at, ck, p),
-            ranked AS (
-              SELECT per.*, extract(epoch FROM occurred_at)::float8 * 1000 AS ms,
-                     row_number() OVER (PARTITION BY p, ck, term ORDER BY occurred_at DESC, call_id DESC) AS r
-              FROM per)
-            SELECT p, ck, term, ${sql.literal(metricOf("sum(n)", "true", "r", r.max))} AS metric
-            FROM ranked GROUP BY p, ck, term`
+        sql`WITH ${dayRows(r, "trend_day_terms", "trend_day_term_rows", "ck, day, term, mentions, calls")},
+            needed AS (
+              SELECT seen.*, ${sql.literal(newer(r, "calls"))} < ${n(r.max)} AS need FROM seen WINDOW ${windows(r, "p, g, term")}),
+            sums AS (SELECT p, g, term, sum(mentions) AS mentions, sum(calls) AS calls FROM needed GROUP BY p, g, term),
+            lists AS (
+              SELECT n.p, n.g, n.term, array_agg(u.id) AS ids, array_agg(u.ms) AS times
+              FROM needed n, ${listsOf("n", "trend_day_terms", "ids, times")}, unnest(a.ids, a.times) AS u(id, ms)
+              WHERE n.need GROUP BY n.p, n.g, n.term)
+            SELECT s.p, s.g AS ck, s.term,
+                   jsonb_build_array(s.mentions, s.calls, COALESCE(l.ids, '{}'::text[]), COALESCE(l.times, '{}'::float8[])) AS metric
+            FROM sums s LEFT JOIN lists l ON l.p = s.p AND l.g IS NOT DISTINCT FROM s.g AND l.term IS NOT DISTINCT FROM s.term`
     })
 
     /**
-     * For one closer's trends (asked for, or all a rep sees), only the deals where one of the calls
-     * counted is: the closer's deals are a few of the tenant's, whose calls of 26 weeks were all
-     * ordered by deal to find each one's next call. For the team, every deal (no filter).
-     */
-    const shownDeals = (r: typeof GroupsRequest.Type) =>
-      r.closerEmail === null && r.sees._tag === "Team"
-        ? sql`true`
-        : sql`c.deal_id IN (
-                SELECT s.deal_id FROM calls s
-                WHERE s.client_id = ${r.clientId} AND s.status = 'completed' AND s.deal_id IS NOT NULL
-                  AND s.occurred_at >= ${r.from}::timestamptz AND s.occurred_at < ${r.to}::timestamptz
-                  AND ${seenBy(sql, r.sees, "s.closer_email")}
-                  AND (${r.closerEmail}::text IS NULL OR lower(s.closer_email) = lower(${r.closerEmail})))`
-
-    /**
-     * Kept and slipped per period and closer (docs/trends.md; the deal timeline's rule), from the
-     * days stored with the calls: a day's deadline is the end of the day after it (UTC); a step is
-     * kept when the deal's next completed call after its call took place before it, slipped when it
-     * passed (`now`) with none. The next call is found in one pass over the tenant's completed calls
-     * of a deal from the first window on (any closer, any viewer: `dc`), as the least later time to
-     * the millisecond in the deal (`min` over the following rows of other times); then only the
-     * calls of the windows the viewer sees (`shown`) are counted. A subquery per call cost 64,000
-     * probes in a year's trends, a semi-join on the calls' deals as many.
+     * Kept and slipped per period and closer (docs/trends.md; the deal timeline's rule) from
+     * `trend_days` and the cut ends (migration 0032). Kept is summed per day. A step not kept is
+     * slipped once its deadline has passed (`now`): a settled day's near ones are its summed
+     * `slipped`, and its far ones are counted from their list when their deadline has passed; a newer
+     * day's (or a cut end's) are all counted from their lists. The newest ids: kept and a settled
+     * day's slipped from the days that can hold them (as `groups`), and every listed call slipped.
      */
     const stepGroups = Rows.findAll({
       Request: Schema.Struct({ ...GroupsRequest.fields, now: Schema.String }),
       Result: TrendStepGroupRow,
-      execute: (r) =>
-        sql`WITH ${windowsCte(r.windows)},
-            dc AS (
-              SELECT c.call_id, ${closerKey(r)} AS ck, width_bucket(c.occurred_at, b.f) - 1 AS p, c.occurred_at,
-                     c.trend_due_days AS days, (c.occurred_at < ${r.to}::timestamptz AND ${seenInWindows(r)}) AS shown,
-                     min(date_trunc('milliseconds', c.occurred_at)) OVER (
-                       PARTITION BY c.deal_id ORDER BY date_trunc('milliseconds', c.occurred_at)
-                       RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE GROUP) AS next_at
-              FROM b, calls c
-              WHERE c.client_id = ${r.clientId} AND c.status = 'completed' AND c.deal_id IS NOT NULL
-                AND c.occurred_at >= ${r.from}::timestamptz AND ${shownDeals(r)}),
-            k AS (
-              SELECT dc.call_id, dc.ck, dc.p, dc.occurred_at, n.kept, n.slipped
-              FROM dc,
-                   LATERAL (SELECT count(*) FILTER (WHERE dc.next_at < x.deadline) AS kept,
-                                   count(*) FILTER (WHERE NOT COALESCE(dc.next_at < x.deadline, false) AND x.deadline <= ${r.now}::timestamptz) AS slipped
-                            FROM (SELECT (d + 2)::timestamp AT TIME ZONE 'UTC' AS deadline FROM unnest(dc.days) AS d WHERE d IS NOT NULL) x) n
-              WHERE dc.shown AND dc.days IS NOT NULL AND (n.kept > 0 OR n.slipped > 0)),
-            ranked AS (
-              SELECT k.*, floor(extract(epoch FROM k.occurred_at) * 1000)::float8 AS ms,
-                     count(*) FILTER (WHERE kept > 0) OVER win AS rk, count(*) FILTER (WHERE slipped > 0) OVER win AS rs
-              FROM k WINDOW win AS (PARTITION BY p, ck ORDER BY occurred_at DESC, call_id DESC))
-            SELECT p, ck, ${sql.literal(metricOf("sum(kept)", "kept > 0", "rk", r.max))} AS kept,
-                   ${sql.literal(metricOf("sum(slipped)", "slipped > 0", "rs", r.max))} AS slipped
-            FROM ranked GROUP BY p, ck`
+      execute: (r) => {
+        const now = sql`${r.now}::timestamptz`
+        const nowMs = Date.parse(r.now)
+        return sql`WITH ${dayRows(r, "trend_days", "trend_day_rows", "ck, day, s_kept, n_kept, s_slipped, n_slipped, cardinality({}.far_ids) > 0 AS far")},
+            flagged AS (SELECT seen.*, tid IS NOT NULL AND (day + ${n(NEAR_DAYS)})::timestamp AT TIME ZONE 'UTC' <= ${now} AS settled FROM seen),
+            needed AS (
+              SELECT f.*, CASE WHEN COALESCE(f.bk, 0) < ${n(r.max)} THEN ${n(KEPT_BIT)} ELSE 0 END
+                          + CASE WHEN f.settled AND COALESCE(f.bs, 0) < ${n(r.max)} THEN ${n(SLIPPED_BIT)} ELSE 0 END AS need
+              FROM (SELECT flagged.*, ${sql.literal(newer(r, "n_kept"))} AS bk, ${sql.literal(newer(r, "CASE WHEN settled THEN n_slipped ELSE 0 END"))} AS bs
+                    FROM flagged WINDOW ${windows(r, "p, g")}) f),
+            entries AS (
+              SELECT n.p, n.g, e.id, e.ms, NOT n.settled OR e.new AS new_call
+              FROM needed n, ${listsOf("n", "trend_days", "far_ids, far_ms, far_deadlines, far_new")},
+                   unnest(a.far_ids, a.far_ms, a.far_deadlines, a.far_new) AS e(id, ms, deadline, new)
+              WHERE n.far AND e.deadline <= ${n(nowMs)}
+              UNION ALL
+              SELECT n.p, n.g, e.id, e.ms, true
+              FROM needed n, ${listsOf("n", "trend_days", "near_ids, near_ms, near_deadlines")},
+                   unnest(a.near_ids, a.near_ms, a.near_deadlines) AS e(id, ms, deadline)
+              WHERE NOT n.settled AND e.deadline <= ${n(nowMs)}),
+            entry_calls AS (SELECT p, g, id, ms, count(*) AS steps, bool_or(new_call) AS new_call FROM entries GROUP BY p, g, id, ms),
+            calls_behind AS (
+              SELECT p, g, id, ms, bool_or(kept) AS kept, bool_or(slipped) AS slipped FROM (
+                SELECT n.p, n.g, u.id, u.ms, (u.m & n.need & ${n(KEPT_BIT)}) <> 0 AS kept, (u.m & n.need & ${n(SLIPPED_BIT)}) <> 0 AS slipped
+                FROM needed n, ${listsOf("n", "trend_days", "ids, times, metrics")}, unnest(a.ids, a.times, a.metrics) AS u(id, ms, m)
+                WHERE n.need <> 0 AND (u.m & n.need) <> 0
+                UNION ALL
+                SELECT p, g, id, ms, false, true FROM entry_calls) x
+              GROUP BY p, g, id, ms),
+            lists AS (
+              SELECT p, g, array_agg(id) FILTER (WHERE kept) AS kept_ids, array_agg(ms) FILTER (WHERE kept) AS kept_times,
+                     array_agg(id) FILTER (WHERE slipped) AS slipped_ids, array_agg(ms) FILTER (WHERE slipped) AS slipped_times
+              FROM calls_behind GROUP BY p, g),
+            sums AS (
+              SELECT p, g, sum(s_kept) AS s_kept, sum(n_kept) AS n_kept,
+                     COALESCE(sum(s_slipped) FILTER (WHERE settled), 0) AS s_slipped, COALESCE(sum(n_slipped) FILTER (WHERE settled), 0) AS n_slipped
+              FROM needed GROUP BY p, g),
+            entry_sums AS (SELECT p, g, sum(steps) AS steps, count(*) FILTER (WHERE new_call) AS calls FROM entry_calls GROUP BY p, g)
+            SELECT s.p, s.g AS ck,
+                   jsonb_build_array(s.s_kept, s.n_kept, COALESCE(l.kept_ids, '{}'::text[]), COALESCE(l.kept_times, '{}'::float8[])) AS kept,
+                   jsonb_build_array(s.s_slipped + COALESCE(e.steps, 0), s.n_slipped + COALESCE(e.calls, 0),
+                                     COALESCE(l.slipped_ids, '{}'::text[]), COALESCE(l.slipped_times, '{}'::float8[])) AS slipped
+            FROM sums s
+            LEFT JOIN entry_sums e ON e.p = s.p AND e.g IS NOT DISTINCT FROM s.g
+            LEFT JOIN lists l ON l.p = s.p AND l.g IS NOT DISTINCT FROM s.g`
+      }
     })
+
+    /**
+     * The tenant's days between `from` and `to` written since they were summed (`trend_days_stale`,
+     * migration 0032), summed again one by one, each in its own statement (a read holds one mark at a
+     * time: it cannot deadlock with a writer holding others).
+     */
+    const staleDays = Rows.findAll({
+      Request: Schema.Struct({ clientId: Schema.String, from: Schema.String, to: Schema.String }),
+      Result: Schema.Struct({ day: Schema.String }),
+      execute: (r) =>
+        sql`SELECT day::text AS day FROM trend_days_stale
+            WHERE client_id = ${r.clientId} AND day >= (${r.from}::timestamptz AT TIME ZONE 'UTC')::date
+              AND day <= (${r.to}::timestamptz AT TIME ZONE 'UTC')::date
+            ORDER BY day`
+    })
+    const settle = (r: { readonly clientId: string; readonly from: string; readonly to: string }) =>
+      Effect.flatMap(staleDays(r), (days) =>
+        Effect.forEach(days, ({ day }) => sql`SELECT trend_days_refresh(${r.clientId}, ${day}::date)`, { discard: true }))
 
     /**
      * Whether a call in the range has dues without days stored (`calls_trend_due_days_missing_idx`):
@@ -427,6 +477,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
     return {
       closers: (clientId: ClientId) => Effect.orDie(closers(clientId)),
       groups: (r: typeof GroupsRequest.Type) => Effect.orDie(groups(r)),
+      settle: (r: typeof GroupsRequest.Type) => Effect.orDie(settle(r)),
       mentionGroups: (r: typeof GroupsRequest.Type) => Effect.orDie(mentionGroups(r)),
       stepGroups: (r: typeof GroupsRequest.Type, now: Date) => Effect.orDie(stepGroups({ ...r, now: now.toISOString() })),
       steps: (r: typeof GroupsRequest.Type) =>
