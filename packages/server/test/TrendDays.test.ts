@@ -24,7 +24,7 @@ const result = (n: number, overall: number | null) =>
 /** The rows the table holds and the rows summed afresh from `calls`, each as sorted JSON text. */
 const tableAndFresh = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`SELECT trend_days_refresh(client_id, day) FROM trend_days_stale ORDER BY client_id, day`
+  yield* sql`SELECT trend_days_refresh(client_id, day, ck) FROM trend_days_stale ORDER BY client_id, day, ck`
   const table = yield* sql<{ r: string }>`SELECT to_jsonb(d)::text AS r FROM trend_days d ORDER BY 1`
   const fresh = yield* sql<{ r: string }>`
     SELECT to_jsonb(d)::text AS r
@@ -175,7 +175,7 @@ describe("trend_days", () => {
         const day = new Date(at).toISOString().slice(0, 10)
         const calls = yield* Effect.forEach([0, 1, 2, 3], (i) => insertCall("cli_tdc", { closer: "ana@t.test", at: at + i * 1000, n: 1, status: "queued" }))
         const complete = (callId: string) => sql`UPDATE calls SET status = 'completed', result = ${result(2, 60)}::jsonb WHERE call_id = ${callId}`
-        const refresh = sql`SELECT trend_days_refresh('cli_tdc', ${day}::date)`
+        const refresh = sql`SELECT trend_days_refresh('cli_tdc', ${day}::date, 'ana@t.test')`
         const summed = Effect.map(
           sql<{ n: number | null; stale: boolean }>`
             SELECT (SELECT n_calls FROM trend_days WHERE client_id = 'cli_tdc') AS n,
@@ -185,7 +185,7 @@ describe("trend_days", () => {
         yield* complete(calls[0]!)
         yield* refresh
         expect(yield* summed).toEqual({ n: 1, stale: false })
-        const mark = sql`INSERT INTO trend_days_stale (client_id, day) VALUES ('cli_tdc', ${day}::date)`
+        const mark = sql`INSERT INTO trend_days_stale (client_id, day, ck) VALUES ('cli_tdc', ${day}::date, 'ana@t.test')`
 
         // a writer marks a day no one marked and holds its transaction open: a read meanwhile sees no mark; the day is stale once it commits
         yield* Effect.all([

@@ -419,22 +419,22 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
     })
 
     /**
-     * The tenant's days between `from` and `to` written since they were summed (`trend_days_stale`,
+     * The tenant's closers' days between `from` and `to` written since they were summed (`trend_days_stale`,
      * migration 0032), summed again one by one, each in its own statement (a read holds one mark at a
      * time: it cannot deadlock with a writer holding others).
      */
     const staleDays = Rows.findAll({
       Request: Schema.Struct({ clientId: Schema.String, from: Schema.String, to: Schema.String }),
-      Result: Schema.Struct({ day: Schema.String }),
+      Result: Schema.Struct({ day: Schema.String, ck: Schema.NullOr(Schema.String) }),
       execute: (r) =>
-        sql`SELECT day::text AS day FROM trend_days_stale
+        sql`SELECT day::text AS day, ck FROM trend_days_stale
             WHERE client_id = ${r.clientId} AND day >= (${r.from}::timestamptz AT TIME ZONE 'UTC')::date
               AND day <= (${r.to}::timestamptz AT TIME ZONE 'UTC')::date
-            ORDER BY day`
+            ORDER BY day, ck`
     })
     const settle = (r: { readonly clientId: string; readonly from: string; readonly to: string }) =>
       Effect.flatMap(staleDays(r), (days) =>
-        Effect.forEach(days, ({ day }) => sql`SELECT trend_days_refresh(${r.clientId}, ${day}::date)`, { discard: true }))
+        Effect.forEach(days, ({ ck, day }) => sql`SELECT trend_days_refresh(${r.clientId}, ${day}::date, ${ck}::text)`, { discard: true }))
 
     /**
      * Whether a call in the range has dues without days stored (`calls_trend_due_days_missing_idx`):

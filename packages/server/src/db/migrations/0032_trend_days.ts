@@ -31,10 +31,10 @@
  *
  * Kept in step whoever writes, by statement triggers: a change to a completed call (inserted,
  * deleted, completed or no longer, its time, closer, deal, score, facts or due days changed) or to
- * a Competitors mention marks its day stale (`trend_days_stale`), and the day of the deal's call
- * before it, whose next call it may have been (the mark taken as a row lock: `DO UPDATE`). A
+ * a Competitors mention marks its day and closer stale (`trend_days_stale`), and those of the deal's
+ * call before it, whose next call it may have been (the mark taken as a row lock: `DO UPDATE`). A
  * trends read first sums again the stale days of its range (`trend_days_refresh`, one day per
- * statement, so a settling read holds one mark at a time and cannot deadlock with a writer), the
+ * statement, a closer's day of ~10 calls at 100,000 a year: 1–2 ms; so a settling read holds one mark at a time and cannot deadlock with a writer), the
  * mark removed in the same transaction as the sums are written: a writer that marked the day and has
  * not committed holds the mark, and the removal waits for it; a writer that marks it after the
  * removal waits for the read to commit, then marks it again. Writes stay cheap (a re-match of every
@@ -71,19 +71,23 @@ const DAY_COLUMNS = `ck, day, closer_email, newest_ms, lowest_score, lowest_ms, 
 const TERM_COLUMNS = "ck, day, term, mentions, calls, ids, times"
 
 const DAY_ROWS = `
-  CREATE FUNCTION trend_day_rows(p_client text, p_lo timestamptz, p_hi timestamptz)
+  CREATE FUNCTION trend_day_rows(p_client text, p_lo timestamptz, p_hi timestamptz, p_all boolean DEFAULT true, p_ck text DEFAULT NULL)
   RETURNS TABLE (ck text, day date, closer_email text, newest_ms float8, lowest_score float8, lowest_ms float8, lowest_call_id text,
                  ${METRICS.map((m) => `s_${m.name} float8, n_${m.name} int`).join(", ")},
                  ids text[], times float8[], metrics int[],
                  near_ids text[], near_ms float8[], near_deadlines float8[],
                  far_ids text[], far_ms float8[], far_deadlines float8[], far_new boolean[])
-  LANGUAGE sql STABLE AS $$
+  LANGUAGE plpgsql STABLE AS $$
+  #variable_conflict use_column
+  BEGIN
+    RETURN QUERY
     WITH calls_in AS (
       SELECT c.call_id, c.closer_email, lower(c.closer_email) AS ck, (c.occurred_at AT TIME ZONE 'UTC')::date AS day, c.occurred_at,
              extract(epoch FROM c.occurred_at)::float8 * 1000 AS ms, c.overall_score, c.deal_id, c.trend_due_days,
              ${Array.from({ length: FACTS }, (_, i) => `COALESCE(x.tf[${i + 1}], 0) AS f${i + 1}`).join(", ")}
       FROM calls c, LATERAL (SELECT c.trend_facts || '{}'::float8[] AS tf OFFSET 0) x
-      WHERE c.client_id = p_client AND c.status = 'completed' AND c.occurred_at >= p_lo AND c.occurred_at < p_hi),
+      WHERE c.client_id = p_client AND c.status = 'completed' AND c.occurred_at >= p_lo AND c.occurred_at < p_hi
+        AND (p_all OR lower(c.closer_email) IS NOT DISTINCT FROM p_ck)),
     -- each dated step of a deal's call, its deadline (ms) and whether the deal's next completed call kept it
     steps AS (
       SELECT s.call_id, s.ck, s.day, s.ms, extract(epoch FROM s.deadline)::float8 * 1000 AS deadline, COALESCE(s.next_at < s.deadline, false) AS kept,
@@ -108,7 +112,7 @@ const DAY_ROWS = `
       SELECT ck, day, max(closer_email) FILTER (WHERE r0 = 1) AS closer_email, max(ms) AS newest_ms, min(overall_score) AS lowest_score,
              (array_agg(ms ORDER BY overall_score, occurred_at DESC, call_id DESC) FILTER (WHERE overall_score IS NOT NULL))[1] AS lowest_ms,
              (array_agg(call_id ORDER BY overall_score, occurred_at DESC, call_id DESC) FILTER (WHERE overall_score IS NOT NULL))[1] AS lowest_call_id,
-             ${METRICS.map((m) => `COALESCE(sum(${m.sum}) FILTER (WHERE ${m.has}), 0) AS s_${m.name}, (count(*) FILTER (WHERE ${m.has}))::int AS n_${m.name}`).join(",\n             ")},
+             ${METRICS.map((m) => `COALESCE(sum(${m.sum}) FILTER (WHERE ${m.has}), 0)::float8 AS s_${m.name}, (count(*) FILTER (WHERE ${m.has}))::int AS n_${m.name}`).join(",\n             ")},
              COALESCE(array_agg(call_id) FILTER (WHERE m <> 0), '{}'::text[]) AS ids,
              COALESCE(array_agg(ms) FILTER (WHERE m <> 0), '{}'::float8[]) AS times,
              COALESCE(array_agg(m) FILTER (WHERE m <> 0), '{}'::int[]) AS metrics
@@ -125,13 +129,17 @@ const DAY_ROWS = `
            ${METRICS.map((m) => `s.s_${m.name}, s.n_${m.name}`).join(", ")}, s.ids, s.times, s.metrics,
            COALESCE(u.near_ids, '{}'), COALESCE(u.near_ms, '{}'), COALESCE(u.near_deadlines, '{}'),
            COALESCE(u.far_ids, '{}'), COALESCE(u.far_ms, '{}'), COALESCE(u.far_deadlines, '{}'), COALESCE(u.far_new, '{}')
-    FROM sums s LEFT JOIN unkept u ON u.ck IS NOT DISTINCT FROM s.ck AND u.day = s.day
+    FROM sums s LEFT JOIN unkept u ON u.ck IS NOT DISTINCT FROM s.ck AND u.day = s.day;
+  END
   $$`
 
 const TERM_ROWS = `
-  CREATE FUNCTION trend_day_term_rows(p_client text, p_lo timestamptz, p_hi timestamptz)
+  CREATE FUNCTION trend_day_term_rows(p_client text, p_lo timestamptz, p_hi timestamptz, p_all boolean DEFAULT true, p_ck text DEFAULT NULL)
   RETURNS TABLE (ck text, day date, term text, mentions int, calls int, ids text[], times float8[])
-  LANGUAGE sql STABLE AS $$
+  LANGUAGE plpgsql STABLE AS $$
+  #variable_conflict use_column
+  BEGIN
+    RETURN QUERY
     WITH per AS (
       SELECT c.call_id, lower(c.closer_email) AS ck, (c.occurred_at AT TIME ZONE 'UTC')::date AS day, c.occurred_at,
              extract(epoch FROM c.occurred_at)::float8 * 1000 AS ms, m.term, count(*)::int AS n
@@ -139,6 +147,7 @@ const TERM_ROWS = `
       JOIN tracker_mentions m ON m.call_id = c.call_id AND m.client_id = p_client
       JOIN trackers t ON t.tracker_id = m.tracker_id AND t.client_id = p_client AND t.source = 'market_profile'
       WHERE c.client_id = p_client AND c.status = 'completed' AND c.occurred_at >= p_lo AND c.occurred_at < p_hi
+        AND (p_all OR lower(c.closer_email) IS NOT DISTINCT FROM p_ck)
       GROUP BY c.call_id, c.closer_email, c.occurred_at, m.term),
     every AS (
       SELECT call_id, ck, day, occurred_at, ms, term, n FROM per
@@ -146,7 +155,8 @@ const TERM_ROWS = `
       SELECT call_id, ck, day, occurred_at, ms, NULL, sum(n)::int FROM per GROUP BY call_id, ck, day, occurred_at, ms),
     ranked AS (SELECT every.*, row_number() OVER (PARTITION BY ck, day, term ORDER BY occurred_at DESC, call_id DESC) AS r FROM every)
     SELECT ck, day, term, sum(n)::int, count(*)::int, array_agg(call_id) FILTER (WHERE r <= ${MAX}), array_agg(ms) FILTER (WHERE r <= ${MAX})
-    FROM ranked GROUP BY ck, day, term
+    FROM ranked GROUP BY ck, day, term;
+  END
   $$`
 
 /**
@@ -156,16 +166,16 @@ const TERM_ROWS = `
  * to do). A writer that marked it first holds the mark until it commits, and this waits for it.
  */
 const REFRESH_DAY = `
-  CREATE FUNCTION trend_days_refresh(p_client text, p_day date) RETURNS void LANGUAGE plpgsql AS $$
+  CREATE FUNCTION trend_days_refresh(p_client text, p_day date, p_ck text) RETURNS void LANGUAGE plpgsql AS $$
   DECLARE lo timestamptz := p_day::timestamp AT TIME ZONE 'UTC';
           hi timestamptz := (p_day + 1)::timestamp AT TIME ZONE 'UTC';
   BEGIN
-    DELETE FROM trend_days_stale WHERE client_id = p_client AND day = p_day;
+    DELETE FROM trend_days_stale WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
     IF NOT FOUND THEN RETURN; END IF;
-    DELETE FROM trend_days WHERE client_id = p_client AND day = p_day;
-    INSERT INTO trend_days (client_id, ${DAY_COLUMNS}) SELECT p_client, r.* FROM trend_day_rows(p_client, lo, hi) r;
-    DELETE FROM trend_day_terms WHERE client_id = p_client AND day = p_day;
-    INSERT INTO trend_day_terms (client_id, ${TERM_COLUMNS}) SELECT p_client, r.* FROM trend_day_term_rows(p_client, lo, hi) r;
+    DELETE FROM trend_days WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
+    INSERT INTO trend_days (client_id, ${DAY_COLUMNS}) SELECT p_client, r.* FROM trend_day_rows(p_client, lo, hi, false, p_ck) r;
+    DELETE FROM trend_day_terms WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
+    INSERT INTO trend_day_terms (client_id, ${TERM_COLUMNS}) SELECT p_client, r.* FROM trend_day_term_rows(p_client, lo, hi, false, p_ck) r;
   END $$`
 
 /** What a call's day is summed from: a change to any of these (or to the status, from or to completed) marks the day stale. */
@@ -177,35 +187,38 @@ const CALLS_CHANGED = `
   DECLARE cl text[];
           dl text[];
           oc timestamptz[];
+          ce text[];
   BEGIN
     IF TG_OP = 'INSERT' THEN
-      SELECT array_agg(n.client_id), array_agg(n.deal_id), array_agg(n.occurred_at) INTO cl, dl, oc FROM new_rows n WHERE n.status = 'completed';
+      SELECT array_agg(n.client_id), array_agg(n.deal_id), array_agg(n.occurred_at), array_agg(lower(n.closer_email)) INTO cl, dl, oc, ce
+      FROM new_rows n WHERE n.status = 'completed';
     ELSIF TG_OP = 'DELETE' THEN
-      SELECT array_agg(o.client_id), array_agg(o.deal_id), array_agg(o.occurred_at) INTO cl, dl, oc FROM old_rows o WHERE o.status = 'completed';
+      SELECT array_agg(o.client_id), array_agg(o.deal_id), array_agg(o.occurred_at), array_agg(lower(o.closer_email)) INTO cl, dl, oc, ce
+      FROM old_rows o WHERE o.status = 'completed';
     ELSE
-      SELECT array_agg(x.client_id), array_agg(x.deal_id), array_agg(x.occurred_at) INTO cl, dl, oc FROM (
-        SELECT o.client_id, o.deal_id, o.occurred_at FROM old_rows o JOIN new_rows n ON n.call_id = o.call_id
+      SELECT array_agg(x.client_id), array_agg(x.deal_id), array_agg(x.occurred_at), array_agg(lower(x.closer_email)) INTO cl, dl, oc, ce FROM (
+        SELECT o.client_id, o.deal_id, o.occurred_at, o.closer_email FROM old_rows o JOIN new_rows n ON n.call_id = o.call_id
         WHERE o.status = 'completed' AND (n.status <> 'completed' OR ${counted("o")} IS DISTINCT FROM ${counted("n")})
         UNION ALL
-        SELECT n.client_id, n.deal_id, n.occurred_at FROM new_rows n LEFT JOIN old_rows o ON o.call_id = n.call_id
+        SELECT n.client_id, n.deal_id, n.occurred_at, n.closer_email FROM new_rows n LEFT JOIN old_rows o ON o.call_id = n.call_id
         WHERE n.status = 'completed' AND (o.call_id IS NULL OR o.status <> 'completed' OR ${counted("o")} IS DISTINCT FROM ${counted("n")})) x;
     END IF;
     IF cl IS NULL THEN RETURN NULL; END IF;
     -- the calls' days, and the day of each deal's call before them (whose next call they may have been)
-    INSERT INTO trend_days_stale (client_id, day)
-    SELECT DISTINCT k.client_id, k.day FROM (
-      SELECT x.c AS client_id, (x.o AT TIME ZONE 'UTC')::date AS day FROM unnest(cl, dl, oc) AS x(c, d, o)
+    INSERT INTO trend_days_stale (client_id, day, ck)
+    SELECT DISTINCT k.client_id, k.day, k.ck FROM (
+      SELECT x.c AS client_id, (x.o AT TIME ZONE 'UTC')::date AS day, x.k AS ck FROM unnest(cl, dl, oc, ce) AS x(c, d, o, k)
       UNION ALL
-      SELECT p.client_id, (p.occurred_at AT TIME ZONE 'UTC')::date
+      SELECT p.client_id, (p.occurred_at AT TIME ZONE 'UTC')::date, lower(p.closer_email)
       FROM unnest(cl, dl, oc) AS x(c, d, o)
       CROSS JOIN LATERAL (
-        SELECT q.client_id, q.occurred_at FROM calls q
+        SELECT q.client_id, q.occurred_at, q.closer_email FROM calls q
         WHERE q.deal_id = x.d AND q.status = 'completed' AND q.deal_id IS NOT NULL AND q.occurred_at < date_trunc('milliseconds', x.o)
         ORDER BY q.occurred_at DESC LIMIT 1) p
       WHERE x.d IS NOT NULL) k
     WHERE EXISTS (SELECT 1 FROM tenants t WHERE t.client_id = k.client_id) -- (not a tenant being deleted)
-    ORDER BY 1, 2
-    ON CONFLICT (client_id, day) DO UPDATE SET marked_at = now();
+    ORDER BY 1, 2, 3
+    ON CONFLICT (client_id, day, ck) DO UPDATE SET marked_at = now();
     RETURN NULL;
   END $$`
 
@@ -213,19 +226,19 @@ const MENTIONS_CHANGED = `
   CREATE FUNCTION trend_days_mentions_changed() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF TG_OP = 'INSERT' OR TG_OP = 'UPDATE' THEN
-      INSERT INTO trend_days_stale (client_id, day)
-      SELECT DISTINCT c.client_id, (c.occurred_at AT TIME ZONE 'UTC')::date
+      INSERT INTO trend_days_stale (client_id, day, ck)
+      SELECT DISTINCT c.client_id, (c.occurred_at AT TIME ZONE 'UTC')::date, lower(c.closer_email)
       FROM new_rows m JOIN calls c ON c.call_id = m.call_id JOIN trackers t ON t.tracker_id = m.tracker_id AND t.source = 'market_profile'
-      WHERE c.status = 'completed' AND EXISTS (SELECT 1 FROM tenants x WHERE x.client_id = c.client_id) ORDER BY 1, 2
-      ON CONFLICT (client_id, day) DO UPDATE SET marked_at = now();
+      WHERE c.status = 'completed' AND EXISTS (SELECT 1 FROM tenants x WHERE x.client_id = c.client_id) ORDER BY 1, 2, 3
+      ON CONFLICT (client_id, day, ck) DO UPDATE SET marked_at = now();
     END IF;
     IF TG_OP = 'DELETE' OR TG_OP = 'UPDATE' THEN
-      INSERT INTO trend_days_stale (client_id, day)
-      SELECT DISTINCT c.client_id, (c.occurred_at AT TIME ZONE 'UTC')::date
+      INSERT INTO trend_days_stale (client_id, day, ck)
+      SELECT DISTINCT c.client_id, (c.occurred_at AT TIME ZONE 'UTC')::date, lower(c.closer_email)
       FROM old_rows m JOIN calls c ON c.call_id = m.call_id LEFT JOIN trackers t ON t.tracker_id = m.tracker_id
       WHERE c.status = 'completed' AND (t.tracker_id IS NULL OR t.source = 'market_profile') -- (a tracker deleted: its mentions with it)
-        AND EXISTS (SELECT 1 FROM tenants x WHERE x.client_id = c.client_id) ORDER BY 1, 2
-      ON CONFLICT (client_id, day) DO UPDATE SET marked_at = now();
+        AND EXISTS (SELECT 1 FROM tenants x WHERE x.client_id = c.client_id) ORDER BY 1, 2, 3
+      ON CONFLICT (client_id, day, ck) DO UPDATE SET marked_at = now();
     END IF;
     RETURN NULL;
   END $$`
@@ -271,8 +284,9 @@ export default Effect.gen(function* () {
     CREATE TABLE trend_days_stale (
       client_id text NOT NULL REFERENCES tenants (client_id) ON DELETE CASCADE,
       day date NOT NULL,
+      ck text,
       marked_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (client_id, day)
+      UNIQUE NULLS NOT DISTINCT (client_id, day, ck)
     )`
   for (const statement of [DAY_ROWS, TERM_ROWS, REFRESH_DAY, CALLS_CHANGED, MENTIONS_CHANGED]) yield* sql.unsafe(statement)
   for (const [event, tables] of [["INSERT", "NEW TABLE AS new_rows"], ["UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"], ["DELETE", "OLD TABLE AS old_rows"]]) {
