@@ -121,7 +121,11 @@ const makePool = (options: PostgresOptions) => {
         // No JIT compilation: PostgreSQL compiles a statement whose estimated cost is high, and an
         // interactive read over many calls paid seconds of compiling for a fraction of that in work
         // (the trends statement at 100,000 calls: ~7 s of JIT for 1.5 s of execution, issue 39).
-        options: "-c jit=off"
+        // No parallel workers either: a read over tens of thousands of rows was planned with a
+        // Gather whose workers each built the same hash table (market intelligence's renewal radar at
+        // 100,000 calls in one tenant, 2 cores: p50 122-131 -> 58-59 ms; the other reads the same,
+        // alternated twice).
+        options: "-c jit=off -c max_parallel_workers_per_gather=0"
       })
       // An idle connection that dies emits "error" on the pool; unhandled, it would crash the process.
       pool.on("error", () => {})
