@@ -8,7 +8,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { type TrendGroupRow, TrendsQueries } from "../src/views/TrendsQueries.js"
 import { TestDatabase } from "./utils/TestDatabase.js"
 
 const DAY = 86_400_000
@@ -214,6 +215,171 @@ describe("trend_days", () => {
         yield* refresh
         expect(yield* summed).toEqual({ n: 4, stale: false })
         yield* expectInStep
+      }).pipe(Effect.provide(TestDatabase.layer)),
+    60_000
+  )
+})
+
+/**
+ * A group's numbers as the service reads them (views/Trends.ts): the sums as they are, and for each
+ * number (a bit of `metrics`) the newest TRENDS_CALL_IDS_MAX of the calls listed with it, by time
+ * then id; a metric `[sum, calls, ids, times]` likewise.
+ */
+const MAX = 10
+const newest = (entries: ReadonlyArray<readonly [string, number]>) =>
+  [...new Map(entries.map((e) => [e[0], e])).values()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1)).slice(0, MAX).map((e) => e[0])
+const metricRead = ([sum, calls, ids, times]: readonly [number, number, ReadonlyArray<string>, ReadonlyArray<number>]) =>
+  [sum, calls, newest(ids.map((id, i) => [id, times[i]!] as const))]
+const groupRead = (g: TrendGroupRow) => ({
+  key: `${g.p}/${g.ck}`,
+  sums: [g.closer_email, g.newest_ms, g.lowest_call_id, g.counts, g.scores],
+  lists: Array.from({ length: 20 }, (_, k) => newest(g.ids.flatMap((id, i) => ((g.metrics[i]! >> k) & 1) === 1 ? [[id, g.times[i]!] as const] : [])))
+})
+const byKey = <A extends { key: string }>(rows: ReadonlyArray<A>) => [...rows].sort((a, b) => a.key.localeCompare(b.key))
+
+/** The three aggregated reads of a year by month (as Trends.scopes makes them), each row as the service reads it. */
+const yearRead = (clientId: string, now: number) =>
+  Effect.gen(function* () {
+    const queries = yield* TrendsQueries
+    const windows = Array.from({ length: 12 }, (_, i) => {
+      const d = new Date(now)
+      return [new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 11 + i, 1)).toISOString(),
+        new Date(Math.min(now, Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 10 + i, 1))).toISOString()]
+    })
+    const request = {
+      clientId,
+      sees: { _tag: "Team" } as const,
+      from: windows[0]![0]!,
+      to: windows.at(-1)![1]!,
+      closerEmail: null,
+      windows: JSON.stringify(windows),
+      max: MAX,
+      byCloser: true,
+      now: new Date(now).toISOString()
+    }
+    const [groups, mentions, steps] = yield* Effect.all([queries.groups(request), queries.mentionGroups(request), queries.stepGroups(request)])
+    return {
+      request,
+      read: {
+        groups: byKey(groups.map(groupRead)),
+        mentions: byKey(mentions.map((m) => ({ key: `${m.p}/${m.ck}/${m.term}`, metric: metricRead(m.metric) }))),
+        steps: byKey(steps.map((s) => ({ key: `${s.p}/${s.ck}`, kept: metricRead(s.kept), slipped: metricRead(s.slipped) })))
+      }
+    }
+  })
+
+describe("trend_months", () => {
+  it.layer(Layer.provideMerge(TrendsQueries.Default, TestDatabase.layer), { timeout: 60_000 })((it) => {
+    it.effect("a settled month is summed from its days once, read in their place with the same numbers, and summed again after a day of it is", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const queries = yield* TrendsQueries
+        yield* sql`INSERT INTO tenants (client_id, company_name, plan) VALUES ('cli_tm', 'Months', 'growth')`
+        yield* sql`INSERT INTO deals (deal_id, client_id) VALUES ('deal_tm1', 'cli_tm'), ('deal_tm2', 'cli_tm')`
+        yield* sql`INSERT INTO trackers (tracker_id, client_id, name, kind, terms, source) VALUES ('trk_tm', 'cli_tm', 'Competitors', 'competitor', '["Gong","Clari"]', 'market_profile')`
+        const now = Date.now()
+        const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+        const today = Math.floor(now / DAY) * DAY
+        // ~5 months of calls, 3 closers (one call in 9 without), every 19 hours: more than 10 of each number in a month;
+        // equal times across closers, deals with steps kept, slipped near and far, mentions
+        const ids: Array<string> = []
+        for (let i = 0; i < 190; i++) {
+          const at = today - 150 * DAY + Math.floor(i / 2) * 38 * 3_600_000
+          const closer = i % 9 === 8 ? null : ["ana@t.test", "bo@t.test", "Cy@t.test"][i % 3]!
+          const deal = i % 4 === 0 ? "deal_tm1" : i % 4 === 1 ? "deal_tm2" : undefined
+          const dueDays = deal === undefined ? undefined : [iso(at + 2 * DAY), ...(i % 8 === 0 ? [iso(at + 400 * DAY)] : [])]
+          ids.push(yield* insertCall("cli_tm", { closer, at, n: i % 6, overall: i % 7 === 0 ? null : 40 + (i % 11), deal, dueDays }))
+          if (i % 5 === 0) {
+            yield* sql`INSERT INTO tracker_mentions (tracker_id, call_id, client_id, ord, term, speaker, start_s, matched, quote)
+                       VALUES ('trk_tm', ${ids.at(-1)!}, 'cli_tm', 0, ${i % 10 === 0 ? "Gong" : "Clari"}, 'S1', 1, 'x', 'x')`
+          }
+        }
+        const built = sql<{ month: string }>`SELECT to_char(month, 'YYYY-MM-DD') AS month FROM trend_months_built WHERE client_id = 'cli_tm' ORDER BY 1`
+        yield* expectInStep
+        // read from the days (nothing built yet), then built by settling
+        const first = yield* yearRead("cli_tm", now)
+        expect(yield* built).toEqual([])
+        yield* queries.settle(first.request)
+        const months = (yield* built).map((m) => m.month)
+        const settled = (month: string) => Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1) - DAY + 31 * DAY <= now
+        expect(months.length).toBeGreaterThanOrEqual(3)
+        expect(months.every(settled)).toBe(true)
+        // a row per closer (3, and the calls without one) in each month with calls: four of them, ~3 to 5 months ago
+        const [rows] = yield* sql<{ n: number; months: number }>`
+          SELECT count(*)::int AS n, count(DISTINCT day)::int AS months FROM trend_months WHERE client_id = 'cli_tm'`
+        expect(rows).toEqual({ n: 16, months: 4 })
+        const fromMonths = yield* yearRead("cli_tm", now)
+        expect(fromMonths.read).toEqual(first.read)
+        // a month's rows are read only while it is marked built
+        yield* sql`DELETE FROM trend_months_built WHERE client_id = 'cli_tm'`
+        yield* sql`UPDATE trend_months SET n_calls = n_calls + 1000 WHERE client_id = 'cli_tm'`
+        expect((yield* yearRead("cli_tm", now)).read).toEqual(first.read)
+        yield* queries.settle(first.request)
+        expect((yield* built).map((m) => m.month)).toEqual(months)
+        expect((yield* yearRead("cli_tm", now)).read).toEqual(first.read)
+
+        // a call of the oldest settled month analysed again, and one deleted: its month is removed when its day is summed again
+        const old = ids.find((_, i) => i % 9 !== 8 && i > 40)!
+        yield* sql`UPDATE calls SET result = ${result(5, 99)}::jsonb WHERE call_id = ${old}`
+        yield* sql`DELETE FROM calls WHERE call_id = ${ids[60]!}`
+        yield* sql`SELECT trend_days_refresh(client_id, day, ck) FROM trend_days_stale ORDER BY client_id, day, ck`
+        expect((yield* built).length).toBeLessThan(months.length)
+        const fromDays = yield* yearRead("cli_tm", now)
+        yield* queries.settle(fromDays.request)
+        expect((yield* built).map((m) => m.month)).toEqual(months)
+        const again = yield* yearRead("cli_tm", now)
+        expect(again.read).toEqual(fromDays.read)
+        expect(again.read).not.toEqual(first.read)
+      }))
+  })
+
+  it.scopedLive.skipIf(TestDatabase.testServerUrl() === undefined)(
+    "a month built while a day of it is summed again is never left built from the day as it was (PostgreSQL)",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`INSERT INTO tenants (client_id, company_name, plan) VALUES ('cli_tmc', 'Con', 'growth')`
+        const now = new Date()
+        const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 3, 1))
+        const at = month.getTime() + 10 * DAY + 3_600_000
+        const day = new Date(at).toISOString().slice(0, 10)
+        const first = month.toISOString().slice(0, 10)
+        const calls = yield* Effect.forEach([0, 1, 2], (i) => insertCall("cli_tmc", { closer: "ana@t.test", at: at + i * 1000, n: 1, status: "queued" }))
+        const complete = (callId: string) => sql`UPDATE calls SET status = 'completed', result = ${result(2, 60)}::jsonb WHERE call_id = ${callId}`
+        const refresh = sql`SELECT trend_days_refresh('cli_tmc', ${day}::date, 'ana@t.test')`
+        const build = sql`SELECT trend_months_build('cli_tmc', ${first}::date)`
+        /** The month's calls as built (null: not built), and the days' calls. */
+        const state = Effect.map(
+          sql<{ month: number | null; days: number }>`
+            SELECT (SELECT m.n_calls FROM trend_months m JOIN trend_months_built b ON b.client_id = m.client_id AND b.month = m.day
+                    WHERE m.client_id = 'cli_tmc') AS month,
+                   (SELECT COALESCE(sum(n_calls), 0)::int FROM trend_days WHERE client_id = 'cli_tmc') AS days`,
+          (rows) => rows[0]!
+        )
+        yield* complete(calls[0]!)
+        yield* refresh
+        yield* build
+        expect(yield* state).toEqual({ month: 1, days: 1 })
+
+        // a day summed again (its transaction held open) while the month is built: the build waits, and reads the day as written
+        yield* complete(calls[1]!)
+        yield* sql`DELETE FROM trend_months_built WHERE client_id = 'cli_tmc'`
+        yield* Effect.all([
+          sql.withTransaction(Effect.zipRight(refresh, Effect.sleep("600 millis"))),
+          Effect.zipRight(Effect.sleep("150 millis"), build)
+        ], { concurrency: 2 })
+        expect(yield* state).toEqual({ month: 2, days: 2 })
+
+        // the month built (its transaction held open) while a day of it is summed again: the day's removal of the month waits for the build
+        yield* complete(calls[2]!)
+        yield* sql`DELETE FROM trend_months_built WHERE client_id = 'cli_tmc'`
+        yield* Effect.all([
+          sql.withTransaction(Effect.zipRight(build, Effect.sleep("600 millis"))),
+          Effect.zipRight(Effect.sleep("150 millis"), refresh)
+        ], { concurrency: 2 })
+        expect(yield* state).toEqual({ month: null, days: 3 })
+        yield* build
+        expect(yield* state).toEqual({ month: 3, days: 3 })
       }).pipe(Effect.provide(TestDatabase.layer)),
     60_000
   )

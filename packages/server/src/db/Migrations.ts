@@ -36,6 +36,7 @@ import transcriptSearch from "./migrations/0029_transcript_search.js"
 import mentionTerms from "./migrations/0030_mention_terms.js"
 import hygieneCover from "./migrations/0031_hygiene_cover.js"
 import trendDays from "./migrations/0032_trend_days.js"
+import trendMonths from "./migrations/0033_trend_months.js"
 
 export const migrations = {
   "0001_core": core,
@@ -69,7 +70,8 @@ export const migrations = {
   "0029_transcript_search": transcriptSearch,
   "0030_mention_terms": mentionTerms,
   "0031_hygiene_cover": hygieneCover,
-  "0032_trend_days": trendDays
+  "0032_trend_days": trendDays,
+  "0033_trend_months": trendMonths
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

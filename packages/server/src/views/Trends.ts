@@ -396,6 +396,7 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
       options: { readonly closers: boolean } = { closers: true }
     ) {
       if (windows.length === 0) return { team: { periods: [], changes: [] } as TrendScope, closers: [] }
+      const now = Date.now()
       const request = {
         clientId,
         sees,
@@ -404,13 +405,13 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
         closerEmail,
         windows: JSON.stringify(windows.map((w) => [w.from, w.to])),
         max: TRENDS_CALL_IDS_MAX,
-        byCloser: options.closers
+        byCloser: options.closers,
+        now: new Date(now).toISOString()
       }
-      const now = Date.now()
       // the days written since they were summed, summed again before they are read
       yield* queries.settle(request)
       const [groups, mentions, stepGroups, steps] = yield* Effect.all(
-        [queries.groups(request), queries.mentionGroups(request), queries.stepGroups(request, new Date(now)), queries.steps(request)],
+        [queries.groups(request), queries.mentionGroups(request), queries.stepGroups(request), queries.steps(request)],
         { concurrency: 4 }
       )
       const team = windows.map(() => new PeriodAcc())

@@ -183,6 +183,23 @@ export const competitorMentions = (sql: SqlClient.SqlClient, tenants: Statement.
       JOIN LATERAL (SELECT m.call_id, m.client_id, m.term FROM tracker_mentions m WHERE m.tracker_id = t.tracker_id OFFSET 0) m ON true`
 
 const DAY_MS = 86_400_000
+/** A day is settled when every step deadline near it (migration 0032: within 31 days) has passed. */
+const NEAR_DAYS = 31
+
+/** The first instant of the UTC month holding `ms`, or of the `next`-th month after it. */
+const monthStartMs = (ms: number, next: number) => {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + next, 1)
+}
+
+/** A part of a window (`dayRows`): a whole settled month, whole days, or a cut end's calls. */
+/** The tables of days, and of the settled months summed from them (migrations 0032, 0033). */
+type DayTable = "trend_days" | "trend_day_terms"
+const MONTH_TABLE: Record<DayTable, string> = { trend_days: "trend_months", trend_day_terms: "trend_month_terms" }
+
+type DayPart =
+  | readonly [p: number, kind: "month", first: string]
+  | readonly [p: number, kind: "days" | "calls", from: string, to: string]
 
 const Window = {
   clientId: Schema.String,
@@ -220,37 +237,53 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       sql`(CASE WHEN width_bucket(c.occurred_at, b.f) > 0 AND c.occurred_at < b.t[width_bucket(c.occurred_at, b.f)] THEN true END) IS NOT NULL
           AND ${seenBy(sql, r.sees as Sees, "c.closer_email")}
           AND (${r.closerEmail}::text IS NULL OR lower(c.closer_email) = lower(${r.closerEmail}))`
-    /** `byCloser` false: the team's groups alone (one per period, `ck` null), for a reader of the team's numbers only. */
-    const GroupsRequest = Schema.Struct({ ...Window, windows: Schema.String, max: Schema.Number, byCloser: Schema.Boolean })
+    /**
+     * `byCloser` false: the team's groups alone (one per period, `ck` null), for a reader of the
+     * team's numbers only. `now`: when the steps' deadlines are judged, and which months are settled.
+     */
+    const GroupsRequest = Schema.Struct({ ...Window, windows: Schema.String, max: Schema.Number, byCloser: Schema.Boolean, now: Schema.String })
     /** A call's closer key (its closer's e-mail in lower case), or none when the groups are the team's alone. */
     const closerKey = (r: { readonly byCloser: boolean }) => sql.literal(r.byCloser ? "lower(c.closer_email)" : "NULL::text")
 
     /**
-     * The windows cut into whole UTC days, read from `trend_days` (migration 0032), and the parts of
-     * days left at a window's ends (`since`, `until`, a time zone's midnight), summed from the calls
-     * by the same function that fills the table (`trend_day_rows`): `[p, "days", from, to]` (dates,
-     * `to` excluded) and `[p, "calls", from, to]` (instants).
+     * The windows cut into whole UTC months and days, read from `trend_months` and `trend_days`
+     * (migrations 0033, 0032), and the parts of days left at a window's ends (`since`, `until`, a
+     * time zone's midnight), summed from the calls by the same function that fills the tables
+     * (`trend_day_rows`): `[p, "month", first day]` for each whole calendar month whose days are
+     * settled at `now` (its last day NEAR_DAYS past: its numbers no longer move but by the far
+     * steps' deadlines, read from their lists), `[p, "days", from, to]` (dates, `to` excluded) and
+     * `[p, "calls", from, to]` (instants).
      */
-    const dayParts = (windows: string) =>
-      JSON.stringify((JSON.parse(windows) as ReadonlyArray<readonly [string, string]>).flatMap(([from, to], p) => {
+    const dayParts = (windows: string, now: string) => {
+      const nowMs = Date.parse(now)
+      const iso = (ms: number) => new Date(ms).toISOString()
+      const day = (ms: number) => iso(ms).slice(0, 10)
+      return (JSON.parse(windows) as ReadonlyArray<readonly [string, string]>).flatMap(([from, to], p): Array<DayPart> => {
         const lo = Date.parse(from)
         const hi = Date.parse(to)
         const firstDay = Math.ceil(lo / DAY_MS) * DAY_MS
         const lastDay = Math.floor(hi / DAY_MS) * DAY_MS
         if (firstDay >= lastDay) return lo < hi ? [[p, "calls", from, to]] : []
-        const iso = (ms: number) => new Date(ms).toISOString()
+        const whole: Array<DayPart> = []
+        let start = firstDay
+        let month = monthStartMs(firstDay, 0) < firstDay ? monthStartMs(firstDay, 1) : firstDay
+        for (let end = monthStartMs(month, 1); end <= lastDay && end - DAY_MS + NEAR_DAYS * DAY_MS <= nowMs; end = monthStartMs(month, 1)) {
+          if (start < month) whole.push([p, "days", day(start), day(month)])
+          whole.push([p, "month", day(month)])
+          start = month = end
+        }
+        if (start < lastDay) whole.push([p, "days", day(start), day(lastDay)])
         return [
-          ...(lo < firstDay ? [[p, "calls", from, iso(firstDay)]] : []),
-          [p, "days", iso(firstDay).slice(0, 10), iso(lastDay).slice(0, 10)],
-          ...(lastDay < hi ? [[p, "calls", iso(lastDay), to]] : [])
+          ...(lo < firstDay ? [[p, "calls", from, iso(firstDay)] as const] : []),
+          ...whole,
+          ...(lastDay < hi ? [[p, "calls", iso(lastDay), to] as const] : [])
         ]
-      }))
+      })
+    }
     const METRICS = [...COUNT_METRICS, ...SCORE_METRICS]
     /** The bits of the steps' numbers in a day's `metrics` (migration 0032: after the counts and scores). */
     const KEPT_BIT = 2 ** METRICS.length
     const SLIPPED_BIT = 2 ** (METRICS.length + 1)
-    /** A day is settled when every step deadline near it (migration 0032: within 31 days) has passed. */
-    const NEAR_DAYS = 31
     /** A number written into a statement as it is (a constant, or one made here: never a caller's text). */
     const n = (x: number) => sql.literal(String(x))
     /**
@@ -266,40 +299,53 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
     const newer = (r: typeof GroupsRequest.Type, x: string) => r.byCloser ? `(sum(${x}) OVER upto - ${x})` : `(sum(${x}) OVER upto - sum(${x}) OVER today)`
 
     /**
-     * `parts`, `edges`, `days` and `seen`: the rows of `table` for the windows' whole days, and of
-     * `rows` (the function the table is filled from) for their cut ends (`edges`, each with its `eid`),
-     * as `p` (the window), `tid` or `eid` (where the row is), and `columns` (a name, or an expression
-     * over the row `{}`); those the viewer sees
-     * (and of the closer asked for), with `g` their group's closer key (null when the groups are the
-     * team's alone). `columns` are the narrow ones the sums and ranks need: a row's lists (`listsOf`)
-     * are read only for the days that can hold a newest call, ~1 in 10 of a year's (and sorting the
-     * rows with their lists spilled to disk).
+     * `parts`, `edges`, `days` and `seen`: the rows of `table` for the windows' whole days, of its
+     * month table for their whole settled months (those built: else the month's days), and of `rows`
+     * (the function the tables are filled from) for their cut ends (`edges`, each with its `eid`),
+     * as `p` (the window), `src` and `tid` or `eid` (where the row is), and `columns` (a name, or an
+     * expression over the row `{}`); those the viewer sees (and of the closer asked for), with `g`
+     * their group's closer key (null when the groups are the team's alone). A month's row stands
+     * where its days would, `day` its first day. `columns` are the narrow ones the sums and ranks
+     * need: a row's lists (`listsOf`) are read only for the rows that can hold a newest call, ~1 in
+     * 10 of a year's days (and sorting the rows with their lists spilled to disk).
      */
-    const dayRows = (r: typeof GroupsRequest.Type, table: "trend_days" | "trend_day_terms", rows: string, columns: string) => {
+    const dayRows = (r: typeof GroupsRequest.Type, table: DayTable, rows: string, columns: string) => {
       // a column by name, or an expression over the row `{}`
       const cols = (alias: string) =>
         sql.literal(columns.split(",").map((c) => c.includes("{}") ? c.trim().replaceAll("{}", alias) : `${alias}.${c.trim()}`).join(", "))
+      const months = sql.literal(MONTH_TABLE[table])
       return sql`parts AS (
-              SELECT (x ->> 0)::int AS p, x ->> 1 AS kind, x ->> 2 AS lo, x ->> 3 AS hi FROM jsonb_array_elements(${dayParts(r.windows)}::jsonb) x),
+              SELECT (x ->> 0)::int AS p, x ->> 1 AS kind, x ->> 2 AS lo, x ->> 3 AS hi FROM jsonb_array_elements(${JSON.stringify(dayParts(r.windows, r.now))}::jsonb) x),
+            built AS (
+              SELECT parts.p, b.month FROM parts JOIN trend_months_built b ON b.client_id = ${r.clientId} AND b.month = parts.lo::date
+              WHERE parts.kind = 'month'),
+            ranges AS (
+              SELECT p, lo::date AS lo, hi::date AS hi FROM parts WHERE kind = 'days'
+              UNION ALL
+              SELECT p, lo::date, (lo::date + interval '1 month')::date FROM parts
+              WHERE kind = 'month' AND NOT EXISTS (SELECT 1 FROM built WHERE built.month = parts.lo::date)),
             edges AS (
               SELECT row_number() OVER () AS eid, parts.p, d.*
               FROM parts, LATERAL ${sql.literal(rows)}(${r.clientId}, parts.lo::timestamptz, parts.hi::timestamptz) d
               WHERE parts.kind = 'calls'),
             days AS (
-              SELECT parts.p, d.ctid AS tid, NULL::bigint AS eid, ${cols("d")}
-              FROM parts JOIN ${sql.literal(table)} d ON d.client_id = ${r.clientId} AND d.day >= parts.lo::date AND d.day < parts.hi::date
-              WHERE parts.kind = 'days'
+              SELECT ranges.p, 'd' AS src, d.ctid AS tid, NULL::bigint AS eid, ${cols("d")}
+              FROM ranges JOIN ${sql.literal(table)} d ON d.client_id = ${r.clientId} AND d.day >= ranges.lo AND d.day < ranges.hi
               UNION ALL
-              SELECT e.p, NULL::tid, e.eid, ${cols("e")} FROM edges e),
+              SELECT built.p, 'm', d.ctid, NULL::bigint, ${cols("d")}
+              FROM built JOIN ${months} d ON d.client_id = ${r.clientId} AND d.day = built.month
+              UNION ALL
+              SELECT e.p, 'e', NULL::tid, e.eid, ${cols("e")} FROM edges e),
             seen AS (
               SELECT d.*, ${sql.literal(r.byCloser ? "d.ck" : "NULL::text")} AS g FROM days d
               WHERE ${seenBy(sql, r.sees, "d.ck")} AND (${r.closerEmail}::text IS NULL OR d.ck = lower(${r.closerEmail})))`
     }
-    /** `a`: the lists `columns` of the day row `alias` of `seen` (`dayRows`), from `table` or from its cut end. */
-    const listsOf = (alias: string, table: "trend_days" | "trend_day_terms", columns: string) => {
+    /** `a`: the lists `columns` of the row `alias` of `seen` (`dayRows`), from `table`, its month table or its cut end. */
+    const listsOf = (alias: string, table: DayTable, columns: string) => {
       const cols = (x: string) => columns.split(",").map((c) => `${x}.${c.trim()}`).join(", ")
       return sql.literal(
-        `LATERAL (SELECT ${cols("t")} FROM ${table} t WHERE t.ctid = ${alias}.tid
+        `LATERAL (SELECT ${cols("t")} FROM ${table} t WHERE ${alias}.src = 'd' AND t.ctid = ${alias}.tid
+                  UNION ALL SELECT ${cols("t")} FROM ${MONTH_TABLE[table]} t WHERE ${alias}.src = 'm' AND t.ctid = ${alias}.tid
                   UNION ALL SELECT ${cols("e")} FROM edges e WHERE e.eid = ${alias}.eid) a`
       )
     }
@@ -368,7 +414,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
      * day's slipped from the days that can hold them (as `groups`), and every listed call slipped.
      */
     const stepGroups = Rows.findAll({
-      Request: Schema.Struct({ ...GroupsRequest.fields, now: Schema.String }),
+      Request: GroupsRequest,
       Result: TrendStepGroupRow,
       execute: (r) => {
         const now = sql`${r.now}::timestamptz`
@@ -421,7 +467,9 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
     /**
      * The tenant's closers' days between `from` and `to` written since they were summed (`trend_days_stale`,
      * migration 0032), summed again one by one, each in its own statement (a read holds one mark at a
-     * time: it cannot deadlock with a writer holding others).
+     * time: it cannot deadlock with a writer holding others); then the windows' settled months not
+     * summed yet (or since a day of theirs was summed again), summed from their days (migration 0033),
+     * each in its own statement.
      */
     const staleDays = Rows.findAll({
       Request: Schema.Struct({ clientId: Schema.String, from: Schema.String, to: Schema.String }),
@@ -432,9 +480,25 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
               AND day <= (${r.to}::timestamptz AT TIME ZONE 'UTC')::date
             ORDER BY day, ck`
     })
-    const settle = (r: { readonly clientId: string; readonly from: string; readonly to: string }) =>
-      Effect.flatMap(staleDays(r), (days) =>
-        Effect.forEach(days, ({ ck, day }) => sql`SELECT trend_days_refresh(${r.clientId}, ${day}::date, ${ck}::text)`, { discard: true }))
+    const unbuiltMonths = Rows.findAll({
+      Request: Schema.Struct({ clientId: Schema.String, months: Schema.Array(Schema.String) }),
+      Result: Schema.Struct({ month: Schema.String }),
+      execute: (r) =>
+        sql`SELECT to_char(m, 'YYYY-MM-DD') AS month FROM unnest(${r.months}::date[]) AS m
+            WHERE NOT EXISTS (SELECT 1 FROM trend_months_built b WHERE b.client_id = ${r.clientId} AND b.month = m)
+            ORDER BY m`
+    })
+    const settle = (r: typeof GroupsRequest.Type) =>
+      Effect.gen(function* () {
+        for (const { ck, day } of yield* staleDays(r)) {
+          yield* sql`SELECT trend_days_refresh(${r.clientId}, ${day}::date, ${ck}::text)`
+        }
+        const months = dayParts(r.windows, r.now).flatMap((part) => (part[1] === "month" ? [part[2]] : []))
+        if (months.length === 0) return
+        for (const { month } of yield* unbuiltMonths({ clientId: r.clientId, months })) {
+          yield* sql`SELECT trend_months_build(${r.clientId}, ${month}::date)`
+        }
+      })
 
     /**
      * Whether a call in the range has dues without days stored (`calls_trend_due_days_missing_idx`):
@@ -479,7 +543,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       groups: (r: typeof GroupsRequest.Type) => Effect.orDie(groups(r)),
       settle: (r: typeof GroupsRequest.Type) => Effect.orDie(settle(r)),
       mentionGroups: (r: typeof GroupsRequest.Type) => Effect.orDie(mentionGroups(r)),
-      stepGroups: (r: typeof GroupsRequest.Type, now: Date) => Effect.orDie(stepGroups({ ...r, now: now.toISOString() })),
+      stepGroups: (r: typeof GroupsRequest.Type) => Effect.orDie(stepGroups(r)),
       steps: (r: typeof GroupsRequest.Type) =>
         Effect.orDie(Effect.flatMap(anyMissing(r), ([found]) => (found?.missing === true ? steps(r) : Effect.succeed([]))))
     } as const

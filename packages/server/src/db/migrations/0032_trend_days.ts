@@ -51,7 +51,7 @@ import { Effect } from "effect"
 const FACT = { objections: 1, price: 2, budget: 3, timing: 4, authority: 5, need: 6, competitor: 7, pains: 8, said: 9, dated: 10 }
 const DIMENSION_FACTS = { discovery: 11, listening: 13, objection_handling: 15, value: 17, next_steps: 19, conversation_flow: 21 }
 /** The metrics in the trends' order (views/TrendsQueries.ts `COUNT_METRICS`, `SCORE_METRICS`, then the steps), as a call's `has` and `sum`. */
-const METRICS: ReadonlyArray<{ name: string; has: string; sum: string }> = [
+export const METRICS: ReadonlyArray<{ name: string; has: string; sum: string }> = [
   { name: "calls", has: "true", sum: "1" },
   ...Object.entries(FACT).map(([name, i]) => ({ name, has: `f${i} > 0`, sum: `f${i}` })),
   { name: "overall", has: "overall_score IS NOT NULL", sum: "overall_score" },
@@ -60,15 +60,15 @@ const METRICS: ReadonlyArray<{ name: string; has: string; sum: string }> = [
   { name: "slipped", has: "near > 0", sum: "near" }
 ]
 /** The newest calls kept per number and day. */
-const MAX = 10
+export const MAX = 10
 const FACTS = 22
 /** A step's deadline is near when within this many days of its call's day. */
 const NEAR_DAYS = 31
 
 const metricColumns = METRICS.map((m) => `s_${m.name}, n_${m.name}`).join(", ")
-const DAY_COLUMNS = `ck, day, closer_email, newest_ms, lowest_score, lowest_ms, lowest_call_id, ${metricColumns}, ids, times, metrics,
+export const DAY_COLUMNS = `ck, day, closer_email, newest_ms, lowest_score, lowest_ms, lowest_call_id, ${metricColumns}, ids, times, metrics,
   near_ids, near_ms, near_deadlines, far_ids, far_ms, far_deadlines, far_new`
-const TERM_COLUMNS = "ck, day, term, mentions, calls, ids, times"
+export const TERM_COLUMNS = "ck, day, term, mentions, calls, ids, times"
 
 const DAY_ROWS = `
   CREATE FUNCTION trend_day_rows(p_client text, p_lo timestamptz, p_hi timestamptz, p_all boolean DEFAULT true, p_ck text DEFAULT NULL)

@@ -1,0 +1,129 @@
+/**
+ * The trends' numbers per tenant, closer and UTC month, for the months whose days are settled
+ * (issue 39; views/TrendsQueries.ts, docs/trends.md "How it is counted").
+ *
+ * A year by month read ~8,800 rows of `trend_days` (migration 0032) at 100,000 calls a year and 25
+ * closers, three times (the numbers, the competitors' mentions, the steps), ~225 ms. A month's
+ * numbers are its days' numbers summed, and once every step deadline near its days has passed
+ * (its last day 31 days past: "settled", as a day is) they no longer depend on when they are read,
+ * except the far steps, whose entries a month keeps as its days do. So a settled month is kept as
+ * one row per closer:
+ *
+ * - `trend_months`: `trend_days`' columns, `day` the month's first day; each number's sum and
+ *   calls the days' sums; the newest call's e-mail spelling and time, and the lowest overall
+ *   score's call, of the newest day and of the lowest score as the reads pick them; the calls
+ *   among the newest 10 of each number (`ids`, `times`, `metrics`) the newest 10 of the days'
+ *   lists (by time, then id, as a day ranks them), every day's far steps; no near list (settled).
+ * - `trend_month_terms`: `trend_day_terms` per month the same way.
+ * - `trend_months_built`: the tenant's months summed. A read uses a month's rows only when its
+ *   mark is there; else it reads the month's days.
+ *
+ * `trend_months_build(client, month)` sums a month from its days under an advisory lock on the
+ * month, and marks it built. `trend_days_refresh` (a stale day summed again, migration 0032) now
+ * also takes that lock, after it has written the day, and removes the day's month (mark and
+ * rows): a build that ran first is removed, and one that waited for the lock reads the day as
+ * written (a statement of a PL/pgSQL function sees what committed before it began). The mark and
+ * the rows go in one transaction, so a read sees a month whole or not at all.
+ *
+ * Also: the calls trigger of 0032 plans its look for each deal's previous call without bitmap scans.
+ * In a statement that inserts many calls the table's statistics are older than its rows, and the
+ * planner ANDed the deal's index with a range of `calls_trends_idx` over every call before the
+ * new one's time (half the table, for each new call): 100,000 calls inserted at once took over
+ * 17 minutes, growing with the square of their number (5,000: 3.3 s, 20,000: 41 s). With the
+ * deal's index alone, 20,000 took 3.8 s, and 4.2 s with the trigger disabled.
+ *
+ * PostgreSQL and embedded PGlite alike. Nothing is built here: the first read of a month builds it.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { DAY_COLUMNS, MAX, METRICS, TERM_COLUMNS } from "./0032_trend_days.js"
+
+/** The advisory lock class of a tenant's month (the other key: the month's hash). */
+const MONTH_LOCK = 3_300_001
+const lockMonth = (client: string, month: string) => `PERFORM pg_advisory_xact_lock(${MONTH_LOCK}, hashtext(${client} || '/' || ${month}::text))`
+/** The first day of the month of a date, without a time zone in between. */
+const monthOf = (day: string) => `make_date(extract(year FROM ${day})::int, extract(month FROM ${day})::int, 1)`
+
+/** The stale day summed again (0032's function as it was), then its month removed, mark and rows. */
+const REFRESH_DAY = `
+  CREATE OR REPLACE FUNCTION trend_days_refresh(p_client text, p_day date, p_ck text) RETURNS void LANGUAGE plpgsql AS $$
+  DECLARE lo timestamptz := p_day::timestamp AT TIME ZONE 'UTC';
+          hi timestamptz := (p_day + 1)::timestamp AT TIME ZONE 'UTC';
+          p_month date := ${monthOf("p_day")};
+  BEGIN
+    DELETE FROM trend_days_stale WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
+    IF NOT FOUND THEN RETURN; END IF;
+    DELETE FROM trend_days WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
+    INSERT INTO trend_days (client_id, ${DAY_COLUMNS}) SELECT p_client, r.* FROM trend_day_rows(p_client, lo, hi, false, p_ck) r;
+    DELETE FROM trend_day_terms WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
+    INSERT INTO trend_day_terms (client_id, ${TERM_COLUMNS}) SELECT p_client, r.* FROM trend_day_term_rows(p_client, lo, hi, false, p_ck) r;
+    ${lockMonth("p_client", "p_month")};
+    DELETE FROM trend_months_built WHERE client_id = p_client AND month = p_month;
+    IF FOUND THEN
+      DELETE FROM trend_months WHERE client_id = p_client AND day = p_month;
+      DELETE FROM trend_month_terms WHERE client_id = p_client AND day = p_month;
+    END IF;
+  END $$`
+
+const pick = (column: string) =>
+  `(array_agg(${column} ORDER BY lowest_score, lowest_ms DESC, lowest_call_id DESC) FILTER (WHERE lowest_call_id IS NOT NULL))[1]`
+
+/** A tenant's month summed from its days, unless built already; the caller knows it is settled. */
+const BUILD_MONTH = `
+  CREATE FUNCTION trend_months_build(p_client text, p_month date) RETURNS void LANGUAGE plpgsql AS $$
+  DECLARE p_end date := (p_month + interval '1 month')::date;
+  BEGIN
+    ${lockMonth("p_client", "p_month")};
+    INSERT INTO trend_months_built (client_id, month) VALUES (p_client, p_month) ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN RETURN; END IF;
+    DELETE FROM trend_months WHERE client_id = p_client AND day = p_month;
+    DELETE FROM trend_month_terms WHERE client_id = p_client AND day = p_month;
+    INSERT INTO trend_months (client_id, ${DAY_COLUMNS})
+    WITH d AS (SELECT * FROM trend_days WHERE client_id = p_client AND day >= p_month AND day < p_end),
+    sums AS (
+      SELECT ck, (array_agg(closer_email ORDER BY newest_ms DESC))[1] AS closer_email, max(newest_ms) AS newest_ms,
+             ${pick("lowest_score")} AS lowest_score, ${pick("lowest_ms")} AS lowest_ms, ${pick("lowest_call_id")} AS lowest_call_id,
+             ${METRICS.map((m) => `sum(s_${m.name})::float8 AS s_${m.name}, sum(n_${m.name})::int AS n_${m.name}`).join(", ")}
+      FROM d GROUP BY ck),
+    -- each number's newest ${MAX} among the days' newest ${MAX}, a call listed once with its numbers' bits
+    ranked AS (
+      SELECT d.ck, u.id, u.ms, k, row_number() OVER (PARTITION BY d.ck, k ORDER BY u.ms DESC, u.id DESC) AS r
+      FROM d, unnest(d.ids, d.times, d.metrics) AS u(id, ms, m), generate_series(0, ${METRICS.length - 1}) AS k
+      WHERE (u.m >> k) & 1 = 1),
+    newest AS (SELECT ck, id, ms, sum(1 << k)::int AS m FROM ranked WHERE r <= ${MAX} GROUP BY ck, id, ms),
+    lists AS (SELECT ck, array_agg(id) AS ids, array_agg(ms) AS times, array_agg(m) AS metrics FROM newest GROUP BY ck),
+    far AS (
+      SELECT d.ck, array_agg(f.id) AS ids, array_agg(f.ms) AS ms, array_agg(f.deadline) AS deadlines, array_agg(f.new) AS new
+      FROM d, unnest(d.far_ids, d.far_ms, d.far_deadlines, d.far_new) AS f(id, ms, deadline, new) GROUP BY d.ck)
+    SELECT p_client, s.ck, p_month, s.closer_email, s.newest_ms, s.lowest_score, s.lowest_ms, s.lowest_call_id,
+           ${METRICS.map((m) => `s.s_${m.name}, s.n_${m.name}`).join(", ")},
+           COALESCE(l.ids, '{}'), COALESCE(l.times, '{}'), COALESCE(l.metrics, '{}'), '{}', '{}', '{}',
+           COALESCE(f.ids, '{}'), COALESCE(f.ms, '{}'), COALESCE(f.deadlines, '{}'), COALESCE(f.new, '{}')
+    FROM sums s LEFT JOIN lists l ON l.ck IS NOT DISTINCT FROM s.ck LEFT JOIN far f ON f.ck IS NOT DISTINCT FROM s.ck;
+    INSERT INTO trend_month_terms (client_id, ${TERM_COLUMNS})
+    WITH d AS (SELECT * FROM trend_day_terms WHERE client_id = p_client AND day >= p_month AND day < p_end),
+    sums AS (SELECT ck, term, sum(mentions)::int AS mentions, sum(calls)::int AS calls FROM d GROUP BY ck, term),
+    ranked AS (
+      SELECT d.ck, d.term, u.id, u.ms, row_number() OVER (PARTITION BY d.ck, d.term ORDER BY u.ms DESC, u.id DESC) AS r
+      FROM d, unnest(d.ids, d.times) AS u(id, ms)),
+    lists AS (SELECT ck, term, array_agg(id) AS ids, array_agg(ms) AS times FROM ranked WHERE r <= ${MAX} GROUP BY ck, term)
+    SELECT p_client, s.ck, p_month, s.term, s.mentions, s.calls, COALESCE(l.ids, '{}'), COALESCE(l.times, '{}')
+    FROM sums s LEFT JOIN lists l ON l.ck IS NOT DISTINCT FROM s.ck AND l.term IS NOT DISTINCT FROM s.term;
+  END $$`
+
+export default Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  for (const [table, like] of [["trend_months", "trend_days"], ["trend_month_terms", "trend_day_terms"]]) {
+    yield* sql.unsafe(`CREATE TABLE ${table} (LIKE ${like} INCLUDING ALL)`)
+    yield* sql.unsafe(`ALTER TABLE ${table} ADD FOREIGN KEY (client_id) REFERENCES tenants (client_id) ON DELETE CASCADE`)
+  }
+  yield* sql`
+    CREATE TABLE trend_months_built (
+      client_id text NOT NULL REFERENCES tenants (client_id) ON DELETE CASCADE,
+      month date NOT NULL,
+      built_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (client_id, month)
+    )`
+  for (const statement of [REFRESH_DAY, BUILD_MONTH]) yield* sql.unsafe(statement)
+  yield* sql.unsafe(`ALTER FUNCTION trend_days_calls_changed() SET enable_bitmapscan = off`)
+})
