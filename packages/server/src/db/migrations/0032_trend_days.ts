@@ -165,17 +165,20 @@ const TERM_ROWS = `
  * meanwhile waits and marks it again, and another settling it waits and then finds no mark (nothing
  * to do). A writer that marked it first holds the mark until it commits, and this waits for it.
  */
-const REFRESH_DAY = `
-  CREATE FUNCTION trend_days_refresh(p_client text, p_day date, p_ck text) RETURNS void LANGUAGE plpgsql AS $$
-  DECLARE lo timestamptz := p_day::timestamp AT TIME ZONE 'UTC';
-          hi timestamptz := (p_day + 1)::timestamp AT TIME ZONE 'UTC';
-  BEGIN
+export const REFRESH_DAY_DECLARE = `lo timestamptz := p_day::timestamp AT TIME ZONE 'UTC';
+          hi timestamptz := (p_day + 1)::timestamp AT TIME ZONE 'UTC';`
+/** The body of `trend_days_refresh` (migration 0033 adds to it). */
+export const REFRESH_DAY_BODY = `
     DELETE FROM trend_days_stale WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
     IF NOT FOUND THEN RETURN; END IF;
     DELETE FROM trend_days WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
     INSERT INTO trend_days (client_id, ${DAY_COLUMNS}) SELECT p_client, r.* FROM trend_day_rows(p_client, lo, hi, false, p_ck) r;
     DELETE FROM trend_day_terms WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
-    INSERT INTO trend_day_terms (client_id, ${TERM_COLUMNS}) SELECT p_client, r.* FROM trend_day_term_rows(p_client, lo, hi, false, p_ck) r;
+    INSERT INTO trend_day_terms (client_id, ${TERM_COLUMNS}) SELECT p_client, r.* FROM trend_day_term_rows(p_client, lo, hi, false, p_ck) r;`
+const REFRESH_DAY = `
+  CREATE FUNCTION trend_days_refresh(p_client text, p_day date, p_ck text) RETURNS void LANGUAGE plpgsql AS $$
+  DECLARE ${REFRESH_DAY_DECLARE}
+  BEGIN${REFRESH_DAY_BODY}
   END $$`
 
 /** What a call's day is summed from: a change to any of these (or to the status, from or to completed) marks the day stale. */

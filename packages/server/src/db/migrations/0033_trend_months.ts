@@ -36,7 +36,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { DAY_COLUMNS, MAX, METRICS, TERM_COLUMNS } from "./0032_trend_days.js"
+import { DAY_COLUMNS, MAX, METRICS, REFRESH_DAY_BODY, REFRESH_DAY_DECLARE, TERM_COLUMNS } from "./0032_trend_days.js"
 
 /** The advisory lock class of a tenant's month (the other key: the month's hash). */
 const MONTH_LOCK = 3_300_001
@@ -47,16 +47,9 @@ const monthOf = (day: string) => `make_date(extract(year FROM ${day})::int, extr
 /** The stale day summed again (0032's function as it was), then its month removed, mark and rows. */
 const REFRESH_DAY = `
   CREATE OR REPLACE FUNCTION trend_days_refresh(p_client text, p_day date, p_ck text) RETURNS void LANGUAGE plpgsql AS $$
-  DECLARE lo timestamptz := p_day::timestamp AT TIME ZONE 'UTC';
-          hi timestamptz := (p_day + 1)::timestamp AT TIME ZONE 'UTC';
+  DECLARE ${REFRESH_DAY_DECLARE}
           p_month date := ${monthOf("p_day")};
-  BEGIN
-    DELETE FROM trend_days_stale WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
-    IF NOT FOUND THEN RETURN; END IF;
-    DELETE FROM trend_days WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
-    INSERT INTO trend_days (client_id, ${DAY_COLUMNS}) SELECT p_client, r.* FROM trend_day_rows(p_client, lo, hi, false, p_ck) r;
-    DELETE FROM trend_day_terms WHERE client_id = p_client AND day = p_day AND ck IS NOT DISTINCT FROM p_ck;
-    INSERT INTO trend_day_terms (client_id, ${TERM_COLUMNS}) SELECT p_client, r.* FROM trend_day_term_rows(p_client, lo, hi, false, p_ck) r;
+  BEGIN${REFRESH_DAY_BODY}
     ${lockMonth("p_client", "p_month")};
     DELETE FROM trend_months_built WHERE client_id = p_client AND month = p_month;
     IF FOUND THEN
