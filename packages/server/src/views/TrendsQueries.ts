@@ -192,8 +192,8 @@ const monthStartMs = (ms: number, next: number) => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + next, 1)
 }
 
-/** A part of a window (`dayRows`): a whole settled month, whole days, or a cut end's calls. */
-/** The tables of days, and of the settled months summed from them (migrations 0032, 0033). */
+/** A part of a window (`dayRows`): a whole month that is over, whole days, or a cut end's calls. */
+/** The tables of days, and of the months summed from them (migrations 0032, 0033). */
 type DayTable = "trend_days" | "trend_day_terms"
 const MONTH_TABLE: Record<DayTable, string> = { trend_days: "trend_months", trend_day_terms: "trend_month_terms" }
 
@@ -239,7 +239,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
           AND (${r.closerEmail}::text IS NULL OR lower(c.closer_email) = lower(${r.closerEmail}))`
     /**
      * `byCloser` false: the team's groups alone (one per period, `ck` null), for a reader of the
-     * team's numbers only. `now`: when the steps' deadlines are judged, and which months are settled.
+     * team's numbers only. `now`: when the steps' deadlines are judged, and which months are over.
      */
     const GroupsRequest = Schema.Struct({ ...Window, windows: Schema.String, max: Schema.Number, byCloser: Schema.Boolean, now: Schema.String })
     /** A call's closer key (its closer's e-mail in lower case), or none when the groups are the team's alone. */
@@ -249,10 +249,8 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
      * The windows cut into whole UTC months and days, read from `trend_months` and `trend_days`
      * (migrations 0033, 0032), and the parts of days left at a window's ends (`since`, `until`, a
      * time zone's midnight), summed from the calls by the same function that fills the tables
-     * (`trend_day_rows`): `[p, "month", first day]` for each whole calendar month whose days are
-     * settled at `now` (its last day NEAR_DAYS past: its numbers no longer move but by the far
-     * steps' deadlines, read from their lists), `[p, "days", from, to]` (dates, `to` excluded) and
-     * `[p, "calls", from, to]` (instants).
+     * (`trend_day_rows`): `[p, "month", first day]` for each whole calendar month that is over at
+     * `now`, `[p, "days", from, to]` (dates, `to` excluded) and `[p, "calls", from, to]` (instants).
      */
     const dayParts = (windows: string, now: string) => {
       const nowMs = Date.parse(now)
@@ -267,7 +265,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         const whole: Array<DayPart> = []
         let start = firstDay
         let month = monthStartMs(firstDay, 0) < firstDay ? monthStartMs(firstDay, 1) : firstDay
-        for (let end = monthStartMs(month, 1); end <= lastDay && end - DAY_MS + NEAR_DAYS * DAY_MS <= nowMs; end = monthStartMs(month, 1)) {
+        for (let end = monthStartMs(month, 1); end <= lastDay && end <= nowMs; end = monthStartMs(month, 1)) {
           if (start < month) whole.push([p, "days", day(start), day(month)])
           whole.push([p, "month", day(month)])
           start = month = end
@@ -300,7 +298,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
 
     /**
      * `parts`, `edges`, `days` and `seen`: the rows of `table` for the windows' whole days, of its
-     * month table for their whole settled months (those built: else the month's days), and of `rows`
+     * month table for their whole months that are over (those built: else the month's days), and of `rows`
      * (the function the tables are filled from) for their cut ends (`edges`, each with its `eid`),
      * as `p` (the window), `src` and `tid` or `eid` (where the row is), and `columns` (a name, or an
      * expression over the row `{}`); those the viewer sees (and of the closer asked for), with `g`
@@ -319,18 +317,19 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
             built AS (
               SELECT parts.p, b.month FROM parts JOIN trend_months_built b ON b.client_id = ${r.clientId} AND b.month = parts.lo::date
               WHERE parts.kind = 'month'),
-            ranges AS (
-              SELECT p, lo::date AS lo, hi::date AS hi FROM parts WHERE kind = 'days'
-              UNION ALL
-              SELECT p, lo::date, (lo::date + interval '1 month')::date FROM parts
-              WHERE kind = 'month' AND NOT EXISTS (SELECT 1 FROM built WHERE built.month = parts.lo::date)),
             edges AS (
               SELECT row_number() OVER () AS eid, parts.p, d.*
               FROM parts, LATERAL ${sql.literal(rows)}(${r.clientId}, parts.lo::timestamptz, parts.hi::timestamptz) d
               WHERE parts.kind = 'calls'),
             days AS (
-              SELECT ranges.p, 'd' AS src, d.ctid AS tid, NULL::bigint AS eid, ${cols("d")}
-              FROM ranges JOIN ${sql.literal(table)} d ON d.client_id = ${r.clientId} AND d.day >= ranges.lo AND d.day < ranges.hi
+              SELECT parts.p, 'd' AS src, d.ctid AS tid, NULL::bigint AS eid, ${cols("d")}
+              FROM parts JOIN ${sql.literal(table)} d ON d.client_id = ${r.clientId} AND d.day >= parts.lo::date AND d.day < parts.hi::date
+              WHERE parts.kind = 'days'
+              UNION ALL
+              SELECT parts.p, 'd', d.ctid, NULL::bigint, ${cols("d")}
+              FROM parts JOIN ${sql.literal(table)} d
+                ON d.client_id = ${r.clientId} AND d.day >= parts.lo::date AND d.day < (parts.lo::date + interval '1 month')::date
+              WHERE parts.kind = 'month' AND NOT EXISTS (SELECT 1 FROM built WHERE built.month = parts.lo::date)
               UNION ALL
               SELECT built.p, 'm', d.ctid, NULL::bigint, ${cols("d")}
               FROM built JOIN ${months} d ON d.client_id = ${r.clientId} AND d.day = built.month
@@ -379,7 +378,8 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
               WHERE n.need <> 0 AND (u.m & n.need) <> 0
               GROUP BY n.p, n.g)
             SELECT s.p, s.g AS ck, s.closer_email, s.newest_ms, s.lowest_call_id, s.counts, s.scores,
-                   COALESCE(l.ids, '{}'::text[]) AS ids, COALESCE(l.times, '{}'::float8[]) AS times, COALESCE(l.metrics, '{}'::int[]) AS metrics
+                   to_json(COALESCE(l.ids, '{}'::text[])) AS ids, to_json(COALESCE(l.times, '{}'::float8[])) AS times,
+                   to_json(COALESCE(l.metrics, '{}'::int[])) AS metrics
             FROM sums s LEFT JOIN lists l ON l.p = s.p AND l.g IS NOT DISTINCT FROM s.g`
       }
     })
@@ -407,11 +407,12 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
 
     /**
      * Kept and slipped per period and closer (docs/trends.md; the deal timeline's rule) from
-     * `trend_days` and the cut ends (migration 0032). Kept is summed per day. A step not kept is
-     * slipped once its deadline has passed (`now`): a settled day's near ones are its summed
-     * `slipped`, and its far ones are counted from their list when their deadline has passed; a newer
-     * day's (or a cut end's) are all counted from their lists. The newest ids: kept and a settled
-     * day's slipped from the days that can hold them (as `groups`), and every listed call slipped.
+     * `trend_days`, `trend_months` and the cut ends (migrations 0032, 0033). Kept is summed per day.
+     * A step not kept is slipped once its deadline has passed (`now`): a settled day's near ones are
+     * its summed `slipped`, and its far ones are counted from their list when their deadline has
+     * passed; a newer day's (or a cut end's) are all counted from their lists. A month is settled
+     * when its last day is. The newest ids: kept and a settled day's slipped from the days that can
+     * hold them (as `groups`), and every listed call slipped.
      */
     const stepGroups = Rows.findAll({
       Request: GroupsRequest,
@@ -420,7 +421,10 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         const now = sql`${r.now}::timestamptz`
         const nowMs = Date.parse(r.now)
         return sql`WITH ${dayRows(r, "trend_days", "trend_day_rows", "ck, day, s_kept, n_kept, s_slipped, n_slipped, cardinality({}.far_ids) > 0 AS far")},
-            flagged AS (SELECT seen.*, tid IS NOT NULL AND (day + ${n(NEAR_DAYS)})::timestamp AT TIME ZONE 'UTC' <= ${now} AS settled FROM seen),
+            flagged AS (
+              SELECT seen.*, tid IS NOT NULL AND (CASE WHEN src = 'm' THEN (day + interval '1 month')::date - 1 ELSE day END + ${n(NEAR_DAYS)})::timestamp
+                                                  AT TIME ZONE 'UTC' <= ${now} AS settled
+              FROM seen),
             needed AS (
               SELECT f.*, CASE WHEN COALESCE(f.bk, 0) < ${n(r.max)} THEN ${n(KEPT_BIT)} ELSE 0 END
                           + CASE WHEN f.settled AND COALESCE(f.bs, 0) < ${n(r.max)} THEN ${n(SLIPPED_BIT)} ELSE 0 END AS need
@@ -467,7 +471,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
     /**
      * The tenant's closers' days between `from` and `to` written since they were summed (`trend_days_stale`,
      * migration 0032), summed again one by one, each in its own statement (a read holds one mark at a
-     * time: it cannot deadlock with a writer holding others); then the windows' settled months not
+     * time: it cannot deadlock with a writer holding others); then the windows' months that are over, not
      * summed yet (or since a day of theirs was summed again), summed from their days (migration 0033),
      * each in its own statement.
      */

@@ -1,19 +1,18 @@
 /**
- * The trends' numbers per tenant, closer and UTC month, for the months whose days are settled
- * (issue 39; views/TrendsQueries.ts, docs/trends.md "How it is counted").
+ * The trends' numbers per tenant, closer and UTC month, for the months that are over (issue 39;
+ * views/TrendsQueries.ts, docs/trends.md "How it is counted").
  *
  * A year by month read ~8,800 rows of `trend_days` (migration 0032) at 100,000 calls a year and 25
  * closers, three times (the numbers, the competitors' mentions, the steps), ~225 ms. A month's
- * numbers are its days' numbers summed, and once every step deadline near its days has passed
- * (its last day 31 days past: "settled", as a day is) they no longer depend on when they are read,
- * except the far steps, whose entries a month keeps as its days do. So a settled month is kept as
- * one row per closer:
+ * numbers are its days' numbers summed, so a month that is over is kept as one row per closer:
  *
  * - `trend_months`: `trend_days`' columns, `day` the month's first day; each number's sum and
  *   calls the days' sums; the newest call's e-mail spelling and time, and the lowest overall
- *   score's call, of the newest day and of the lowest score as the reads pick them; the calls
- *   among the newest 10 of each number (`ids`, `times`, `metrics`) the newest 10 of the days'
- *   lists (by time, then id, as a day ranks them), every day's far steps; no near list (settled).
+ *   score's call, as the reads pick them from days; the calls among the newest 10 of each number
+ *   (`ids`, `times`, `metrics`) the newest 10 of the days' lists (by time, then id, as a day ranks
+ *   them); the days' near and far steps not kept, listed. A read judges a month's slipped steps as
+ *   it judges a day's: from the summed near ones once its last day is 31 days past ("settled"),
+ *   else from the lists.
  * - `trend_month_terms`: `trend_day_terms` per month the same way.
  * - `trend_months_built`: the tenant's months summed. A read uses a month's rows only when its
  *   mark is there; else it reads the month's days.
@@ -61,7 +60,7 @@ const REFRESH_DAY = `
 const pick = (column: string) =>
   `(array_agg(${column} ORDER BY lowest_score, lowest_ms DESC, lowest_call_id DESC) FILTER (WHERE lowest_call_id IS NOT NULL))[1]`
 
-/** A tenant's month summed from its days, unless built already; the caller knows it is settled. */
+/** A tenant's month summed from its days, unless built already; the caller knows it is over. */
 const BUILD_MONTH = `
   CREATE FUNCTION trend_months_build(p_client text, p_month date) RETURNS void LANGUAGE plpgsql AS $$
   DECLARE p_end date := (p_month + interval '1 month')::date;
@@ -85,14 +84,19 @@ const BUILD_MONTH = `
       WHERE (u.m >> k) & 1 = 1),
     newest AS (SELECT ck, id, ms, sum(1 << k)::int AS m FROM ranked WHERE r <= ${MAX} GROUP BY ck, id, ms),
     lists AS (SELECT ck, array_agg(id) AS ids, array_agg(ms) AS times, array_agg(m) AS metrics FROM newest GROUP BY ck),
+    near AS (
+      SELECT d.ck, array_agg(f.id) AS ids, array_agg(f.ms) AS ms, array_agg(f.deadline) AS deadlines
+      FROM d, unnest(d.near_ids, d.near_ms, d.near_deadlines) AS f(id, ms, deadline) GROUP BY d.ck),
     far AS (
       SELECT d.ck, array_agg(f.id) AS ids, array_agg(f.ms) AS ms, array_agg(f.deadline) AS deadlines, array_agg(f.new) AS new
       FROM d, unnest(d.far_ids, d.far_ms, d.far_deadlines, d.far_new) AS f(id, ms, deadline, new) GROUP BY d.ck)
     SELECT p_client, s.ck, p_month, s.closer_email, s.newest_ms, s.lowest_score, s.lowest_ms, s.lowest_call_id,
            ${METRICS.map((m) => `s.s_${m.name}, s.n_${m.name}`).join(", ")},
-           COALESCE(l.ids, '{}'), COALESCE(l.times, '{}'), COALESCE(l.metrics, '{}'), '{}', '{}', '{}',
+           COALESCE(l.ids, '{}'), COALESCE(l.times, '{}'), COALESCE(l.metrics, '{}'),
+           COALESCE(n.ids, '{}'), COALESCE(n.ms, '{}'), COALESCE(n.deadlines, '{}'),
            COALESCE(f.ids, '{}'), COALESCE(f.ms, '{}'), COALESCE(f.deadlines, '{}'), COALESCE(f.new, '{}')
-    FROM sums s LEFT JOIN lists l ON l.ck IS NOT DISTINCT FROM s.ck LEFT JOIN far f ON f.ck IS NOT DISTINCT FROM s.ck;
+    FROM sums s LEFT JOIN lists l ON l.ck IS NOT DISTINCT FROM s.ck LEFT JOIN near n ON n.ck IS NOT DISTINCT FROM s.ck
+    LEFT JOIN far f ON f.ck IS NOT DISTINCT FROM s.ck;
     INSERT INTO trend_month_terms (client_id, ${TERM_COLUMNS})
     WITH d AS (SELECT * FROM trend_day_terms WHERE client_id = p_client AND day >= p_month AND day < p_end),
     sums AS (SELECT ck, term, sum(mentions)::int AS mentions, sum(calls)::int AS calls FROM d GROUP BY ck, term),
