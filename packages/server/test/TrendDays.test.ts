@@ -4,7 +4,9 @@
  * kind of write (calls inserted, analysed again, moved to another closer or day, failed, deleted,
  * many at once, a tenant deleted), the table holds exactly what `trend_day_rows` sums from the calls
  * as they are once its stale days are summed again; and a day written while it is summed again is
- * not lost (PostgreSQL).
+ * not lost (PostgreSQL). `trend_months` (migration 0033): a year read from the months gives the
+ * numbers it gives from the days, before and after a day of a built month is written; a build and
+ * a day summed again at the same time leave no month built from the day as it was (PostgreSQL).
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -270,7 +272,7 @@ const yearRead = (clientId: string, now: number) =>
 
 describe("trend_months", () => {
   it.layer(Layer.provideMerge(TrendsQueries.Default, TestDatabase.layer), { timeout: 60_000 })((it) => {
-    it.effect("a settled month is summed from its days once, read in their place with the same numbers, and summed again after a day of it is", () =>
+    it.effect("a month that is over is summed from its days once, read in their place with the same numbers, and summed again after a day of it is", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const queries = yield* TrendsQueries
