@@ -162,33 +162,41 @@ const statusOf = (exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown
     ? Effect.succeed(exit.value.status)
     : Effect.map(HttpServerError.causeResponse(exit.cause), ([response]) => response.status)
 
+/** One answered request: its route's metrics and its log line. */
+const answered = (metrics: RequestMetrics, request: HttpServerRequest.HttpServerRequest, route: string, status: number, ms: number) => {
+  metrics.add(route, status, ms)
+  return logInfoWith("request", {
+    method: request.method,
+    path: request.url.split("?")[0],
+    route,
+    status,
+    duration_ms: Math.round(ms * 100) / 100
+  })
+}
+
 /**
  * The one step around every request (outermost; the security headers are the server's
  * pre-response handler, SecurityHeaders.ts): the `/reporting` alias, then, once the answer has
  * gone, the route's metrics and one log line, named by the route pattern, not the raw path. One
  * step, no generator and no fiber-local state of its own: it runs on every request, and a
- * `/health` answer is a few hundred microseconds in all (bench/status.bench.ts).
+ * `/health` answer is a few hundred microseconds in all (bench/status.bench.ts). A declared
+ * operation's answer (nearly every request) is logged without another step: its status is the
+ * response's and its route the declaration's.
  */
 export const serverMiddleware = (
   app: HttpApp.Default
 ): HttpApp.Default<never, RequestMetrics | HttpApiBuilder.Router> =>
-  Effect.flatMap(Effect.context<HttpServerRequest.HttpServerRequest | RequestMetrics>(), (context) => {
-    const received = Context.get(context, HttpServerRequest.HttpServerRequest)
+  Effect.withFiberRuntime((fiber) => {
+    const received = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
     const request = aliased(received)
-    const metrics = Context.get(context, RequestMetrics)
+    const metrics = Context.unsafeGet(fiber.currentContext, RequestMetrics)
     const started = performance.now()
     const served = request === received ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request)
     return Effect.onExit(served, (exit) => {
       const ms = performance.now() - started
-      return Effect.flatMap(Effect.zip(statusOf(exit), routeOf(request)), ([status, route]) => {
-        metrics.add(route, status, ms)
-        return logInfoWith("request", {
-          method: request.method,
-          path: request.url.split("?")[0],
-          route,
-          status,
-          duration_ms: Math.round(ms * 100) / 100
-        })
-      })
+      const declared = endpointOf(request)?.route
+      return exit._tag === "Success" && declared !== undefined
+        ? answered(metrics, request, declared, exit.value.status, ms)
+        : Effect.flatMap(Effect.zip(statusOf(exit), routeOf(request)), ([status, route]) => answered(metrics, request, route, status, ms))
     })
-  })
+  }) as HttpApp.Default<never, RequestMetrics | HttpApiBuilder.Router>
