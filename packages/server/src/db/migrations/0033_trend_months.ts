@@ -77,17 +77,23 @@ const BUILD_MONTH = `
              ${pick("lowest_score")} AS lowest_score, ${pick("lowest_ms")} AS lowest_ms, ${pick("lowest_call_id")} AS lowest_call_id,
              ${METRICS.map((m) => `sum(s_${m.name})::float8 AS s_${m.name}, sum(n_${m.name})::int AS n_${m.name}`).join(", ")}
       FROM d GROUP BY ck),
-    -- each number's newest ${MAX} among the days' newest ${MAX}, a call listed once with its numbers' bits
+    -- each number's newest ${MAX} among the days' newest ${MAX}, a call listed once with its numbers' bits: from the
+    -- days whose newer days (of the month) have fewer than ${MAX} calls of the number (\`need\`, a bit per number)
+    needed AS (
+      SELECT d.ck, d.ids, d.times, d.metrics,
+             ${METRICS.map((m, k) => `CASE WHEN COALESCE(sum(d.n_${m.name}) OVER w - d.n_${m.name}, 0) < ${MAX} THEN ${2 ** k} ELSE 0 END`).join(" + ")} AS need
+      FROM d WINDOW w AS (PARTITION BY d.ck ORDER BY d.day DESC)),
     ranked AS (
-      SELECT d.ck, u.id, u.ms, k, row_number() OVER (PARTITION BY d.ck, k ORDER BY u.ms DESC, u.id DESC) AS r
-      FROM d, unnest(d.ids, d.times, d.metrics) AS u(id, ms, m), generate_series(0, ${METRICS.length - 1}) AS k
-      WHERE (u.m >> k) & 1 = 1),
+      SELECT n.ck, u.id, u.ms, k, row_number() OVER (PARTITION BY n.ck, k ORDER BY u.ms DESC, u.id DESC) AS r
+      FROM needed n, unnest(n.ids, n.times, n.metrics) AS u(id, ms, m), generate_series(0, ${METRICS.length - 1}) AS k
+      WHERE n.need <> 0 AND ((u.m & n.need) >> k) & 1 = 1),
     newest AS (SELECT ck, id, ms, sum(1 << k)::int AS m FROM ranked WHERE r <= ${MAX} GROUP BY ck, id, ms),
-    lists AS (SELECT ck, array_agg(id) AS ids, array_agg(ms) AS times, array_agg(m) AS metrics FROM newest GROUP BY ck),
-    near AS (
+    -- (materialized: joined on \`IS NOT DISTINCT FROM\`, a nested loop, they were summed again for every closer)
+    lists AS MATERIALIZED (SELECT ck, array_agg(id) AS ids, array_agg(ms) AS times, array_agg(m) AS metrics FROM newest GROUP BY ck),
+    near AS MATERIALIZED (
       SELECT d.ck, array_agg(f.id) AS ids, array_agg(f.ms) AS ms, array_agg(f.deadline) AS deadlines
       FROM d, unnest(d.near_ids, d.near_ms, d.near_deadlines) AS f(id, ms, deadline) GROUP BY d.ck),
-    far AS (
+    far AS MATERIALIZED (
       SELECT d.ck, array_agg(f.id) AS ids, array_agg(f.ms) AS ms, array_agg(f.deadline) AS deadlines, array_agg(f.new) AS new
       FROM d, unnest(d.far_ids, d.far_ms, d.far_deadlines, d.far_new) AS f(id, ms, deadline, new) GROUP BY d.ck)
     SELECT p_client, s.ck, p_month, s.closer_email, s.newest_ms, s.lowest_score, s.lowest_ms, s.lowest_call_id,
@@ -100,10 +106,11 @@ const BUILD_MONTH = `
     INSERT INTO trend_month_terms (client_id, ${TERM_COLUMNS})
     WITH d AS (SELECT * FROM trend_day_terms WHERE client_id = p_client AND day >= p_month AND day < p_end),
     sums AS (SELECT ck, term, sum(mentions)::int AS mentions, sum(calls)::int AS calls FROM d GROUP BY ck, term),
+    needed AS (SELECT d.*, COALESCE(sum(d.calls) OVER w - d.calls, 0) < ${MAX} AS need FROM d WINDOW w AS (PARTITION BY d.ck, d.term ORDER BY d.day DESC)),
     ranked AS (
-      SELECT d.ck, d.term, u.id, u.ms, row_number() OVER (PARTITION BY d.ck, d.term ORDER BY u.ms DESC, u.id DESC) AS r
-      FROM d, unnest(d.ids, d.times) AS u(id, ms)),
-    lists AS (SELECT ck, term, array_agg(id) AS ids, array_agg(ms) AS times FROM ranked WHERE r <= ${MAX} GROUP BY ck, term)
+      SELECT n.ck, n.term, u.id, u.ms, row_number() OVER (PARTITION BY n.ck, n.term ORDER BY u.ms DESC, u.id DESC) AS r
+      FROM needed n, unnest(n.ids, n.times) AS u(id, ms) WHERE n.need),
+    lists AS MATERIALIZED (SELECT ck, term, array_agg(id) AS ids, array_agg(ms) AS times FROM ranked WHERE r <= ${MAX} GROUP BY ck, term)
     SELECT p_client, s.ck, p_month, s.term, s.mentions, s.calls, COALESCE(l.ids, '{}'), COALESCE(l.times, '{}')
     FROM sums s LEFT JOIN lists l ON l.ck IS NOT DISTINCT FROM s.ck AND l.term IS NOT DISTINCT FROM s.term;
   END $$`
