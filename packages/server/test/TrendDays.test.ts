@@ -41,6 +41,14 @@ const expectInStep = Effect.gen(function* () {
   return table.length
 })
 
+/** `held` in a transaction kept open 600 ms, and `meanwhile` begun 150 ms into it, on another connection. */
+const whileHeld = <A, B, E>(held: Effect.Effect<A, E, SqlClient.SqlClient>, meanwhile: Effect.Effect<B, E, SqlClient.SqlClient>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.all([
+      sql.withTransaction(Effect.zipRight(held, Effect.sleep("600 millis"))),
+      Effect.zipRight(Effect.sleep("150 millis"), meanwhile)
+    ], { concurrency: 2 }))
+
 let seq = 0
 const insertCall = (clientId: string, options: {
   closer: string | null
@@ -191,28 +199,19 @@ describe("trend_days", () => {
         const mark = sql`INSERT INTO trend_days_stale (client_id, day, ck) VALUES ('cli_tdc', ${day}::date, 'ana@t.test')`
 
         // a writer marks a day no one marked and holds its transaction open: a read meanwhile sees no mark; the day is stale once it commits
-        yield* Effect.all([
-          sql.withTransaction(Effect.zipRight(complete(calls[1]!), Effect.sleep("600 millis"))),
-          Effect.zipRight(Effect.sleep("150 millis"), refresh)
-        ], { concurrency: 2 })
+        yield* whileHeld(complete(calls[1]!), refresh)
         expect(yield* summed).toEqual({ n: 1, stale: true })
         yield* refresh
         expect(yield* summed).toEqual({ n: 2, stale: false })
 
         // a writer marks a day already marked and holds its transaction open: the read that sums it meanwhile waits for it
         yield* mark
-        yield* Effect.all([
-          sql.withTransaction(Effect.zipRight(complete(calls[2]!), Effect.sleep("600 millis"))),
-          Effect.zipRight(Effect.sleep("150 millis"), refresh)
-        ], { concurrency: 2 })
+        yield* whileHeld(complete(calls[2]!), refresh)
         expect(yield* summed).toEqual({ n: 3, stale: false })
 
         // a read sums the day and holds its transaction open: a writer meanwhile marks the day again once the read commits
         yield* mark
-        yield* Effect.all([
-          sql.withTransaction(Effect.zipRight(refresh, Effect.sleep("600 millis"))),
-          Effect.zipRight(Effect.sleep("150 millis"), complete(calls[3]!))
-        ], { concurrency: 2 })
+        yield* whileHeld(refresh, complete(calls[3]!))
         expect(yield* summed).toEqual({ n: 3, stale: true })
         yield* refresh
         expect(yield* summed).toEqual({ n: 4, stale: false })
@@ -373,19 +372,13 @@ describe("trend_months", () => {
         // a day summed again (its transaction held open) while the month is built: the build waits, and reads the day as written
         yield* complete(calls[1]!)
         yield* sql`DELETE FROM trend_months_built WHERE client_id = 'cli_tmc'`
-        yield* Effect.all([
-          sql.withTransaction(Effect.zipRight(refresh, Effect.sleep("600 millis"))),
-          Effect.zipRight(Effect.sleep("150 millis"), build)
-        ], { concurrency: 2 })
+        yield* whileHeld(refresh, build)
         expect(yield* state).toEqual({ month: 2, days: 2 })
 
         // the month built (its transaction held open) while a day of it is summed again: the day's removal of the month waits for the build
         yield* complete(calls[2]!)
         yield* sql`DELETE FROM trend_months_built WHERE client_id = 'cli_tmc'`
-        yield* Effect.all([
-          sql.withTransaction(Effect.zipRight(build, Effect.sleep("600 millis"))),
-          Effect.zipRight(Effect.sleep("150 millis"), refresh)
-        ], { concurrency: 2 })
+        yield* whileHeld(build, refresh)
         expect(yield* state).toEqual({ month: null, days: 3 })
         yield* build
         expect(yield* state).toEqual({ month: 3, days: 3 })

@@ -43,7 +43,14 @@ export const previousDate = (date: string): string => {
 }
 
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/
-const DAY_MS = 86_400_000
+/** A UTC day, in milliseconds. */
+export const DAY_MS = 86_400_000
+
+/** The first instant (ms) of the UTC month holding `ms`, or of the `next`-th month after it. */
+export const utcMonthStart = (ms: number, next = 0): number => {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + next, 1)
+}
 
 /**
  * The first instant of an inclusive lower bound given as an ISO-8601 time or a plain date

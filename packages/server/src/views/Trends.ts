@@ -50,10 +50,10 @@ import {
   ValidationFailed
 } from "@callsight/api-spec"
 import { Effect } from "effect"
+import { DAY_MS, utcMonthStart } from "../lib/Time.js"
 import { dueDateMemo, type StepState } from "./DealTimeline.js"
 import { COUNT_METRICS, type GroupMetric, SCORE_METRICS, type TrendGroupRow, TrendsQueries, type TrendStepGroupRow } from "./TrendsQueries.js"
 
-const DAY_MS = 86_400_000
 
 export const OBJECTION_KINDS = ["price", "budget", "timing", "authority", "need", "competitor"] as const
 export const DIMENSIONS = ["discovery", "listening", "objection_handling", "value", "next_steps", "conversation_flow"] as const
@@ -78,16 +78,14 @@ const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 /** The first instant (ms) of the period holding `ms` (UTC; weeks from Monday). */
 export const periodStartMs = (ms: number, type: TrendPeriodType): number => {
+  if (type === "month") return utcMonthStart(ms)
   const d = new Date(ms)
-  if (type === "month") return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
   const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
   return day - ((d.getUTCDay() + 6) % 7) * DAY_MS
 }
 
 const nextStartMs = (startMs: number, type: TrendPeriodType): number => {
-  if (type === "week") return startMs + 7 * DAY_MS
-  const d = new Date(startMs)
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+  return type === "week" ? startMs + 7 * DAY_MS : utcMonthStart(startMs, 1)
 }
 
 const previousStartMs = (startMs: number, type: TrendPeriodType): number =>

@@ -22,6 +22,7 @@ import type { ClientId, Sees } from "@callsight/api-spec"
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
+import { DAY_MS, utcMonthStart } from "../lib/Time.js"
 import { seenBy, SeesSchema } from "../tenancy/Sees.js"
 
 export const TrendCloserRow = Schema.Struct({ closer_id: Schema.String, email: Schema.String, full_name: Schema.NullOr(Schema.String) })
@@ -182,21 +183,18 @@ export const competitorMentions = (sql: SqlClient.SqlClient, tenants: Statement.
   sql`(SELECT t.tracker_id FROM trackers t WHERE ${tenants} AND t.source = 'market_profile' OFFSET 0) t
       JOIN LATERAL (SELECT m.call_id, m.client_id, m.term FROM tracker_mentions m WHERE m.tracker_id = t.tracker_id OFFSET 0) m ON true`
 
-const DAY_MS = 86_400_000
 /** A day is settled when every step deadline near it (migration 0032: within 31 days) has passed. */
 const NEAR_DAYS = 31
 
-/** The first instant of the UTC month holding `ms`, or of the `next`-th month after it. */
-const monthStartMs = (ms: number, next: number) => {
-  const d = new Date(ms)
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + next, 1)
-}
-
-/** A part of a window (`dayRows`): a whole month that is over, whole days, or a cut end's calls. */
 /** The tables of days, and of the months summed from them (migrations 0032, 0033). */
 type DayTable = "trend_days" | "trend_day_terms"
 const MONTH_TABLE: Record<DayTable, string> = { trend_days: "trend_months", trend_day_terms: "trend_month_terms" }
 
+/** `columns` (comma-separated: a name, or an expression over the row `{}`) of the row `alias`. */
+const columnsOf = (columns: string, alias: string) =>
+  columns.split(",").map((c) => (c.includes("{}") ? c.trim().replaceAll("{}", alias) : `${alias}.${c.trim()}`)).join(", ")
+
+/** A part of a window (`dayRows`): a whole month that is over, whole days, or a cut end's calls. */
 type DayPart =
   | readonly [p: number, kind: "month", first: string]
   | readonly [p: number, kind: "days" | "calls", from: string, to: string]
@@ -264,8 +262,8 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         if (firstDay >= lastDay) return lo < hi ? [[p, "calls", from, to]] : []
         const whole: Array<DayPart> = []
         let start = firstDay
-        let month = monthStartMs(firstDay, 0) < firstDay ? monthStartMs(firstDay, 1) : firstDay
-        for (let end = monthStartMs(month, 1); end <= lastDay && end <= nowMs; end = monthStartMs(month, 1)) {
+        let month = utcMonthStart(firstDay) < firstDay ? utcMonthStart(firstDay, 1) : firstDay
+        for (let end = utcMonthStart(month, 1); end <= lastDay && end <= nowMs; end = utcMonthStart(month, 1)) {
           if (start < month) whole.push([p, "days", day(start), day(month)])
           whole.push([p, "month", day(month)])
           start = month = end
@@ -308,9 +306,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
      * 10 of a year's days (and sorting the rows with their lists spilled to disk).
      */
     const dayRows = (r: typeof GroupsRequest.Type, table: DayTable, rows: string, columns: string) => {
-      // a column by name, or an expression over the row `{}`
-      const cols = (alias: string) =>
-        sql.literal(columns.split(",").map((c) => c.includes("{}") ? c.trim().replaceAll("{}", alias) : `${alias}.${c.trim()}`).join(", "))
+      const cols = (alias: string) => sql.literal(columnsOf(columns, alias))
       const months = sql.literal(MONTH_TABLE[table])
       return sql`parts AS (
               SELECT (x ->> 0)::int AS p, x ->> 1 AS kind, x ->> 2 AS lo, x ->> 3 AS hi FROM jsonb_array_elements(${JSON.stringify(dayParts(r.windows, r.now))}::jsonb) x),
@@ -341,7 +337,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
     }
     /** `a`: the lists `columns` of the row `alias` of `seen` (`dayRows`), from `table`, its month table or its cut end. */
     const listsOf = (alias: string, table: DayTable, columns: string) => {
-      const cols = (x: string) => columns.split(",").map((c) => `${x}.${c.trim()}`).join(", ")
+      const cols = (x: string) => columnsOf(columns, x)
       return sql.literal(
         `LATERAL (SELECT ${cols("t")} FROM ${table} t WHERE ${alias}.src = 'd' AND t.ctid = ${alias}.tid
                   UNION ALL SELECT ${cols("t")} FROM ${MONTH_TABLE[table]} t WHERE ${alias}.src = 'm' AND t.ctid = ${alias}.tid
