@@ -275,20 +275,30 @@ interface Acc {
 export const acc = (): Acc => ({ sum: 0, calls: 0, ids: [], times: [] })
 /** Whether the call of (`ms`, `id`) comes first, newest first: the later time, then the larger id. */
 const before = (ms: number, id: string, otherMs: number, otherId: string) => ms > otherMs || (ms === otherMs && id > otherId)
-/** `id` kept among the number's newest ids when it is one of them, in its place. */
+/**
+ * `id` kept among the number's newest ids when it is one of them, in its place: the older ids move
+ * down one place in the two arrays (the oldest falls off a full list). Shifted in place: `splice`
+ * made a new array at each call, most of a year's read's garbage (a quarter of its allocations).
+ */
 export const keepNewest = (into: Acc, ms: number, id: string) => {
   const { ids, times } = into
   let i = ids.length
   if (i === TRENDS_CALL_IDS_MAX) {
     if (!before(ms, id, times[i - 1]!, ids[i - 1]!)) return
-    ids.pop()
-    times.pop()
-    i--
+    i-- // the oldest is written over
+  } else {
+    ids.push(id)
+    times.push(ms)
   }
-  while (i > 0 && before(ms, id, times[i - 1]!, ids[i - 1]!)) i--
-  ids.splice(i, 0, id)
-  times.splice(i, 0, ms)
+  for (; i > 0 && before(ms, id, times[i - 1]!, ids[i - 1]!); i--) {
+    ids[i] = ids[i - 1]!
+    times[i] = times[i - 1]!
+  }
+  ids[i] = id
+  times[i] = ms
 }
+/** The metrics of a group row, in the order of its bits. */
+const METRICS = [...COUNT_METRICS, ...SCORE_METRICS]
 const addMetric = (into: Acc, m: GroupMetric) => {
   into.sum += m[0]
   into.calls += m[1]
@@ -304,8 +314,8 @@ const averageOut = (a: Acc | undefined): TrendAverage =>
 
 /** One period of one scope, summed from its groups (a closer's: one group; the team's: every closer's). */
 class PeriodAcc {
-  readonly counts = new Map<string, Acc>()
-  readonly scores = new Map<string, Acc>()
+  /** The groups' metrics in the order of the calls' bits (`COUNT_METRICS`, then `SCORE_METRICS`), made at the first group. */
+  private metrics: Array<Acc> | undefined
   readonly terms = new Map<string, Acc>()
   competitors: Acc | undefined
   /** The call of the lowest overall score (a closer's period: one group). */
@@ -320,13 +330,15 @@ class PeriodAcc {
     return made
   }
   addGroup(g: TrendGroupRow) {
-    // the metrics in the order of the calls' bits: the counts, then the scores
-    const metrics = [...COUNT_METRICS.map((m) => this.at(this.counts, m)), ...SCORE_METRICS.map((m) => this.at(this.scores, m))]
-    const sums = [...g.counts, ...g.scores]
-    metrics.forEach((a, k) => {
-      a.sum += sums[k]![0]
-      a.calls += sums[k]![1]
-    })
+    const metrics = (this.metrics ??= METRICS.map(acc))
+    for (let k = 0; k < COUNT_METRICS.length; k++) {
+      metrics[k]!.sum += g.counts[k]![0]
+      metrics[k]!.calls += g.counts[k]![1]
+    }
+    for (let k = 0; k < SCORE_METRICS.length; k++) {
+      metrics[COUNT_METRICS.length + k]!.sum += g.scores[k]![0]
+      metrics[COUNT_METRICS.length + k]!.calls += g.scores[k]![1]
+    }
     for (let j = 0; j < g.ids.length; j++) {
       for (let k = 0, bits = g.metrics[j]!; bits !== 0; k++, bits >>>= 1) {
         if ((bits & 1) === 1) keepNewest(metrics[k]!, g.times[j]!, g.ids[j]!)
@@ -348,7 +360,8 @@ class PeriodAcc {
     keepNewest(a, ms, callId)
   }
   out(window: TrendWindow): TrendPeriod {
-    const count = (m: string) => countOut(this.counts.get(m))
+    const count = (m: (typeof COUNT_METRICS)[number]) => countOut(this.metrics?.[COUNT_METRICS.indexOf(m)])
+    const score = (m: (typeof SCORE_METRICS)[number]) => averageOut(this.metrics?.[COUNT_METRICS.length + SCORE_METRICS.indexOf(m)])
     return {
       period_start: window.period_start,
       from: window.from,
@@ -362,8 +375,8 @@ class PeriodAcc {
         .map(([term, t]) => ({ term, ...countOut(t) })),
       pains: count("pains"),
       next_steps: { said: count("said"), dated: count("dated"), kept: countOut(this.kept), slipped: countOut(this.slipped) },
-      overall_score: averageOut(this.scores.get("overall")),
-      dimensions: DIMENSIONS.map((dimension) => ({ dimension, ...averageOut(this.scores.get(dimension)) }))
+      overall_score: score("overall"),
+      dimensions: DIMENSIONS.map((dimension) => ({ dimension, ...score(dimension) }))
     }
   }
 }
