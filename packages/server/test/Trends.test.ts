@@ -484,6 +484,62 @@ describe("trends", () => {
         expect([401, 403]).toContain((yield* call("GET", "/v1/internal/admin/market-intel/trends", { headers: { "x-api-key": ASSISTANT_KEY } })).status)
       }))
 
+    it.effect("market intelligence's trends from the stored aggregates: the figures computed, fresh until a call, its meeting's time or a mention changes", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const label = `courier ${Date.now()}`
+        const now = Date.now()
+        const at = (daysAgo: number) => new Date(now - daysAgo * DAY).toISOString()
+        const day = at(1).slice(0, 10)
+        const calls: Array<string> = []
+        // three tenants of one industry naming Gong, each with a call mentioning it (twice) and one without
+        for (const kinds of [["price", "timing"], ["price"], ["budget", "price"]]) {
+          const owner = yield* newTenant("Courier")
+          calls.push(yield* insertAnalysed(owner.clientId, crafted(kinds, "We also looked at Gong and gong.io before."), { at: at(1) }))
+          yield* insertAnalysed(owner.clientId, crafted(["price"]), { at: at(1) })
+          expect((yield* call("PUT", "/v1/client-portal/market-profile", { session: owner.session, body: { industry: label, competitors: ["Gong"] } })).status).toBe(200)
+          yield* get("/v1/client-portal/trackers", { session: owner.session })
+        }
+        const week = mondayOf(at(1))
+        const path = (by: string) => `/v1/internal/admin/market-intel/trends?period_type=week&periods=2&period_start=${day}&segment_by=${by}`
+        const read = (by: string) =>
+          Effect.map(get(path(by), { headers: admin }), (answer: any) =>
+            answer.segments.filter((s: any) => s.industry === label).map((s: any) => ({ ...s, periods: s.periods.filter((p: any) => p.period_start === week) })))
+        const computed = { industry: yield* read("industry"), icp: yield* read("icp") }
+        expect(computed.industry[0].periods[0]).toMatchObject({ calls: 6, tenants: 3, suppressed: null })
+        expect(computed.industry[0].periods[0].competitors).toEqual([{ competitor: "gong", count: 6, calls: 3, tenants: 3, suppressed: null }])
+        expect(computed.industry[0].periods[0].objections.find((o: any) => o.kind === "price")).toMatchObject({ count: 6, calls: 6, tenants: 3 })
+
+        const rebuild = () => Effect.map(call("POST", "/v1/internal/admin/market-intel/rebuild", { headers: admin, body: { period_types: ["week"], periods: 2, period_start: day } }), (r) => expect(r.status).toBe(200))
+        yield* rebuild()
+        const [cells] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM market_intel_trend_cells WHERE period_type = 'week' AND period_start = ${week}::date AND industry = ${label}`
+        // per tenant: its calls row and its Gong row
+        expect(cells!.n).toBe(6)
+        expect(yield* read("industry")).toEqual(computed.industry)
+        expect(yield* read("icp")).toEqual(computed.icp)
+        // read from the store: a stored figure changed by hand is what the read answers
+        yield* sql`UPDATE market_intel_trend_cells SET calls = calls + 100 WHERE industry = ${label} AND term IS NULL AND period_start = ${week}::date`
+        expect((yield* read("industry"))[0].periods[0].calls).toBe(306)
+        yield* sql`UPDATE market_intel_trend_cells SET calls = calls - 100 WHERE industry = ${label} AND term IS NULL AND period_start = ${week}::date`
+
+        // a mention deleted: the week is stale, computed again (two tenants mention Gong: withheld)
+        yield* sql`DELETE FROM tracker_mentions WHERE call_id = ${calls[0]!}`
+        const fewer = (yield* read("industry"))[0].periods[0]
+        expect(fewer).toMatchObject({ calls: 6, tenants: 3, competitors: [], competitors_withheld: 1 })
+
+        // built again, then a call's meeting moved a week back: both weeks stale, the call counted in the earlier one
+        yield* rebuild()
+        expect((yield* read("industry"))[0].periods[0]).toEqual(fewer)
+        yield* sql`UPDATE calls SET meeting_at = ${at(8)}::timestamptz WHERE call_id = ${calls[1]!}`
+        const moved = yield* Effect.map(get(path("industry"), { headers: admin }), (answer: any) => answer.segments.find((s: any) => s.industry === label).periods)
+        expect(moved.find((p: any) => p.period_start === week)).toMatchObject({ calls: 5, tenants: 3 })
+        expect(moved.find((p: any) => p.period_start === mondayOf(at(8)))).toMatchObject({ calls: null, tenants: 1, suppressed: { code: "min_tenants" } })
+        // and built again, the store agrees
+        yield* rebuild()
+        const rebuilt = yield* Effect.map(get(path("industry"), { headers: admin }), (answer: any) => answer.segments.find((s: any) => s.industry === label).periods)
+        expect(rebuilt).toEqual(moved)
+      }))
+
     // last: it stores the days of every call of the database written without them
     it.effect("the due days stored with the calls (migration 0027) are chrono's from each call's meeting, and the answer is the one read without them", () =>
       Effect.gen(function* () {

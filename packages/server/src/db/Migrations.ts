@@ -37,6 +37,7 @@ import mentionTerms from "./migrations/0030_mention_terms.js"
 import hygieneCover from "./migrations/0031_hygiene_cover.js"
 import trendDays from "./migrations/0032_trend_days.js"
 import trendMonths from "./migrations/0033_trend_months.js"
+import miTrendCells from "./migrations/0034_mi_trend_cells.js"
 
 export const migrations = {
   "0001_core": core,
@@ -71,7 +72,8 @@ export const migrations = {
   "0030_mention_terms": mentionTerms,
   "0031_hygiene_cover": hygieneCover,
   "0032_trend_days": trendDays,
-  "0033_trend_months": trendMonths
+  "0033_trend_months": trendMonths,
+  "0034_mi_trend_cells": miTrendCells
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

@@ -2,7 +2,7 @@
  * What market intelligence keeps and changes: the staff's view of the tenants' market profiles
  * (the portal's `market_profiles` and `lead_context_profiles`, read and written here through SQL,
  * not through the portal), the calls' hygiene marks (`call_hygiene`), and the stored aggregates
- * (`market_intel_cells`, `market_intel_builds`, `market_intel_changes`, one rebuild at a time by
+ * (`market_intel_cells`, `market_intel_trend_cells`, `market_intel_builds`, `market_intel_changes`, one rebuild at a time by
  * `market_intel_rebuild_lock`).
  */
 import { CallId, ClientId, type PeriodType } from "@callsight/api-spec"
@@ -153,7 +153,9 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
                               AND NOT pg_visible_in_snapshot(ch.txid, b.snapshot))
               RETURNING b.period_type, b.period_start),
             cells AS (
-              DELETE FROM market_intel_cells c USING stale s WHERE c.period_type = s.period_type AND c.period_start = s.period_start)
+              DELETE FROM market_intel_cells c USING stale s WHERE c.period_type = s.period_type AND c.period_start = s.period_start),
+            trend_cells AS (
+              DELETE FROM market_intel_trend_cells c USING stale s WHERE c.period_type = s.period_type AND c.period_start = s.period_start)
             DELETE FROM market_intel_changes ch
             WHERE NOT EXISTS (SELECT 1 FROM market_intel_builds b
                               WHERE b.period_type = ch.period_type AND b.period_start = ch.period_start)

@@ -61,7 +61,8 @@ export class SegmentTrends extends Effect.Service<SegmentTrends>()("SegmentTrend
       const periods = trailing(normalise(params.period_type, params.period_start, now), params.periods)
       // aggregated in SQL per period and segment, with the tenants counted (SegmentTrendsQueries.ts)
       const rows = yield* queries.segmentRows(
-        periods.map((p) => instantOf(p.period_start)),
+        params.period_type,
+        periods.map((p) => p.period_start),
         instantOf(periods.at(-1)!.period_end),
         params.segment_by
       )
