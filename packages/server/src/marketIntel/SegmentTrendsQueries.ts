@@ -100,12 +100,13 @@ export class SegmentTrendsQueries extends Effect.Service<SegmentTrendsQueries>()
       readonly tenants: (column: string) => Statement.Fragment
       readonly skip: Statement.Fragment
     }) =>
-      sql`WITH calls_in AS MATERIALIZED (
-              SELECT f.call_id, f.client_id, f.industry, ${r.icp} AS icp, ${r.period} AS p, ${kindColumns}
-              FROM market_intel_call_facts f
-              WHERE ${r.tenants("f.client_id")} AND f.status = 'completed' AND NOT f.tenant_test AND NOT f.excluded
-                AND f.occurred_at >= ${r.from}::timestamptz AND f.occurred_at < ${r.to}::timestamptz),
-            kept AS (SELECT * FROM calls_in WHERE NOT (${r.skip}))
+      sql`WITH kept AS MATERIALIZED (
+              SELECT * FROM (
+                SELECT f.call_id, f.client_id, f.industry, ${r.icp} AS icp, ${r.period} AS p, ${kindColumns}
+                FROM market_intel_call_facts f
+                WHERE ${r.tenants("f.client_id")} AND f.status = 'completed' AND NOT f.tenant_test AND NOT f.excluded
+                  AND f.occurred_at >= ${r.from}::timestamptz AND f.occurred_at < ${r.to}::timestamptz) calls_in
+              WHERE NOT (${r.skip}))
           SELECT p, industry, icp, client_id, NULL::text AS term, count(*) AS calls, 0 AS mentions, ${tenantKinds}
           FROM kept GROUP BY p, industry, icp, client_id
           UNION ALL
