@@ -299,6 +299,7 @@ export const keepNewest = (into: Acc, ms: number, id: string) => {
 }
 /** The metrics of a group row, in the order of its bits. */
 const METRICS = [...COUNT_METRICS, ...SCORE_METRICS]
+const METRICS_BITS = 2 ** METRICS.length - 1
 const addMetric = (into: Acc, m: GroupMetric) => {
   into.sum += m[0]
   into.calls += m[1]
@@ -340,7 +341,8 @@ class PeriodAcc {
       metrics[COUNT_METRICS.length + k]!.calls += g.scores[k]![1]
     }
     for (let j = 0; j < g.ids.length; j++) {
-      for (let k = 0, bits = g.metrics[j]!; bits !== 0; k++, bits >>>= 1) {
+      // the metrics' bits only (a group of one row keeps its steps' bits past them)
+      for (let k = 0, bits = g.metrics[j]! & METRICS_BITS; bits !== 0; k++, bits >>>= 1) {
         if ((bits & 1) === 1) keepNewest(metrics[k]!, g.times[j]!, g.ids[j]!)
       }
     }
