@@ -30,7 +30,8 @@
  * SCALE_REUSE=<database> reads a kept database again instead (no seed, nothing dropped; with one
  * size and tenant count, SCALE_NO_REBUILD=1 to skip the rebuild), signed in with a session of its
  * own (SCALE_SESSION, else a random one). SCALE_DUMP=<folder> writes each read's last answer there,
- * to compare the answers before and after a change.
+ * to compare the answers before and after a change. SCALE_GAP_MS=n pauses n ms before each measured
+ * read (reads spaced as a person's clicks, not back to back).
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
@@ -61,6 +62,8 @@ const SLOW_MS = process.env.SCALE_SLOW_MS
 const REUSE = process.env.SCALE_REUSE
 /** SCALE_DUMP=<folder>: each read's last answer written there (`<read>.json`), to compare answers before and after a change. */
 const DUMP = process.env.SCALE_DUMP
+/** SCALE_GAP_MS=n: a pause of n ms before each measured read, as a person's clicks come (the pool's idle connections may close meanwhile). */
+const GAP_MS = Number(process.env.SCALE_GAP_MS ?? 0)
 const serverUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres"
 const ADMIN_KEY = `csa_bench_${randomBytes(8).toString("hex")}`
 const SESSION = process.env.SCALE_SESSION ?? `ses_bench_${randomBytes(16).toString("hex")}`
@@ -247,7 +250,8 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
       const started = performance.now()
       let size = 0
       let lastText = ""
-      while (runs.length < READS && (runs.length < 5 || performance.now() - started < BUDGET_MS)) {
+      while (runs.length < READS && (runs.length < 5 || performance.now() - started < BUDGET_MS + READS * GAP_MS)) {
+        if (GAP_MS > 0) yield* Effect.sleep(GAP_MS)
         const r = yield* request("GET", path, headers)
         runs.push(r.ms)
         size = r.text.length

@@ -107,7 +107,17 @@ export interface PostgresOptions {
    * server fails fast, and so does a request queued behind an exhausted pool.
    */
   readonly connectTimeout?: Duration.DurationInput
+  /**
+   * How long an idle connection is kept open (default IDLE_TIMEOUT). node-postgres closes one after
+   * 10 s by default: a person's next click then opened new connections, whose first statements plan
+   * and load the catalog again (a year of trends at 100,000 calls: ~100 ms back to back, 288 ms with
+   * 11 s between reads).
+   */
+  readonly idleTimeout?: Duration.DurationInput
 }
+
+/** How long the pool keeps an idle connection: warm for the next read of a person who is reading. */
+export const IDLE_TIMEOUT: Duration.DurationInput = "10 minutes"
 
 const makePool = (options: PostgresOptions) => {
   const connectTimeout = Duration.decode(options.connectTimeout ?? "5 seconds")
@@ -117,6 +127,7 @@ const makePool = (options: PostgresOptions) => {
         connectionString: Redacted.value(options.url),
         max: options.maxConnections,
         connectionTimeoutMillis: Duration.toMillis(connectTimeout),
+        idleTimeoutMillis: Duration.toMillis(Duration.decode(options.idleTimeout ?? IDLE_TIMEOUT)),
         application_name: options.applicationName ?? "callsight",
         // No JIT compilation: PostgreSQL compiles a statement whose estimated cost is high, and an
         // interactive read over many calls paid seconds of compiling for a fraction of that in work
