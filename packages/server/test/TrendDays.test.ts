@@ -11,7 +11,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { COUNT_METRICS, SCORE_METRICS, type TrendGroupRow, TrendsQueries } from "../src/views/TrendsQueries.js"
+import { METRICS, type TrendGroupRow, TrendsQueries } from "../src/views/TrendsQueries.js"
 import { TestDatabase } from "./utils/TestDatabase.js"
 
 const DAY = 86_400_000
@@ -234,7 +234,7 @@ const metricRead = ([sum, calls, ids, times]: readonly [number, number, Readonly
 const groupRead = (g: TrendGroupRow) => ({
   key: `${g.p}/${g.ck}`,
   sums: [g.closer_email, g.newest_ms, g.lowest_call_id, g.counts, g.scores],
-  lists: Array.from({ length: COUNT_METRICS.length + SCORE_METRICS.length }, (_, k) => newest(g.ids.flatMap((id, i) => ((g.metrics[i]! >> k) & 1) === 1 ? [[id, g.times[i]!] as const] : [])))
+  lists: Array.from({ length: METRICS.length }, (_, k) => newest(g.ids.flatMap((id, i) => ((g.metrics[i]! >> k) & 1) === 1 ? [[id, g.times[i]!] as const] : [])))
 })
 const byKey = <A extends { key: string }>(rows: ReadonlyArray<A>) => [...rows].sort((a, b) => a.key.localeCompare(b.key))
 

@@ -58,7 +58,6 @@ import {
 } from "./MarketIntelQueries.js"
 import { MarketIntelRepo, type ProfileRow } from "./MarketIntelRepo.js"
 import { instantOf, normalise, type Period, previous, trailing } from "./Periods.js"
-import { SegmentTrendsQueries } from "./SegmentTrendsQueries.js"
 import { average, cellSuppressed, rate, round, type Scope, wilsonWidth } from "./Stats.js"
 
 /** Calls the backlog lists. */
@@ -272,7 +271,6 @@ export class MarketIntel extends Effect.Service<MarketIntel>()("MarketIntel", {
   effect: Effect.gen(function* () {
     const queries = yield* MarketIntelQueries
     const repo = yield* MarketIntelRepo
-    const trendQueries = yield* SegmentTrendsQueries
     const transactions = yield* Transactions
     const audit = yield* AuditLog
     const accounts = yield* AccountViews
@@ -871,7 +869,7 @@ export class MarketIntel extends Effect.Service<MarketIntel>()("MarketIntel", {
             const to = instantOf(periods[periods.length - 1]!.period_end)
             const written = new Map((yield* repo.writeCells(type, from, to)).map((r) => [r.period_start, r.rows]))
             // the per-segment trends' grain beside it, by when the calls took place (SegmentTrendsQueries.ts)
-            yield* trendQueries.writeCells(type, starts, from, to)
+            yield* repo.writeTrendCells(type, from, to)
             yield* repo.markBuilt(type, snapshot, starts.map((s) => ({ period_start: s, rows: written.get(s) ?? 0 })))
             yield* repo.dropSeenChanges(type, starts, snapshot)
             return {
@@ -937,7 +935,6 @@ export class MarketIntel extends Effect.Service<MarketIntel>()("MarketIntel", {
   dependencies: [
     MarketIntelQueries.Default,
     MarketIntelRepo.Default,
-    SegmentTrendsQueries.Default,
     Transactions.Default,
     AuditLog.Default,
     AccountViews.Default,

@@ -2,8 +2,8 @@
  * What market intelligence keeps and changes: the staff's view of the tenants' market profiles
  * (the portal's `market_profiles` and `lead_context_profiles`, read and written here through SQL,
  * not through the portal), the calls' hygiene marks (`call_hygiene`), and the stored aggregates
- * (`market_intel_cells`, `market_intel_trend_cells`, `market_intel_builds`, `market_intel_changes`, one rebuild at a time by
- * `market_intel_rebuild_lock`).
+ * (`market_intel_cells`, `market_intel_trend_cells`, `market_intel_builds`, `market_intel_changes`,
+ * one rebuild at a time by `market_intel_rebuild_lock`).
  */
 import { CallId, ClientId, type PeriodType } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
@@ -11,6 +11,7 @@ import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
 import { GRAIN_KEYS, MEASURES, MarketIntelQueries } from "./MarketIntelQueries.js"
+import { SegmentTrendsQueries, TREND_CELL_MEASURES } from "./SegmentTrendsQueries.js"
 
 const Json = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
@@ -39,6 +40,7 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const queries = yield* MarketIntelQueries
+    const trendQueries = yield* SegmentTrendsQueries
 
     // The actor type of the latest change of the tenant's market profile: staff (`admin`) or the portal.
     const profileSelect = sql`
@@ -199,10 +201,13 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
       execute: () => sql`SELECT pg_current_snapshot()::text AS snapshot`
     })
 
+    /** The stored aggregates of the periods, both kinds. */
     const deleteCells = Rows.execute({
       Request: Schema.Struct({ type: Schema.String, starts: Schema.Array(Schema.String) }),
       execute: ({ starts, type }) =>
-        sql`DELETE FROM market_intel_cells WHERE period_type = ${type} AND period_start = ANY(${starts}::date[])`
+        sql`WITH trend_cells AS (
+              DELETE FROM market_intel_trend_cells WHERE period_type = ${type} AND period_start = ANY(${starts}::date[]))
+            DELETE FROM market_intel_cells WHERE period_type = ${type} AND period_start = ANY(${starts}::date[])`
     })
 
     const columns = sql.join(", ", false)(["period_type", ...GRAIN_KEYS, ...MEASURES.map(([name]) => name)].map((c) => sql.literal(c)))
@@ -217,6 +222,16 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
               SELECT ${type}, g.* FROM (${queries.grain(type as PeriodType, from, to)}) g
               RETURNING period_start)
             SELECT to_char(period_start, 'YYYY-MM-DD') AS period_start, count(*)::int AS rows FROM written GROUP BY 1`
+    })
+
+    const trendColumns = sql.literal(["period_type", "period_start", "industry", "icp", "client_id", "term", ...TREND_CELL_MEASURES].join(", "))
+
+    /** Computes the per-segment trends' grain of [from, to) (by when the calls took place) and stores it. */
+    const writeTrendCells = Rows.execute({
+      Request: Schema.Struct({ type: Schema.String, from: Schema.String, to: Schema.String }),
+      execute: ({ from, to, type }) =>
+        sql`INSERT INTO market_intel_trend_cells (${trendColumns})
+            SELECT ${type}, g.* FROM (${trendQueries.periodGrain(type as PeriodType, from, to)}) g`
     })
 
     const markBuilt = Rows.execute({
@@ -255,10 +270,11 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
       snapshot: Effect.map(snapshot(undefined), (r) => r.snapshot),
       deleteCells: (type: PeriodType, starts: ReadonlyArray<string>) => deleteCells({ type, starts }),
       writeCells: (type: PeriodType, from: string, to: string) => writeCells({ type, from, to }),
+      writeTrendCells: (type: PeriodType, from: string, to: string) => writeTrendCells({ type, from, to }),
       markBuilt: (type: PeriodType, snapshot: string, rows: ReadonlyArray<{ period_start: string; rows: number }>) =>
         markBuilt({ type, snapshot, rows: JSON.stringify(rows) }),
       dropSeenChanges: (type: PeriodType, starts: ReadonlyArray<string>, snapshot: string) => dropSeenChanges({ type, starts, snapshot })
     } as const
   }),
-  dependencies: [MarketIntelQueries.Default]
+  dependencies: [MarketIntelQueries.Default, SegmentTrendsQueries.Default]
 }) {}

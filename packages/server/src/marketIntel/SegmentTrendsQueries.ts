@@ -115,7 +115,10 @@ export class SegmentTrendsQueries extends Effect.Service<SegmentTrendsQueries>()
           JOIN kept f ON f.call_id = m.call_id AND f.client_id = m.client_id
           GROUP BY f.p, f.industry, f.icp, f.client_id, lower(m.term)`
 
-    /** The grain of the calls that took place in [from, to), by periods of `type` (the rebuild stores it; every tenant market intelligence counts). */
+    /**
+     * The grain of the calls that took place in [from, to), by periods of `type`, of every tenant
+     * market intelligence counts: what the rebuild stores (MarketIntelRepo.writeTrendCells).
+     */
     const periodGrain = (type: PeriodType, from: string, to: string) =>
       grain({
         period: sql`date_trunc(${type}, f.occurred_at AT TIME ZONE 'UTC')::date`,
@@ -165,19 +168,6 @@ export class SegmentTrendsQueries extends Effect.Service<SegmentTrendsQueries>()
       }
     })
 
-    /** The grain of [from, to) by periods of `type` stored in place of what was (the rebuild's transaction); answers the rows written. */
-    const writeCells = Rows.findAll({
-      Request: Schema.Struct({ type: Schema.String, starts: Schema.Array(Schema.String), from: Schema.String, to: Schema.String }),
-      Result: Schema.Struct({ rows: Schema.Number }),
-      execute: (r) =>
-        sql`WITH gone AS (DELETE FROM market_intel_trend_cells WHERE period_type = ${r.type} AND period_start = ANY(${r.starts}::date[])),
-            written AS (
-              INSERT INTO market_intel_trend_cells (period_type, period_start, industry, icp, client_id, term, ${measures})
-              SELECT ${r.type}, g.* FROM (${periodGrain(r.type as PeriodType, r.from, r.to)}) g
-              RETURNING 1)
-            SELECT count(*)::int AS rows FROM written`
-    })
-
     /**
      * The rows of the periods of `type` starting at `starts` (days, oldest first; contiguous), the
      * last ending at `to` (an instant); by industry, each row's `icp` is ''.
@@ -190,11 +180,7 @@ export class SegmentTrendsQueries extends Effect.Service<SegmentTrendsQueries>()
         return yield* rows({ type, starts, stored, to, tenants: ids, segmentBy })
       }).pipe(Effect.orDie)
 
-    return {
-      segmentRows,
-      writeCells: (type: PeriodType, starts: ReadonlyArray<string>, from: string, to: string) =>
-        Effect.map(writeCells({ type, starts, from, to }), (r) => r[0]?.rows ?? 0)
-    } as const
+    return { segmentRows, periodGrain } as const
   }),
   dependencies: [MarketIntelQueries.Default]
 }) {}

@@ -52,8 +52,15 @@ import {
 import { Effect } from "effect"
 import { DAY_MS, utcMonthStart } from "../lib/Time.js"
 import { dueDateMemo, type StepState } from "./DealTimeline.js"
-import { COUNT_METRICS, type GroupMetric, SCORE_METRICS, type TrendGroupRow, TrendsQueries, type TrendStepGroupRow } from "./TrendsQueries.js"
-
+import {
+  COUNT_METRICS,
+  type GroupMetric,
+  METRICS,
+  SCORE_METRICS,
+  type TrendGroupRow,
+  TrendsQueries,
+  type TrendStepGroupRow
+} from "./TrendsQueries.js"
 
 export const OBJECTION_KINDS = ["price", "budget", "timing", "authority", "need", "competitor"] as const
 export const DIMENSIONS = ["discovery", "listening", "objection_handling", "value", "next_steps", "conversation_flow"] as const
@@ -297,8 +304,7 @@ export const keepNewest = (into: Acc, ms: number, id: string) => {
   ids[i] = id
   times[i] = ms
 }
-/** The metrics of a group row, in the order of its bits. */
-const METRICS = [...COUNT_METRICS, ...SCORE_METRICS]
+/** A group row's bits of its metrics (`METRICS`). */
 const METRICS_BITS = 2 ** METRICS.length - 1
 const addMetric = (into: Acc, m: GroupMetric) => {
   into.sum += m[0]

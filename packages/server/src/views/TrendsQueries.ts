@@ -61,9 +61,10 @@ const Numbers = Schema.declare((u: unknown): u is ReadonlyArray<number> => Array
  * The calls behind the numbers, once each: `ids`, their times (`times`, ms) and `metrics`, whose
  * bit k says the call is among the newest `max` of metric k (the counts' metrics first, then the
  * scores'; a group of one row keeps the row's bits past them, the steps', which are not read). The
- * three are filled from the same rows in the same order, in no order (the service keeps the newest). A call stands behind many numbers of its group (the newest calls behind
- * most): listed once with its bits, a period and closer of six weeks at 100,000 calls lists ~23
- * ids, where one list per metric held 180.
+ * three are filled from the same rows in the same order, in no order (the service keeps the
+ * newest). A call stands behind many numbers of its group (the newest calls behind most): listed
+ * once with its bits, a period and closer of six weeks at 100,000 calls lists ~23 ids, where one
+ * list per metric held 180.
  */
 export const TrendGroupRow = Schema.Struct({
   p: Schema.Number,
@@ -130,6 +131,8 @@ export const COUNT_METRICS = [
 ] as const
 /** The scores the trends average, in this order (`TrendGroupRow.scores`). */
 export const SCORE_METRICS = ["overall", "discovery", "listening", "objection_handling", "value", "next_steps", "conversation_flow"] as const
+/** A group's metrics in the order of their bits in `TrendGroupRow.metrics`: the counts, then the scores. */
+export const METRICS = [...COUNT_METRICS, ...SCORE_METRICS] as const
 
 /**
  * Where each count of a call sits in `calls.trend_facts` (1-based; migration 0025 writes the array
@@ -276,7 +279,6 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         ]
       })
     }
-    const METRICS = [...COUNT_METRICS, ...SCORE_METRICS]
     /** The bits of the steps' numbers in a day's `metrics` (migration 0032: after the counts and scores). */
     const KEPT_BIT = 2 ** METRICS.length
     const SLIPPED_BIT = 2 ** (METRICS.length + 1)
