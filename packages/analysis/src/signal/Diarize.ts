@@ -23,7 +23,7 @@ import { cleanMask, runs } from "./Activity.js"
 import { centroid, clusterDistances, distances, type Metric, nearest, normalize } from "./Cluster.js"
 import type { ChannelFeatures, FrameMatrix } from "./Features.js"
 import { FRAME_RATE } from "./Features.js"
-import { logLikelihood, trainGmm, type Gmm } from "./Gmm.js"
+import { logLikelihoods, trainGmm, type Gmm } from "./Gmm.js"
 
 export interface SpeakerSegment {
   readonly speaker: number
@@ -299,10 +299,9 @@ const viterbi = (labels: Int8Array, models: ReadonlyArray<Gmm | undefined>, read
   let score = new Float64Array(states)
   let next = new Float64Array(states)
   const row = new Float32Array(reader.dims)
-  const scores = new Float64Array(Math.max(1, ...models.map((m) => m?.components ?? 0)))
   const emit = (frame: number, out: Float64Array) => {
     reader.read(frame, row)
-    for (let s = 0; s < states; s++) out[s] = models[s] ? logLikelihood(models[s]!, row, 0, scores) : -Infinity
+    logLikelihoods(models, row, 0, out)
   }
   const emission = new Float64Array(states)
   // t counts the speech frames; `previous` is the last one before frame i

@@ -2,7 +2,12 @@
  * Diagonal-covariance Gaussian mixtures: the per-speaker voice models of the resegmentation.
  * Trained by a few EM iterations from a deterministic spread of starting means (no randomness:
  * the same call always gives the same analysis).
+ *
+ * The arithmetic over a row's dimensions (the components' scores, the training's sums) runs in
+ * the WebAssembly kernel (wasm/kernel.wat), two doubles at a time, to the bit the plain
+ * formulas' (Gmm.test); the exponentials and the log-sum-exp stay here.
  */
+import { kernel } from "./wasm/Kernel.js"
 
 export interface Gmm {
   readonly dims: number
@@ -13,12 +18,15 @@ export interface Gmm {
   /** log weight + log normaliser per component */
   readonly constants: Float64Array
   /**
-   * `means` and `precisions` again, laid out for `componentScores`: components in groups of eight
-   * (the last group padded with zeros), each group dimension by dimension, the eight side by side:
-   * entry ((g · dims + d) · 8 + j) is component 8g + j's at dimension d.
+   * `means` and `precisions` again, laid out for the kernel's `gmmScores` (kernel.wat):
+   * components in groups of eight (the last group padded with zeros), each group dimension by
+   * dimension, the eight side by side: entry ((g · dims + d) · 8 + j) is component 8g + j's at
+   * dimension d.
    */
   readonly groupedMeans: Float64Array
   readonly groupedPrecisions: Float64Array
+  /** Where the kernel holds the mixture, once scored (`place`); set there, read nowhere else. */
+  placement?: Placement
 }
 
 const VARIANCE_FLOOR = 1e-2
@@ -47,45 +55,51 @@ const finalize = (dims: number, components: number, weights: Float64Array, means
   return { dims, components, means, precisions, constants, groupedMeans, groupedPrecisions }
 }
 
+/** Where the kernel holds a mixture (`place`): valid while the kernel's generation is the same. */
+interface Placement {
+  readonly generation: number
+  /** Byte offset of its block: grouped means, grouped precisions, padded constants. */
+  readonly block: number
+  readonly groups: number
+  /** Byte offset of the scores in the scratch (the row to score is at 0). */
+  readonly out: number
+}
+
+/** The mixture's placement in the kernel, placing it (again) when the kernel dropped it. */
+const place = (gmm: Gmm): Placement => {
+  const placed = gmm.placement
+  if (placed !== undefined && placed.generation === kernel.generation) return placed
+  const groups = Math.ceil(gmm.components / 8)
+  const out = (gmm.dims * 4 + 15) & ~15
+  kernel.scratch(out + groups * 64)
+  const size = gmm.groupedMeans.length // groups · dims · 8
+  const block = kernel.place((2 * size + groups * 8) * 8)
+  const f64 = kernel.f64, at = block / 8
+  f64.set(gmm.groupedMeans, at)
+  f64.set(gmm.groupedPrecisions, at + size)
+  f64.set(gmm.constants, at + 2 * size)
+  f64.fill(0, at + 2 * size + gmm.components, at + 2 * size + groups * 8)
+  const placement = { generation: kernel.generation, block, groups, out }
+  gmm.placement = placement
+  return placement
+}
+
+/** Writes `x[offset..offset+dims)` where the kernel's scores read their row (the scratch's start). */
+const loadRow = (x: Float32Array, offset: number, dims: number): void => {
+  const f32 = kernel.f32
+  for (let d = 0; d < dims; d++) f32[d] = x[offset + d]!
+}
+
 /**
- * The log density of `x[offset..offset+dims)` under each component (log weight included) into
- * `out[0..components)`. Eight components are summed side by side (from `groupedMeans` and
- * `groupedPrecisions`), each over its dimensions in order, so every value is the plain formula's
- * to the bit; only the eight independent sums overlap (one sum alone waits on each addition).
+ * Scores the loaded row under each component in the kernel (`gmmScores` in kernel.wat): the log
+ * density, log weight included, of component c is then at `kernel.f64[index + c]`, until the
+ * kernel's next call. Eight components are summed side by side, each over its dimensions in
+ * order, so every value is the plain formula's to the bit.
  */
-export const componentScores = (gmm: Gmm, x: Float32Array, offset: number, out: Float64Array): void => {
-  const dims = gmm.dims, components = gmm.components, constants = gmm.constants
-  const means = gmm.groupedMeans, precisions = gmm.groupedPrecisions
-  for (let c = 0, at = 0; c < components; c += 8) {
-    let q0 = 0, q1 = 0, q2 = 0, q3 = 0, q4 = 0, q5 = 0, q6 = 0, q7 = 0
-    for (let d = 0; d < dims; d++, at += 8) {
-      const v = x[offset + d]!
-      let e = v - means[at]!
-      q0 += e * e * precisions[at]!
-      e = v - means[at + 1]!
-      q1 += e * e * precisions[at + 1]!
-      e = v - means[at + 2]!
-      q2 += e * e * precisions[at + 2]!
-      e = v - means[at + 3]!
-      q3 += e * e * precisions[at + 3]!
-      e = v - means[at + 4]!
-      q4 += e * e * precisions[at + 4]!
-      e = v - means[at + 5]!
-      q5 += e * e * precisions[at + 5]!
-      e = v - means[at + 6]!
-      q6 += e * e * precisions[at + 6]!
-      e = v - means[at + 7]!
-      q7 += e * e * precisions[at + 7]!
-    }
-    out[c] = constants[c]! - 0.5 * q0
-    if (c + 1 < components) out[c + 1] = constants[c + 1]! - 0.5 * q1
-    if (c + 2 < components) out[c + 2] = constants[c + 2]! - 0.5 * q2
-    if (c + 3 < components) out[c + 3] = constants[c + 3]! - 0.5 * q3
-    if (c + 4 < components) out[c + 4] = constants[c + 4]! - 0.5 * q4
-    if (c + 5 < components) out[c + 5] = constants[c + 5]! - 0.5 * q5
-    if (c + 6 < components) out[c + 6] = constants[c + 6]! - 0.5 * q6
-    if (c + 7 < components) out[c + 7] = constants[c + 7]! - 0.5 * q7
-  }
+const scoreLoaded = (gmm: Gmm): number => {
+  const { block, groups, out } = place(gmm)
+  kernel.exports.gmmScores(block, groups, gmm.dims, 0, out)
+  return out / 8
 }
 
 /**
@@ -98,13 +112,37 @@ export const componentScores = (gmm: Gmm, x: Float32Array, offset: number, out: 
 const NEGLIGIBLE = -40
 
 /** Log-likelihood of `x[offset..offset+dims)` under the mixture (log-sum-exp over components). */
-export const logLikelihood = (gmm: Gmm, x: Float32Array, offset = 0, scores = new Float64Array(gmm.components)): number => {
-  componentScores(gmm, x, offset, scores)
+export const logLikelihood = (gmm: Gmm, x: Float32Array, offset = 0): number => {
+  loadRow(x, offset, gmm.dims)
+  return loadedLogLikelihood(gmm)
+}
+
+/**
+ * The log-likelihoods of `x[offset..offset+dims)` under each of `models` into `out` (-Infinity
+ * where there is no model): the row is handed to the kernel once for all of them.
+ */
+export const logLikelihoods = (models: ReadonlyArray<Gmm | undefined>, x: Float32Array, offset: number, out: Float64Array): void => {
+  let loaded = false
+  for (let s = 0; s < models.length; s++) {
+    const model = models[s]
+    if (model === undefined) {
+      out[s] = -Infinity
+      continue
+    }
+    if (!loaded) loadRow(x, offset, model.dims)
+    loaded = true
+    out[s] = loadedLogLikelihood(model)
+  }
+}
+
+const loadedLogLikelihood = (gmm: Gmm): number => {
+  const at = scoreLoaded(gmm)
+  const scores = kernel.f64
   let max = -Infinity
   // two passes would be exact; a running log-sum-exp keeps it to one
   let sum = 0
   for (let c = 0; c < gmm.components; c++) {
-    const l = scores[c]!
+    const l = scores[at + c]!
     if (l > max) {
       sum = max - l < NEGLIGIBLE ? 1 : sum * Math.exp(max - l) + 1
       max = l
@@ -145,21 +183,24 @@ export const trainGmm = (data: Float32Array, n: number, dims: number, components
   if (n === 0) return finalize(dims, k, weights, globalMean, globalVar.fill(1))
   let model = finalize(dims, k, weights, means, variances)
   const resp = new Float64Array(k)
-  const sumW = new Float64Array(k)
-  const sumX = new Float64Array(k * dims)
-  const sumXX = new Float64Array(k * dims)
+  // the kernel's scratch while training: the row, its scores, the responsibilities, the sums
+  const scoresAt = (dims * 4 + 15) & ~15
+  const rAt = scoresAt + Math.ceil(k / 8) * 64
+  const sumWAt = rAt + ((k * 8 + 15) & ~15)
+  const sumXAt = sumWAt + ((k * 8 + 15) & ~15)
+  const sumXXAt = sumXAt + k * dims * 8
+  kernel.scratch(sumXXAt + k * dims * 8)
   for (let it = 0; it < iterations; it++) {
-    sumW.fill(0)
-    sumX.fill(0)
-    sumXX.fill(0)
+    kernel.f64.fill(0, sumWAt / 8, (sumXXAt + k * dims * 8) / 8)
     for (let i = 0; i < n; i++) {
-      const offset = i * dims
-      componentScores(model, data, offset, resp)
+      loadRow(data, i * dims, dims)
+      const at = scoreLoaded(model)
+      const f64 = kernel.f64 // after placing the model (the memory may have grown)
       let max = -Infinity
       let first = 0 // the first component at the maximum
       for (let c = 0; c < k; c++) {
-        if (resp[c]! > max) {
-          max = resp[c]!
+        if (f64[at + c]! > max) {
+          max = f64[at + c]!
           first = c
         }
       }
@@ -168,26 +209,22 @@ export const trainGmm = (data: Float32Array, n: number, dims: number, components
       // term before it is as small (their sum, below 2^-54, vanishes when the 1 is added); and
       // its share is far below the 1e-4 that counts. Such terms are 0 here: no exponential.
       let smallBefore = true
-      for (let c = 0; c < first; c++) if (!(resp[c]! - max < NEGLIGIBLE)) smallBefore = false
+      for (let c = 0; c < first; c++) if (!(f64[at + c]! - max < NEGLIGIBLE)) smallBefore = false
       let total = 0
       for (let c = 0; c < k; c++) {
-        const l = resp[c]!
+        const l = f64[at + c]!
         // the maximum's own term is e^0 = 1
         resp[c] = l === max ? 1 : (c > first || smallBefore) && l - max < NEGLIGIBLE ? 0 : Math.exp(l - max)
         total += resp[c]!
       }
-      for (let c = 0; c < k; c++) {
-        const r = resp[c]! / total
-        if (r < 1e-4) continue
-        sumW[c]! += r
-        const base = c * dims
-        for (let d = 0; d < dims; d++) {
-          const x = data[offset + d]!
-          sumX[base + d]! += r * x
-          sumXX[base + d]! += r * x * x
-        }
-      }
+      // the responsibilities; the kernel adds the row into the sums of those ≥ 1e-4
+      for (let c = 0; c < k; c++) f64[rAt / 8 + c] = resp[c]! / total
+      kernel.exports.gmmAccumulate(0, rAt, k, dims, sumWAt, sumXAt, sumXXAt)
     }
+    const f64 = kernel.f64
+    const sumW = f64.subarray(sumWAt / 8, sumWAt / 8 + k)
+    const sumX = f64.subarray(sumXAt / 8, sumXAt / 8 + k * dims)
+    const sumXX = f64.subarray(sumXXAt / 8, sumXXAt / 8 + k * dims)
     for (let c = 0; c < k; c++) {
       const w = sumW[c]!
       weights[c] = w / n
