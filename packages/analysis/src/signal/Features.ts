@@ -11,8 +11,9 @@
  * 40-band mel filterbank, and the pitch (autocorrelation from the power spectrum, corrected for
  * the window as in Boersma 1993; 0 when unvoiced).
  */
-import { createRealFft } from "./Fft.js"
+import { createPairFft } from "./Fft.js"
 import { ANALYSIS_RATE } from "./Resample.js"
+import { kernel as wasm } from "./wasm/Kernel.js"
 
 export const FRAME_RATE = 100 // frames per second
 export const HOP = ANALYSIS_RATE / FRAME_RATE // 160
@@ -217,13 +218,28 @@ const FLATNESS_BOUND = 1e-10
  */
 const BOUND_MARGIN = 1 - 1e-9
 
-/** One frame → spectrum-derived features; shared buffers, one instance per stream. */
+/**
+ * Frames → spectrum-derived features; shared buffers, one instance per stream. Frames are
+ * transformed two at a time in the WebAssembly kernel (`createPairFft`, frame A in one lane,
+ * B in the other: each frame's spectrum is its own transform's, to the bit); the rest is per
+ * frame, its lane's.
+ */
 const createFrameKernel = () => {
-  const fft = createRealFft(FFT_SIZE)
-  const input = new Float64Array(FFT_SIZE)
-  const spectrum = new Float64Array(FFT_SIZE * 2)
-  // past the last bin: zeros, which the padded mel weights below read
-  const power = new Float64Array(FFT_SIZE)
+  const fft = createPairFft(FFT_SIZE)
+  const pitchFft = createPairFft(PITCH_FFT_SIZE)
+  const BINS = FFT_SIZE / 2 + 1
+  // the kernel's scratch (bytes): the two frames' inputs (two doubles a slot), their spectra,
+  // their powers; the pitch transform's inputs and outputs
+  const INPUT = 0
+  const SPECTRA = INPUT + FFT_SIZE * 16
+  const POWERS = SPECTRA + 2 * FFT_SIZE * 16
+  const PITCH_INPUT = POWERS + BINS * 16
+  const PITCH_OUTPUT = PITCH_INPUT + PITCH_FFT_SIZE * 16
+  const SCRATCH = PITCH_OUTPUT + 2 * PITCH_FFT_SIZE * 16
+  // each lane's power spectrum; past the last bin: zeros, which the padded mel weights below read
+  const powers = [new Float64Array(FFT_SIZE), new Float64Array(FFT_SIZE)]
+  // each lane's autocorrelation, as far as the pitch reads it (complex interleaved, like the spectrum)
+  const correlations = [new Float64Array(2 * (PITCH_MAX_LAG + 2)), new Float64Array(2 * (PITCH_MAX_LAG + 2))]
   // the mel filters in fours of neighbours (bands 4j..4j+3), each four's weight rows zero-padded
   // to the same length and interleaved, so their four sums run side by side (padding adds +0
   // products at the end of a sum of non-negative terms, which changes no value)
@@ -241,34 +257,84 @@ const createFrameKernel = () => {
   const dct = Float64Array.from(dctMatrix(MFCC_DIMS))
   const window = Float64Array.from(hamming)
   const logMel = new Float64Array(MEL_BANDS)
-  const pitchFft = createRealFft(PITCH_FFT_SIZE)
-  const symmetricPower = new Float64Array(PITCH_FFT_SIZE)
-  const correlation = new Float64Array(PITCH_FFT_SIZE * 2)
   const windowCorrelation = windowAutocorrelation()
   const bandLow = Math.round((BAND_LOW_HZ * FFT_SIZE) / ANALYSIS_RATE)
   const bandHigh = Math.round((BAND_HIGH_HZ * FFT_SIZE) / ANALYSIS_RATE)
 
   /**
-   * Fills `power` from the frame at `samples[at..at+FRAME)`, whose mean (its samples' sum over
-   * FRAME, summed in order) is `mean`.
+   * Writes lane `lane`'s input from the frame at `samples[at..at+FRAME)`, whose mean (its
+   * samples' sum over FRAME, summed in order) is `mean`.
    */
-  const analyse = (samples: Float32Array, at: number, mean: number): void => {
+  const analyse = (lane: number, samples: Float32Array, at: number, mean: number): void => {
+    const input = wasm.f64
     let previous = samples[at]! - mean
-    for (let i = 0; i < FRAME; i++) {
+    for (let i = 0, j = INPUT / 8 + lane; i < FRAME; i++, j += 2) {
       const x = samples[at + i]! - mean
       // pre-emphasis flattens speech's spectral tilt so high bands count in the cepstrum
-      input[i] = (x - 0.97 * previous) * window[i]!
+      input[j] = (x - 0.97 * previous) * window[i]!
       previous = x
     }
-    fft(spectrum, input)
-    for (let k = 0; k <= FFT_SIZE / 2; k++) {
-      const re = spectrum[2 * k]!, im = spectrum[2 * k + 1]!
-      power[k] = re * re + im * im
+    for (let j = INPUT / 8 + 2 * FRAME + lane; j < SPECTRA / 8; j += 2) input[j] = 0
+  }
+
+  /** Transforms the analysed lanes (the first `lanes`) into their power spectra (`powers`). */
+  const transform = (lanes: number): void => {
+    fft(INPUT, SPECTRA)
+    // re² + im² per bin, two frames at a time
+    wasm.exports.powerPair(SPECTRA, POWERS, BINS)
+    const out = wasm.f64 // after the transform (placing its tables may grow the memory)
+    for (let lane = 0; lane < lanes; lane++) {
+      const power = powers[lane]!
+      for (let k = 0, j = POWERS / 8 + lane; k < BINS; k++, j += 2) power[k] = out[j]!
     }
   }
 
   /**
-   * Speech-band energy (dB) and flatness (dB) of the last analysed frame.
+   * The autocorrelation of the transformed lanes, as the pitch reads it (`correlations`): the
+   * transform of each power spectrum, mirrored to the half-size transform's length.
+   */
+  const correlate = (lanes: number): void => {
+    const half = PITCH_FFT_SIZE / 2
+    const input = wasm.f64
+    for (let lane = 0; lane < lanes; lane++) {
+      const power = powers[lane]!
+      const at = PITCH_INPUT / 8 + lane
+      input[at] = power[0]!
+      for (let k = 1; k < half; k++) input[at + 2 * k] = input[at + 2 * (PITCH_FFT_SIZE - k)] = power[k]!
+      input[at + 2 * half] = power[half]!
+    }
+    pitchFft(PITCH_INPUT, PITCH_OUTPUT)
+    const out = wasm.f64 // after the transform (placing its tables may grow the memory)
+    for (let lane = 0; lane < lanes; lane++) {
+      const correlation = correlations[lane]!
+      for (let k = 0, j = PITCH_OUTPUT / 8 + lane; k < correlation.length; k++, j += 2) correlation[k] = out[j]!
+    }
+  }
+
+  /**
+   * Every frame of a batch (at `starts[i]` in `samples`, of mean `means[i]`), two at a time:
+   * transformed (and correlated, with `withPitch`), then `emit(lane)` for each, in frame order.
+   */
+  const each = (
+    samples: Float32Array,
+    starts: Int32Array,
+    means: Float64Array,
+    count: number,
+    withPitch: boolean,
+    emit: (lane: number) => void
+  ): void => {
+    wasm.scratch(SCRATCH)
+    for (let f = 0; f < count; f += 2) {
+      const lanes = Math.min(2, count - f)
+      for (let lane = 0; lane < lanes; lane++) analyse(lane, samples, starts[f + lane]!, means[f + lane]!)
+      transform(lanes)
+      if (withPitch) correlate(lanes)
+      for (let lane = 0; lane < lanes; lane++) emit(lane)
+    }
+  }
+
+  /**
+   * Speech-band energy (dB) and flatness (dB) of lane `lane`'s frame.
    *
    * The flatness needs the sum of the band's 100 log powers, and 100 logarithms are the larger
    * part of a frame's cost here. It is kept as a Float32, whose rounding is some 10^5 times
@@ -278,7 +344,8 @@ const createFrameKernel = () => {
    * logs gives. Only otherwise are the 100 logs summed: near a rounding boundary, and around 0 dB
    * (digital silence: all powers equal), where Float32 steps are as fine as the bound.
    */
-  const band = (out: { energy: number; flatness: number }) => {
+  const band = (lane: number, out: { energy: number; flatness: number }) => {
+    const power = powers[lane]!
     let sum = 0
     let chunkLogs = 0
     let inRange = true
@@ -305,8 +372,9 @@ const createFrameKernel = () => {
     out.flatness = (10 / Math.LN10) * (logSum / n - level)
   }
 
-  /** MFCCs c1..c19 of the last analysed frame into `out[offset..offset+MFCC_KEPT)`. */
-  const mfcc = (out: Float32Array, offset: number) => {
+  /** MFCCs c1..c19 of lane `lane`'s frame into `out[offset..offset+MFCC_KEPT)`. */
+  const mfcc = (lane: number, out: Float32Array, offset: number) => {
+    const power = powers[lane]!
     // every band's and every coefficient's sum keeps its order: only independent sums are interleaved
     for (let j = 0; j < quads; j++) {
       const f0 = quadFirst[4 * j]!, f1 = quadFirst[4 * j + 1]!, f2 = quadFirst[4 * j + 2]!, f3 = quadFirst[4 * j + 3]!
@@ -353,16 +421,12 @@ const createFrameKernel = () => {
   }
 
   /**
-   * Pitch of the last analysed frame, Hz, or 0 when unvoiced: the autocorrelation is the
-   * transform of the power spectrum; its highest peak in the 70–400 Hz lag range, corrected for
-   * the window, is the period when it is strong enough.
+   * Pitch of lane `lane`'s frame, Hz, or 0 when unvoiced: the autocorrelation (`correlate`) is
+   * the transform of the power spectrum; its highest peak in the 70–400 Hz lag range, corrected
+   * for the window, is the period when it is strong enough.
    */
-  const pitch = (): number => {
-    const half = PITCH_FFT_SIZE / 2
-    symmetricPower[0] = power[0]!
-    for (let k = 1; k < half; k++) symmetricPower[k] = symmetricPower[PITCH_FFT_SIZE - k] = power[k]!
-    symmetricPower[half] = power[half]!
-    pitchFft(correlation, symmetricPower)
+  const pitch = (lane: number): number => {
+    const correlation = correlations[lane]!
     const r0 = correlation[0]!
     if (r0 <= 0) return 0
     // peaks of the corrected autocorrelation; the window correction lifts long lags, so the
@@ -393,7 +457,7 @@ const createFrameKernel = () => {
     return PITCH_RATE / (bestLag + shift)
   }
 
-  return { analyse, band, mfcc, pitch }
+  return { each, band, mfcc, pitch }
 }
 
 /** Holds the not-yet-framed samples of one stream. */
@@ -415,13 +479,17 @@ class Framer {
     this.buffer.set(samples, this.length)
     this.length += samples.length
   }
+  /** The complete frames' starts in the buffer and their means, for `frames`' callback. */
+  private starts = new Int32Array(0)
+  private means = new Float64Array(0)
+
   /**
-   * Calls `each(buffer, offset, mean)` for every complete frame (`mean`: the frame's mean), then
-   * drops the consumed samples. The means are sums of 80-sample blocks (a frame is five of them,
+   * Calls `each(buffer, starts, means, count)` once with every complete frame (frame i at
+   * `buffer[starts[i]..]`, of mean `means[i]`), then drops the consumed samples. The means are sums of 80-sample blocks (a frame is five of them,
    * a hop two): each sample is added once, not 2.5 times, and a mean is within 1e-12 of the
    * frame's own sum in order (audio in [-1, 1]), far below the Float32 features it shifts.
    */
-  frames(each: (buffer: Float32Array, offset: number, mean: number) => void): number {
+  frames(each: (buffer: Float32Array, starts: Int32Array, means: Float64Array, count: number) => void): number {
     const count = this.length >= FRAME ? Math.floor((this.length - FRAME) / HOP) + 1 : 0
     if (count === 0) return 0
     const blocks = ((count - 1) * HOP + FRAME) / SUM_BLOCK
@@ -433,9 +501,15 @@ class Framer {
       for (const end = at + SUM_BLOCK; at < end; at++) sum += b[at]!
       sums[j] = sum
     }
-    for (let k = 0, j = 0; k < count; k++, j += HOP / SUM_BLOCK) {
-      each(b, k * HOP, (sums[j]! + sums[j + 1]! + sums[j + 2]! + sums[j + 3]! + sums[j + 4]!) / FRAME)
+    if (this.starts.length < count) {
+      this.starts = new Int32Array(2 * count)
+      this.means = new Float64Array(2 * count)
     }
+    for (let k = 0, j = 0; k < count; k++, j += HOP / SUM_BLOCK) {
+      this.starts[k] = k * HOP
+      this.means[k] = (sums[j]! + sums[j + 1]! + sums[j + 2]! + sums[j + 3]! + sums[j + 4]!) / FRAME
+    }
+    each(b, this.starts, this.means, count)
     const at = count * HOP
     this.buffer.copyWithin(0, at, this.length)
     this.length -= at
@@ -461,22 +535,24 @@ export const createFeatureExtractor = (channelCount: number) => {
 
   const run = () => {
     for (const ch of channels) {
-      ch.framer.frames((buffer, at, mean) => {
-        ch.kernel.analyse(buffer, at, mean)
-        ch.kernel.band(bandOut)
-        ch.bandEnergy.push(bandOut.energy)
-        ch.flatness.push(bandOut.flatness)
-        if (!mix) {
-          ch.kernel.mfcc(mfcc.append(), mfcc.offset(mfcc.length - 1))
-          pitch.push(ch.kernel.pitch())
-        }
-      })
+      ch.framer.frames((buffer, starts, means, count) =>
+        ch.kernel.each(buffer, starts, means, count, !mix, (lane) => {
+          ch.kernel.band(lane, bandOut)
+          ch.bandEnergy.push(bandOut.energy)
+          ch.flatness.push(bandOut.flatness)
+          if (!mix) {
+            ch.kernel.mfcc(lane, mfcc.append(), mfcc.offset(mfcc.length - 1))
+            pitch.push(ch.kernel.pitch(lane))
+          }
+        })
+      )
     }
-    mix?.framer.frames((buffer, at, mean) => {
-      mix.kernel.analyse(buffer, at, mean)
-      mix.kernel.mfcc(mfcc.append(), mfcc.offset(mfcc.length - 1))
-      pitch.push(mix.kernel.pitch())
-    })
+    mix?.framer.frames((buffer, starts, means, count) =>
+      mix.kernel.each(buffer, starts, means, count, true, (lane) => {
+        mix.kernel.mfcc(lane, mfcc.append(), mfcc.offset(mfcc.length - 1))
+        pitch.push(mix.kernel.pitch(lane))
+      })
+    )
   }
 
   const push = (chunk: ReadonlyArray<Float32Array>) => {

@@ -23,6 +23,17 @@ interface KernelExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number }
   readonly gmmScores: (block: number, groups: number, dims: number, x: number, out: number) => void
   readonly gmmAccumulate: (x: number, r: number, k: number, dims: number, sumW: number, sumX: number, sumXX: number) => void
+  readonly fftPair: (
+    input: number,
+    output: number,
+    csize: number,
+    bitrev: number,
+    table: number,
+    firstLen: number,
+    half: number,
+    step: number
+  ) => void
+  readonly powerPair: (output: number, power: number, bins: number) => void
 }
 
 const PAGE = 65_536
