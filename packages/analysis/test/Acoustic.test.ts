@@ -9,6 +9,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { analyzeFile } from "../src/signal/Acoustic.js"
 import { acousticMetrics } from "../src/signal/Metrics.js"
+import { kernel } from "../src/signal/wasm/Kernel.js"
 import type { AcousticAnalysis, AudioFormat } from "../src/Types.js"
 import {
   concatPcm,
@@ -75,6 +76,9 @@ describe("diarization against the truth", () => {
         expect(analysis.channels).toBe(stereo ? 2 : 1)
         expect(analysis.diarization).toBe(stereo ? "channel" : "clustering")
       }
+      // the WebAssembly kernel never grew its memory for them (a growth slows every typed array
+      // access in the process afterwards: see wasm/Kernel.ts)
+      expect(kernel.f64.buffer.byteLength).toBe(24 * 65_536)
     }))
 
   it.effect("turns and speakers are well formed", () =>

@@ -33,8 +33,8 @@ describe("Kernel", () => {
     for (let i = 0; i < 40; i++) kernel.place(64 * 1024)
     expect(kernel.generation).toBeGreaterThan(generation)
     expect(Array.from({ length: 400 }, (_, i) => logLikelihood(a, x, i * dims))).toEqual(before)
-    // a mixture larger than the arena (9,000 dimensions: 1.15 MB placed): the memory grows
-    const wide = 9000
+    // a mixture larger than the memory (14,000 dimensions: 1.8 MB placed): the memory grows
+    const wide = 14_000
     const bytes = kernel.f64.buffer.byteLength
     const w = trainGmm(rows(4, wide, 0.5), 4, wide, 1, 2)
     expect(Number.isFinite(logLikelihood(w, rows(1, wide, 0.5)))).toBe(true)

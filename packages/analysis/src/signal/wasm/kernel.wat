@@ -7,7 +7,8 @@
 ;; Built into kernelBytes.ts by `npm run build:wasm` (scripts/build-wasm.mjs, wabt); the test
 ;; Kernel.test.ts fails when that file is not this source's build.
 (module
-  (memory (export "memory") 1)
+  ;; 1.5 MB: Kernel.ts' arena (1 MB) and the scratch the analysis uses, without growing (see there)
+  (memory (export "memory") 24)
 
   ;; A diagonal Gaussian mixture's per-component log densities (Gmm.ts, componentScores).
   ;;
