@@ -13,7 +13,7 @@
  */
 import { createPairFft } from "./Fft.js"
 import { ANALYSIS_RATE } from "./Resample.js"
-import { kernel as wasm } from "./wasm/Kernel.js"
+import { kernel as wasm, placed } from "./wasm/Kernel.js"
 
 export const FRAME_RATE = 100 // frames per second
 export const HOP = ANALYSIS_RATE / FRAME_RATE // 160
@@ -235,28 +235,28 @@ const createFrameKernel = () => {
   const POWERS = SPECTRA + 2 * FFT_SIZE * 16
   const PITCH_INPUT = POWERS + BINS * 16
   const PITCH_OUTPUT = PITCH_INPUT + PITCH_FFT_SIZE * 16
-  const SCRATCH = PITCH_OUTPUT + 2 * PITCH_FFT_SIZE * 16
+  const MELS = PITCH_OUTPUT + 2 * PITCH_FFT_SIZE * 16
+  const CEPSTRA = MELS + MEL_BANDS * 16
+  const SCRATCH = CEPSTRA + MFCC_KEPT * 16
   // each lane's power spectrum; past the last bin: zeros, which the padded mel weights below read
   const powers = [new Float64Array(FFT_SIZE), new Float64Array(FFT_SIZE)]
   // each lane's autocorrelation, as far as the pitch reads it (complex interleaved, like the spectrum)
   const correlations = [new Float64Array(2 * (PITCH_MAX_LAG + 2)), new Float64Array(2 * (PITCH_MAX_LAG + 2))]
-  // the mel filters in fours of neighbours (bands 4j..4j+3), each four's weight rows zero-padded
-  // to the same length and interleaved, so their four sums run side by side (padding adds +0
-  // products at the end of a sum of non-negative terms, which changes no value)
+  // the cepstra's tables in the kernel: each mel filter's first bin and length (i32s), their
+  // weights one filter after the other, the DCT's rows c1..c19 (c0 is not kept)
   const filters = melFilters()
-  const quads = MEL_BANDS / 4
-  const quadFirst = Int32Array.from(filters, (f) => f.first)
-  const quadStart = new Int32Array(quads + 1)
-  for (let j = 0; j < quads; j++) {
-    quadStart[j + 1] = quadStart[j]! + 4 * Math.max(...filters.slice(4 * j, 4 * j + 4).map((f) => f.weights.length))
-  }
-  // entry quadStart[j] + 4k + i: band 4j+i's weight of its k-th bin
-  const quadWeights = new Float64Array(quadStart[quads]!)
-  filters.forEach((f, m) => f.weights.forEach((w, k) => (quadWeights[quadStart[m >> 2]! + 4 * k + (m & 3)] = w)))
-  // rows c0..c19 (c0 is not read: c1..c16 run four rows side by side, then c17..c19 three)
-  const dct = Float64Array.from(dctMatrix(MFCC_DIMS))
+  const weightCount = filters.reduce((n, f) => n + f.weights.length, 0)
+  const FIRSTS = 0, COUNTS = FIRSTS + 4 * MEL_BANDS, WEIGHTS = COUNTS + 4 * MEL_BANDS, DCT = WEIGHTS + 8 * weightCount
+  const cepstrumTables = placed(DCT + 8 * MFCC_KEPT * MEL_BANDS, (at) => {
+    const i32 = new Int32Array(wasm.f64.buffer)
+    filters.forEach((f, m) => {
+      i32[(at + FIRSTS) / 4 + m] = f.first
+      i32[(at + COUNTS) / 4 + m] = f.weights.length
+    })
+    wasm.f64.set(Float64Array.from(filters.flatMap((f) => [...f.weights])), (at + WEIGHTS) / 8)
+    wasm.f64.set(Float64Array.from(dctMatrix(MFCC_DIMS).subarray(MEL_BANDS)), (at + DCT) / 8)
+  })
   const window = Float64Array.from(hamming)
-  const logMel = new Float64Array(MEL_BANDS)
   const windowCorrelation = windowAutocorrelation()
   const bandLow = Math.round((BAND_LOW_HZ * FFT_SIZE) / ANALYSIS_RATE)
   const bandHigh = Math.round((BAND_HIGH_HZ * FFT_SIZE) / ANALYSIS_RATE)
@@ -313,14 +313,15 @@ const createFrameKernel = () => {
 
   /**
    * Every frame of a batch (at `starts[i]` in `samples`, of mean `means[i]`), two at a time:
-   * transformed (and correlated, with `withPitch`), then `emit(lane)` for each, in frame order.
+   * transformed (and, for the mix, `withCepstra`: its cepstra and autocorrelation), then
+   * `emit(lane)` for each, in frame order.
    */
   const each = (
     samples: Float32Array,
     starts: Int32Array,
     means: Float64Array,
     count: number,
-    withPitch: boolean,
+    withCepstra: boolean,
     emit: (lane: number) => void
   ): void => {
     wasm.scratch(SCRATCH)
@@ -328,7 +329,10 @@ const createFrameKernel = () => {
       const lanes = Math.min(2, count - f)
       for (let lane = 0; lane < lanes; lane++) analyse(lane, samples, starts[f + lane]!, means[f + lane]!)
       transform(lanes)
-      if (withPitch) correlate(lanes)
+      if (withCepstra) {
+        cepstra(lanes)
+        correlate(lanes)
+      }
       for (let lane = 0; lane < lanes; lane++) emit(lane)
     }
   }
@@ -372,52 +376,26 @@ const createFrameKernel = () => {
     out.flatness = (10 / Math.LN10) * (logSum / n - level)
   }
 
-  /** MFCCs c1..c19 of lane `lane`'s frame into `out[offset..offset+MFCC_KEPT)`. */
+  /**
+   * The cepstra of the transformed lanes (both at once, in the kernel): the mel filterbank's
+   * energies, their logarithms (here), and the DCT. Every band's and every coefficient's sum
+   * keeps its order.
+   */
+  const cepstra = (lanes: number): void => {
+    const tables = cepstrumTables()
+    wasm.exports.melPair(POWERS, tables + FIRSTS, tables + COUNTS, tables + WEIGHTS, MEL_BANDS, MELS)
+    const mels = wasm.f64
+    for (let j = MELS / 8, end = j + 2 * MEL_BANDS; j < end; j += 2) {
+      mels[j] = Math.log(mels[j]! + 1e-6)
+      if (lanes === 2) mels[j + 1] = Math.log(mels[j + 1]! + 1e-6)
+    }
+    wasm.exports.dctPair(MELS, tables + DCT, MFCC_KEPT, MEL_BANDS, CEPSTRA)
+  }
+
+  /** MFCCs c1..c19 of lane `lane`'s frame (`cepstra`) into `out[offset..offset+MFCC_KEPT)`. */
   const mfcc = (lane: number, out: Float32Array, offset: number) => {
-    const power = powers[lane]!
-    // every band's and every coefficient's sum keeps its order: only independent sums are interleaved
-    for (let j = 0; j < quads; j++) {
-      const f0 = quadFirst[4 * j]!, f1 = quadFirst[4 * j + 1]!, f2 = quadFirst[4 * j + 2]!, f3 = quadFirst[4 * j + 3]!
-      let e0 = 0, e1 = 0, e2 = 0, e3 = 0
-      for (let at = quadStart[j]!, end = quadStart[j + 1]!, k = 0; at < end; at += 4, k++) {
-        e0 += quadWeights[at]! * power[f0 + k]!
-        e1 += quadWeights[at + 1]! * power[f1 + k]!
-        e2 += quadWeights[at + 2]! * power[f2 + k]!
-        e3 += quadWeights[at + 3]! * power[f3 + k]!
-      }
-      logMel[4 * j] = Math.log(e0 + 1e-6)
-      logMel[4 * j + 1] = Math.log(e1 + 1e-6)
-      logMel[4 * j + 2] = Math.log(e2 + 1e-6)
-      logMel[4 * j + 3] = Math.log(e3 + 1e-6)
-    }
-    let c = 1
-    for (; c + 3 <= MFCC_KEPT; c += 4) {
-      const r0 = c * MEL_BANDS, r1 = r0 + MEL_BANDS, r2 = r1 + MEL_BANDS, r3 = r2 + MEL_BANDS
-      let a0 = 0, a1 = 0, a2 = 0, a3 = 0
-      for (let b = 0; b < MEL_BANDS; b++) {
-        const l = logMel[b]!
-        a0 += dct[r0 + b]! * l
-        a1 += dct[r1 + b]! * l
-        a2 += dct[r2 + b]! * l
-        a3 += dct[r3 + b]! * l
-      }
-      out[offset + c - 1] = a0
-      out[offset + c] = a1
-      out[offset + c + 1] = a2
-      out[offset + c + 2] = a3
-    }
-    // the last three rows (c17..c19, as MFCC_KEPT is 19) side by side
-    const r0 = c * MEL_BANDS, r1 = r0 + MEL_BANDS, r2 = r1 + MEL_BANDS
-    let a0 = 0, a1 = 0, a2 = 0
-    for (let b = 0; b < MEL_BANDS; b++) {
-      const l = logMel[b]!
-      a0 += dct[r0 + b]! * l
-      a1 += dct[r1 + b]! * l
-      a2 += dct[r2 + b]! * l
-    }
-    out[offset + c - 1] = a0
-    out[offset + c] = a1
-    out[offset + c + 1] = a2
+    const cepstrum = wasm.f64
+    for (let c = 0, j = CEPSTRA / 8 + lane; c < MFCC_KEPT; c++, j += 2) out[offset + c] = cepstrum[j]!
   }
 
   /**

@@ -11,7 +11,7 @@
  * Like `fft.js`, it fills the spectrum's first half and the middle bin (slots 0..size+1, complex
  * interleaved); the upper half is partly written and is not meant to be read.
  */
-import { kernel } from "./wasm/Kernel.js"
+import { kernel, placed } from "./wasm/Kernel.js"
 
 /** fft.js's plan of a real transform of `size`: its twiddles, bit reversal and first pass. */
 const plan = (size: number) => {
@@ -45,15 +45,12 @@ const plan = (size: number) => {
  */
 export const createPairFft = (size: number): ((input: number, output: number) => void) => {
   const { csize, table, bitrev, firstStep, firstLen } = plan(size)
-  let generation = -1
-  let placed = 0
+  const tables = placed(table.length * 8 + bitrev.length * 4, (at) => {
+    kernel.f64.set(table, at / 8)
+    new Int32Array(kernel.f64.buffer, at + table.length * 8, bitrev.length).set(bitrev)
+  })
   return (input, output) => {
-    if (generation !== kernel.generation) {
-      placed = kernel.place(table.length * 8 + bitrev.length * 4)
-      kernel.f64.set(table, placed / 8)
-      new Int32Array(kernel.f64.buffer, placed + table.length * 8, bitrev.length).set(bitrev)
-      generation = kernel.generation
-    }
-    kernel.exports.fftPair(input, output, csize, placed + table.length * 8, placed, firstLen, firstStep >>> 1, firstStep >> 2)
+    const at = tables()
+    kernel.exports.fftPair(input, output, csize, at + table.length * 8, at, firstLen, firstStep >>> 1, firstStep >> 2)
   }
 }

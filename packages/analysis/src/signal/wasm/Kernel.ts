@@ -39,6 +39,8 @@ interface KernelExports {
     step: number
   ) => void
   readonly powerPair: (output: number, power: number, bins: number) => void
+  readonly melPair: (power: number, firsts: number, counts: number, weights: number, bands: number, out: number) => void
+  readonly dctPair: (logMel: number, dct: number, rows: number, bands: number, out: number) => void
 }
 
 const PAGE = 65_536
@@ -98,3 +100,21 @@ class Kernel {
 
 /** This thread's kernels (each worker thread loads its own). */
 export const kernel = new Kernel()
+
+/**
+ * Data the kernel reads often (a transform's twiddles, filter weights): `fill(at)` copies it to
+ * byte `at` of the arena on first use, and again whenever the arena started again. The answer
+ * gives its current byte offset; read it at every use, just before the kernel's call.
+ */
+export const placed = (bytes: number, fill: (at: number) => void): (() => number) => {
+  let generation = -1
+  let at = 0
+  return () => {
+    if (generation !== kernel.generation) {
+      at = kernel.place(bytes)
+      fill(at)
+      generation = kernel.generation
+    }
+    return at
+  }
+}

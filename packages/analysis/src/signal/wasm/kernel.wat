@@ -290,4 +290,56 @@
         (local.set $out (i32.add (local.get $out) (i32.const 32)))
         (local.set $power (i32.add (local.get $power) (i32.const 16)))
         (local.set $bins (i32.sub (local.get $bins) (i32.const 1)))
-        (br $each)))))
+        (br $each))))
+
+  ;; Two frames' mel filterbank (Features.ts, mfcc): band m's energy Σ_k weight_m,k · power[first_m + k]
+  ;; over its bins in order, both frames side by side; $power: slots of two doubles (bins), $firsts
+  ;; and $counts: i32 per band, $weights: the bands' weights (doubles) one band after the other.
+  (func (export "melPair") (param $power i32) (param $firsts i32) (param $counts i32) (param $weights i32)
+        (param $bands i32) (param $out i32)
+    (local $sum v128) (local $p i32) (local $n i32)
+    (block $bandsDone
+      (loop $eachBand
+        (br_if $bandsDone (i32.eqz (local.get $bands)))
+        (local.set $sum (v128.const i64x2 0 0))
+        (local.set $p (i32.add (local.get $power) (i32.shl (i32.load (local.get $firsts)) (i32.const 4))))
+        (local.set $n (i32.load (local.get $counts)))
+        (block $binsDone
+          (loop $eachBin
+            (br_if $binsDone (i32.eqz (local.get $n)))
+            (local.set $sum (f64x2.add (local.get $sum)
+              (f64x2.mul (v128.load64_splat (local.get $weights)) (v128.load (local.get $p)))))
+            (local.set $weights (i32.add (local.get $weights) (i32.const 8)))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+            (br $eachBin)))
+        (v128.store (local.get $out) (local.get $sum))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $firsts (i32.add (local.get $firsts) (i32.const 4)))
+        (local.set $counts (i32.add (local.get $counts) (i32.const 4)))
+        (local.set $bands (i32.sub (local.get $bands) (i32.const 1)))
+        (br $eachBand))))
+
+  ;; Two frames' cepstra (Features.ts, mfcc): row r's Σ_b dct[r, b] · logMel[b] over the bands in
+  ;; order, both frames side by side; $logMel: slots of two doubles; $dct: $rows × $bands doubles.
+  (func (export "dctPair") (param $logMel i32) (param $dct i32) (param $rows i32) (param $bands i32) (param $out i32)
+    (local $sum v128) (local $l i32) (local $b i32)
+    (block $rowsDone
+      (loop $eachRow
+        (br_if $rowsDone (i32.eqz (local.get $rows)))
+        (local.set $sum (v128.const i64x2 0 0))
+        (local.set $l (local.get $logMel))
+        (local.set $b (local.get $bands))
+        (block $bandsDone
+          (loop $eachBand
+            (br_if $bandsDone (i32.eqz (local.get $b)))
+            (local.set $sum (f64x2.add (local.get $sum)
+              (f64x2.mul (v128.load64_splat (local.get $dct)) (v128.load (local.get $l)))))
+            (local.set $dct (i32.add (local.get $dct) (i32.const 8)))
+            (local.set $l (i32.add (local.get $l) (i32.const 16)))
+            (local.set $b (i32.sub (local.get $b) (i32.const 1)))
+            (br $eachBand)))
+        (v128.store (local.get $out) (local.get $sum))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $rows (i32.sub (local.get $rows) (i32.const 1)))
+        (br $eachRow)))))
