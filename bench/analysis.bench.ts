@@ -10,19 +10,23 @@
  * The calls are made from the fixtures (bench/lib.ts): their decoded PCM, cycled with small gain
  * changes, is encoded by a pure-JS MP3 encoder (lamejs) at the fixtures' own MP3 settings (16 kHz
  * mono, 48 kbit/s) and cached under bench/.cache/ (gitignored). Each analysis runs in a fresh child
- * process pinned to one CPU when `taskset` is there, and so does ffmpeg (the same CPU). Timings on
- * a shared machine wander, so each measurement is taken RUNS times (default 3; `RUNS=1` for a
- * quick look), the ffmpeg decode and the analysis taking turns, and the medians are printed.
- * The children are run with this process's `--conditions`: with `source` (below) they measure the
- * source; without it, the last build (packages/analysis/dist).
+ * process (bench/analysis-child.mjs) pinned to one CPU when `taskset` is there, and so does ffmpeg
+ * (the same CPU). Timings on a shared machine wander, so each measurement is taken RUNS times
+ * (default 3; `RUNS=1` for a quick look), the ffmpeg decode and the analysis taking turns, and the
+ * medians are printed.
  *
- *   npx tsx --conditions=source bench/analysis.bench.ts [--from <analysis dir>]
+ *   npx tsx bench/analysis.bench.ts          # the build, in plain node, as the service runs it (npm run bench)
+ *   npx tsx --conditions=source bench/analysis.bench.ts [--from <analysis dir>]   # the source, under tsx
+ *
+ * Without `--conditions=source` the children run the last build (packages/analysis/dist; `npm run
+ * bench` builds what is stale first) in plain `node`. With it, they run the source under tsx,
+ * whose loader makes every typed array access in the process slower (see analysis-child.mjs):
+ * for comparing two versions in one sitting, not for the bar.
  *
  * `--from` has the children analyse with another copy of the analysis package (e.g. the last
  * commit's: `mkdir -p bench/.cache/head && git archive HEAD packages/analysis | tar -x -C
  * bench/.cache/head`, then `--from bench/.cache/head/packages/analysis`), to compare in one sitting.
  */
-import { Effect } from "effect"
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -37,7 +41,6 @@ const from = fromIndex >= 0 && process.argv[fromIndex + 1] ? path.resolve(proces
 const Signal = (await import(
   from ? pathToFileURL(path.join(from, "src/signal/index.ts")).href : "@callsight/analysis/signal"
 )) as typeof SignalModule
-const { analyzeFile } = Signal
 
 /** Encodes `minutes` of cycled fixture audio to an MP3 file, streaming (never the whole call in memory). */
 const buildCall = async (file: string, minutes: number): Promise<void> =>
@@ -113,34 +116,14 @@ const conditions = (): Array<string> => {
 
 /** Runs the analysis of `file` in a fresh process (one CPU when taskset is there). */
 const analyseInChild = (file: string): ChildResult => {
-  const self = fileURLToPath(import.meta.url)
-  const tsx = path.join(repoRoot, "node_modules/.bin/tsx")
-  const command = pinned([tsx, ...conditions(), self, "--child", file, ...(from ? ["--from", from] : [])])
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "analysis-child.mjs")
+  const source = conditions().length > 0 || from !== undefined
+  const runner = source ? [path.join(repoRoot, "node_modules/.bin/tsx"), ...conditions()] : [process.execPath]
+  const command = pinned([...runner, script, file, ...(from ? ["--from", from] : [])])
   const result = spawnSync(command[0]!, command.slice(1), { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 })
   if (result.status !== 0) throw new Error(`analysis child failed: ${result.stderr}`)
   const line = result.stdout.trim().split("\n").pop()!
   return JSON.parse(line) as ChildResult
-}
-
-const child = async (file: string) => {
-  const startRssMb = process.memoryUsage().rss / 1024 / 1024
-  const started = performance.now()
-  const cpu = process.cpuUsage()
-  const analysis = await Effect.runPromise(analyzeFile(file, { format: "mp3" }))
-  const seconds = (performance.now() - started) / 1000
-  const used = process.cpuUsage(cpu)
-  // maxRSS is in kilobytes
-  const maxRssMb = process.resourceUsage().maxRSS / 1024
-  const result: ChildResult = {
-    seconds,
-    cpuSeconds: (used.user + used.system) / 1e6,
-    maxRssMb,
-    startRssMb,
-    durationS: analysis.duration_s,
-    speakers: analysis.speakers.length,
-    turns: analysis.speaker_turns.length
-  }
-  console.log(JSON.stringify(result))
 }
 
 const RUNS = Math.max(1, Number(process.env["RUNS"] ?? 3))
@@ -177,7 +160,7 @@ const main = async () => {
   const longRss = median(longRuns.map((r) => r.maxRssMb))
   const lines = [
     `60-minute mono MP3 (${(fs.statSync(sixty).size / 1e6).toFixed(1)} MB, ${(ours.durationS / 60).toFixed(1)} min), median of ${RUNS}` +
-      `${from ? ` (analysis from ${path.relative(repoRoot, from) || from})` : ""}:`,
+      `${from ? ` (analysis from ${path.relative(repoRoot, from) || from}, under tsx)` : conditions().length > 0 ? " (the source, under tsx)" : " (the build, in plain node)"}:`,
     `  Callsight acoustic analysis: ${seconds.toFixed(2)} s  (${realTime.toFixed(0)}× real time; target ≥ 500×) ` +
       `— ${ours.speakers} speakers, ${ours.turns} turns, peak RSS ${median(sixtyRuns.map((r) => r.maxRssMb)).toFixed(0)} MB` +
       spread(sixtyRuns.map((r) => r.seconds), 2),
@@ -195,6 +178,4 @@ const main = async () => {
   console.log(lines.join("\n"))
 }
 
-const childIndex = process.argv.indexOf("--child")
-if (childIndex >= 0) await child(process.argv[childIndex + 1]!)
-else await main()
+await main()
