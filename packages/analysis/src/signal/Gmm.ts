@@ -86,6 +86,7 @@ const place = (gmm: Gmm): Placement => {
 
 /** Writes `x[offset..offset+dims)` where the kernel's scores read their row (the scratch's start). */
 const loadRow = (x: Float32Array, offset: number, dims: number): void => {
+  kernel.scratch(dims * 4)
   const f32 = kernel.f32
   for (let d = 0; d < dims; d++) f32[d] = x[offset + d]!
 }
