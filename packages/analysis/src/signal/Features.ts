@@ -263,7 +263,7 @@ const createFrameKernel = () => {
 
   /**
    * Writes lane `lane`'s input from the frame at `samples[at..at+FRAME)`, whose mean (its
-   * samples' sum over FRAME, summed in order) is `mean`.
+   * samples' sum over FRAME, summed in order) is `mean` (the zeros after it: `each`).
    */
   const analyse = (lane: number, samples: Float32Array, at: number, mean: number): void => {
     const input = wasm.f64
@@ -274,7 +274,6 @@ const createFrameKernel = () => {
       input[j] = (x - 0.97 * previous) * window[i]!
       previous = x
     }
-    for (let j = INPUT / 8 + 2 * FRAME + lane; j < SPECTRA / 8; j += 2) input[j] = 0
   }
 
   /** Transforms the analysed lanes (the first `lanes`) into their power spectra (`powers`). */
@@ -325,6 +324,9 @@ const createFrameKernel = () => {
     emit: (lane: number) => void
   ): void => {
     wasm.scratch(SCRATCH)
+    // both lanes' inputs past the frame: zeros, the transform's padding (the scratch is shared:
+    // written once a batch, as nothing else writes there until it ends)
+    wasm.f64.fill(0, INPUT / 8 + 2 * FRAME, SPECTRA / 8)
     for (let f = 0; f < count; f += 2) {
       const lanes = Math.min(2, count - f)
       for (let lane = 0; lane < lanes; lane++) analyse(lane, samples, starts[f + lane]!, means[f + lane]!)
