@@ -238,8 +238,9 @@ const createFrameKernel = () => {
   const MELS = PITCH_OUTPUT + 2 * PITCH_FFT_SIZE * 16
   const CEPSTRA = MELS + MEL_BANDS * 16
   const SCRATCH = CEPSTRA + MFCC_KEPT * 16
-  // each lane's power spectrum; past the last bin: zeros, which the padded mel weights below read
-  const powers = [new Float64Array(FFT_SIZE), new Float64Array(FFT_SIZE)]
+  // each lane's power spectrum, for its band energy and its autocorrelation (the cepstra read
+  // the kernel's copy)
+  const powers = [new Float64Array(BINS), new Float64Array(BINS)]
   // each lane's autocorrelation, as far as the pitch reads it (complex interleaved, like the spectrum)
   const correlations = [new Float64Array(2 * (PITCH_MAX_LAG + 2)), new Float64Array(2 * (PITCH_MAX_LAG + 2))]
   // the cepstra's tables in the kernel: each mel filter's first bin and length (i32s), their
