@@ -201,6 +201,33 @@ describe("transcripts", () => {
         expect(rows.every((r) => r.quotes_ok && !r.roles.includes("?"))).toBe(true)
       }))
 
+    it.effect("trackers: a match the database refuses rolls back alone; the call still completes, charged once, its event recorded", () =>
+      Effect.gen(function* () {
+        const tenant = yield* createTenant(3)
+        const sql = yield* SqlClient.SqlClient
+        const trackerId = `trk_refused_${Date.now()}`
+        yield* sql`INSERT INTO trackers (tracker_id, client_id, name, kind, terms)
+                   VALUES (${trackerId}, ${tenant.client_id}, 'Refused', 'risk', ${JSON.stringify(["call"])}::jsonb)`
+        // A real error inside the completion's transaction: the database refuses this tracker's mentions.
+        const fn = `refuse_${trackerId}`
+        yield* sql.unsafe(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN IF NEW.tracker_id = '${trackerId}' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$`)
+        yield* sql.unsafe(`CREATE TRIGGER ${fn} BEFORE INSERT ON tracker_mentions FOR EACH ROW EXECUTE FUNCTION ${fn}()`)
+        const analysed = yield* analyse(tenant.api_key, "discovery-short.wav").pipe(
+          Effect.ensuring(Effect.orDie(Effect.zipRight(
+            sql.unsafe(`DROP TRIGGER ${fn} ON tracker_mentions`),
+            sql.unsafe(`DROP FUNCTION ${fn}()`)
+          )))
+        )
+        expect(analysed.status.status).toBe("completed")
+        expect(analysed.call.transcript.some((s: any) => /\bcalls?\b/i.test(s.text))).toBe(true)
+        expect(yield* balanceOf(tenant.client_id)).toBe(2)
+        const mentions = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tracker_mentions WHERE tracker_id = ${trackerId}`
+        expect(mentions[0].n).toBe(0)
+        const events = yield* sql<{ type: string }>`SELECT type FROM call_events WHERE call_id = ${analysed.callId} ORDER BY received_at`
+        expect(events.map((e) => e.type)).toEqual(["upload_accepted", "analysis_completed"])
+      }))
+
     it.effect("a rep-monologue call scores lower on Discovery and Listening than discovery-short", () =>
       Effect.gen(function* () {
         const tenant = yield* createTenant(3)

@@ -123,7 +123,12 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
     const logFields = (call: JobCall, started: number) =>
       Effect.map(Clock.currentTimeMillis, (now) => ({ call_id: call.call_id, client_id: call.client_id, duration_ms: now - started }))
 
-    /** Completes the call and takes its credit, in one transaction; answers the credits taken (0 or 1). */
+    /**
+     * Completes the call and takes its credit, in one transaction; answers the credits taken (0 or 1).
+     * The tenant's trackers are matched on the stored transcript in the same transaction, so a call
+     * read as completed already has its mentions (ports/CallTrackers.ts; a failed match rolls back to
+     * its own savepoint and never fails the call).
+     */
     const complete = (call: JobCall, result: AnalysisResult) =>
       transactions.run(
         Effect.gen(function* () {
@@ -131,6 +136,7 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
             return yield* new LeaseLost({ callId: call.call_id })
           }
           yield* calls.complete(call.call_id, result)
+          yield* callTrackers.matchCall(call.client_id, call.call_id)
           // A call the recorder brought counts against the monthly ingests, not the prepaid credits;
           // a call charged before (a re-analysis) is not charged again.
           const credits = call.source === "api" && (yield* ledger.chargedFor(call.call_id)) === 0 ? 1 : 0
@@ -256,8 +262,6 @@ export class AnalysisWorker extends Effect.Service<AnalysisWorker>()("AnalysisWo
         yield* Effect.logInfo("analysis completed").pipe(
           Effect.annotateLogs({ ...(yield* logFields(call, started)), credits })
         )
-        // the tenant's trackers on the stored transcript (ports/CallTrackers.ts; never fails the call)
-        yield* callTrackers.matchCall(call.client_id, call.call_id)
         if (llm !== null) {
           yield* assessors.recordUse(call.client_id, llm.provider, llm.error)
         }
