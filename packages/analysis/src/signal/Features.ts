@@ -237,7 +237,8 @@ const createFrameKernel = () => {
   const PITCH_OUTPUT = PITCH_INPUT + PITCH_FFT_SIZE * 16
   const MELS = PITCH_OUTPUT + 2 * PITCH_FFT_SIZE * 16
   const CEPSTRA = MELS + MEL_BANDS * 16
-  const SCRATCH = CEPSTRA + MFCC_KEPT * 16
+  const SAMPLES = CEPSTRA + MFCC_KEPT * 16 // the two frames' samples (floats), B's HOP after A's
+  const SCRATCH = SAMPLES + (HOP + FRAME) * 4
   // each lane's power spectrum, for its band energy and its autocorrelation (the cepstra read
   // the kernel's copy)
   const powers = [new Float64Array(BINS), new Float64Array(BINS)]
@@ -257,24 +258,21 @@ const createFrameKernel = () => {
     wasm.f64.set(Float64Array.from(filters.flatMap((f) => [...f.weights])), (at + WEIGHTS) / 8)
     wasm.f64.set(Float64Array.from(dctMatrix(MFCC_DIMS).subarray(MEL_BANDS)), (at + DCT) / 8)
   })
-  const window = Float64Array.from(hamming)
+  const windowTable = placed(FRAME * 8, (at) => wasm.f64.set(hamming, at / 8))
   const windowCorrelation = windowAutocorrelation()
   const bandLow = Math.round((BAND_LOW_HZ * FFT_SIZE) / ANALYSIS_RATE)
   const bandHigh = Math.round((BAND_HIGH_HZ * FFT_SIZE) / ANALYSIS_RATE)
 
   /**
-   * Writes lane `lane`'s input from the frame at `samples[at..at+FRAME)`, whose mean (its
-   * samples' sum over FRAME, summed in order) is `mean` (the zeros after it: `each`).
+   * Writes the inputs of the frames at `samples[at..]` (A) and, with `lanes` 2, HOP samples later
+   * (B), whose means (their samples' sums over FRAME, summed in order) are `meanA` and `meanB`
+   * (the zeros after them: `each`): pre-emphasised, which flattens speech's spectral tilt so high
+   * bands count in the cepstrum, and windowed, in the kernel (`windowPair`).
    */
-  const analyse = (lane: number, samples: Float32Array, at: number, mean: number): void => {
-    const input = wasm.f64
-    let previous = samples[at]! - mean
-    for (let i = 0, j = INPUT / 8 + lane; i < FRAME; i++, j += 2) {
-      const x = samples[at + i]! - mean
-      // pre-emphasis flattens speech's spectral tilt so high bands count in the cepstrum
-      input[j] = (x - 0.97 * previous) * window[i]!
-      previous = x
-    }
+  const analyse = (lanes: number, samples: Float32Array, at: number, meanA: number, meanB: number): void => {
+    const hop = lanes === 2 ? HOP : 0
+    wasm.f32.set(samples.subarray(at, at + hop + FRAME), SAMPLES / 4)
+    wasm.exports.windowPair(SAMPLES, hop, meanA, lanes === 2 ? meanB : meanA, windowTable(), FRAME, INPUT)
   }
 
   /** Transforms the analysed lanes (the first `lanes`) into their power spectra (`powers`). */
@@ -330,7 +328,7 @@ const createFrameKernel = () => {
     wasm.f64.fill(0, INPUT / 8 + 2 * FRAME, SPECTRA / 8)
     for (let f = 0; f < count; f += 2) {
       const lanes = Math.min(2, count - f)
-      for (let lane = 0; lane < lanes; lane++) analyse(lane, samples, starts[f + lane]!, means[f + lane]!)
+      analyse(lanes, samples, starts[f]!, means[f]!, means[f + 1]!)
       transform(lanes)
       if (withCepstra) {
         cepstra(lanes)

@@ -41,6 +41,7 @@ interface KernelExports {
   readonly powerPair: (output: number, power: number, bins: number) => void
   readonly melPair: (power: number, firsts: number, counts: number, weights: number, bands: number, out: number) => void
   readonly dctPair: (logMel: number, dct: number, rows: number, bands: number, out: number) => void
+  readonly windowPair: (samples: number, hop: number, meanA: number, meanB: number, window: number, n: number, out: number) => void
 }
 
 const PAGE = 65_536

@@ -342,4 +342,35 @@
         (v128.store (local.get $out) (local.get $sum))
         (local.set $out (i32.add (local.get $out) (i32.const 16)))
         (local.set $rows (i32.sub (local.get $rows) (i32.const 1)))
-        (br $eachRow)))))
+        (br $eachRow))))
+
+  ;; Two frames' inputs (Features.ts, analyse): frame A's samples at $samples, frame B's $hop
+  ;; samples later (floats), less their means, pre-emphasised (x - 0.97 · the previous x; the first
+  ;; x is its own previous) and windowed: slot i at $out = ((x_i - 0.97 · x_i-1) · window_i) for A and B.
+  (func (export "windowPair") (param $samples i32) (param $hop i32) (param $meanA f64) (param $meanB f64)
+        (param $window i32) (param $n i32) (param $out i32)
+    (local $means v128) (local $x v128) (local $previous v128) (local $b i32)
+    (local.set $means (f64x2.replace_lane 1 (f64x2.splat (local.get $meanA)) (local.get $meanB)))
+    (local.set $b (i32.add (local.get $samples) (i32.shl (local.get $hop) (i32.const 2))))
+    (local.set $previous
+      (f64x2.sub
+        (f64x2.replace_lane 1 (f64x2.splat (f64.promote_f32 (f32.load (local.get $samples)))) (f64.promote_f32 (f32.load (local.get $b))))
+        (local.get $means)))
+    (block $done
+      (loop $each
+        (br_if $done (i32.eqz (local.get $n)))
+        (local.set $x
+          (f64x2.sub
+            (f64x2.replace_lane 1 (f64x2.splat (f64.promote_f32 (f32.load (local.get $samples)))) (f64.promote_f32 (f32.load (local.get $b))))
+            (local.get $means)))
+        (v128.store (local.get $out)
+          (f64x2.mul
+            (f64x2.sub (local.get $x) (f64x2.mul (f64x2.splat (f64.const 0.97)) (local.get $previous)))
+            (v128.load64_splat (local.get $window))))
+        (local.set $previous (local.get $x))
+        (local.set $samples (i32.add (local.get $samples) (i32.const 4)))
+        (local.set $b (i32.add (local.get $b) (i32.const 4)))
+        (local.set $window (i32.add (local.get $window) (i32.const 8)))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $each)))))
