@@ -91,6 +91,36 @@ export const processCpuSeconds = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond()
 }
 
+/** /proc/<pid>/stat's fields after the command (field 3 on), or none when the process is gone. */
+const statFields = (pid: string): ReadonlyArray<string> | undefined => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    return [stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), ...stat.slice(stat.lastIndexOf(")") + 2).split(" ")]
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The CPU time (seconds) of a PostgreSQL server on this machine so far: its postmaster's own, that
+ * of its children that have exited (reaped: the postmaster's cutime and cstime) and that of its
+ * children alive (the backends, one per connection); undefined when no postmaster runs here (a
+ * database on another machine). What the database spends on a load is the difference over it.
+ */
+export const postgresCpuSeconds = (): number | undefined => {
+  const processes = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
+    const f = statFields(pid)
+    return f === undefined || f[0] !== "postgres" ? [] : [{ pid, ppid: f[2]!, f }]
+  })
+  const pids = new Set(processes.map((p) => p.pid))
+  const postmaster = processes.find((p) => !pids.has(p.ppid))
+  if (postmaster === undefined) return undefined
+  // after the command (index 0): utime 12, stime 13, cutime 14, cstime 15 (fields 14–17 of the line)
+  const own = postmaster.f.slice(12, 16).reduce((sum, x) => sum + Number(x), 0)
+  const children = processes.filter((p) => p.ppid === postmaster.pid).reduce((sum, p) => sum + Number(p.f[12]) + Number(p.f[13]), 0)
+  return (own + children) / clockTicksPerSecond()
+}
+
 /**
  * The environment of a production-like `callsight serve` (or `callsight worker`) on `databaseUrl`,
  * without PORT: JSON logs, NODE_ENV=production, a fresh SECRETS_KEY at each call (a server and its

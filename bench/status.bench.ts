@@ -14,7 +14,9 @@
  * then DURATION_S seconds): req/s, p50 and p99, and at 200 connections the p99 of the answers after
  * each connection's first and the slowest first answer apart (see `load`). Then a fixed number of requests (CPU_REQUESTS, at
  * 50 connections) is sent and the server's own CPU time (user + system, /proc/<pid>/stat) over them
- * is divided by their number: CPU µs per request, the figure least moved by a busy machine. The
+ * is divided by their number: CPU µs per request, the figure least moved by a busy machine; and so is
+ * PostgreSQL's over the same requests, when it runs on this machine (what the statements cost it:
+ * on one machine the database, the server and the load share the cores). The
  * service's lines give its share of the floor and of bare Node. Targets (issue 39): the poll at
  * ≥ 0.85 × the floor's req/s at 50 connections, p99 at 200 ≤ 1.25 × the floor's; `/health` at
  * ≥ 0.85 × the floor's; no non-2xx.
@@ -32,7 +34,7 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import pg from "pg"
-import { benchDir, fixturesDir, freePort, processCpuSeconds, productionEnv, repoRoot, sleep, stopChild, waitReady } from "./lib.js"
+import { benchDir, fixturesDir, freePort, postgresCpuSeconds, processCpuSeconds, productionEnv, repoRoot, sleep, stopChild, waitReady } from "./lib.js"
 
 const serviceRoot = path.resolve(process.env.BENCH_SERVICE_ROOT ?? repoRoot)
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
@@ -137,19 +139,42 @@ const load = async (url: string, connections: number, headers: Record<string, st
 /** A process's CPU time so far (user + system), in µs, from /proc/<pid>/stat. */
 const cpuUs = (pid: number) => processCpuSeconds(pid) * 1_000_000
 
-/** The server's CPU µs per request over CPU_REQUESTS requests at 50 connections (after the timed loads). */
+/** PostgreSQL's CPU time so far (all its processes on this machine), in µs; undefined when it runs elsewhere. */
+const databaseUs = () => {
+  const s = postgresCpuSeconds()
+  return s === undefined ? undefined : s * 1_000_000
+}
+
+/**
+ * The server's CPU µs per request over CPU_REQUESTS requests at 50 connections (after the timed
+ * loads), and the database's (`db`: what its statements cost PostgreSQL, which shares this
+ * machine's cores with the server and the load).
+ */
 const cpuPerRequest = async (pid: number, url: string, headers: Record<string, string> = {}) => {
   const before = cpuUs(pid)
+  const dbBefore = databaseUs()
   const result = await autocannon({ url, connections: 50, amount: CPU_REQUESTS, headers })
-  return { us: (cpuUs(pid) - before) / result.requests.total, errors: result.errors + result.timeouts + result.non2xx }
+  const dbAfter = databaseUs()
+  const n = result.requests.total
+  return {
+    us: (cpuUs(pid) - before) / n,
+    db: dbBefore === undefined || dbAfter === undefined ? undefined : (dbAfter - dbBefore) / n,
+    errors: result.errors + result.timeouts + result.non2xx
+  }
+}
+
+interface Cpu {
+  readonly us: number
+  readonly db: number | undefined
+  readonly errors: number
 }
 
 interface Figures {
   readonly poll50: Load
   readonly poll200: Load
   readonly health: Load
-  readonly pollCpu: { readonly us: number; readonly errors: number }
-  readonly healthCpu: { readonly us: number; readonly errors: number }
+  readonly pollCpu: Cpu
+  readonly healthCpu: Cpu
 }
 
 const measure = async (pid: number, base: string, callId: string, key: Record<string, string>): Promise<Figures> => ({
@@ -185,6 +210,10 @@ const report = (name: string, f: Figures, floor?: Figures, bare?: Figures) => {
   console.log(loadLine("/health, 50 conn", f.health, (x) => x.health.rps))
   console.log(`  CPU per request  poll ${f.pollCpu.us.toFixed(0).padStart(5)} µs${shares((x) => x.pollCpu.us, true)}${errors(f.pollCpu.errors)}`)
   console.log(`                   /health ${f.healthCpu.us.toFixed(0).padStart(5)} µs${shares((x) => x.healthCpu.us, true)}${errors(f.healthCpu.errors)}`)
+  if (f.pollCpu.db !== undefined && f.healthCpu.db !== undefined) {
+    console.log(`  PostgreSQL's CPU per request  poll ${f.pollCpu.db.toFixed(0).padStart(5)} µs${shares((x) => x.pollCpu.db ?? NaN, true)}`)
+    console.log(`                                /health ${f.healthCpu.db.toFixed(0).padStart(5)} µs${shares((x) => x.healthCpu.db ?? NaN, true)}`)
+  }
 }
 
 const main = async () => {
