@@ -3,12 +3,15 @@
  * workers are off on every connection of the pool, whatever the server's own settings (issue 39: an
  * interactive read over many calls paid seconds of compiling for a fraction of that in work, and a
  * read planned with parallel workers paid their start and a hash table built by each); an idle
- * connection is kept for IDLE_TIMEOUT, not node-postgres' 10 s.
+ * connection is kept for IDLE_TIMEOUT, not node-postgres' 10 s; a statement marked `prepared`
+ * (db/Prepared.ts) is prepared once per connection, the others are not, and a connection names at
+ * most MAX_NAMED_PER_CONNECTION.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { type Duration, Effect, Redacted } from "effect"
 import { layerPostgres } from "../src/db/Database.js"
+import { MAX_NAMED_PER_CONNECTION, prepared, preparedName } from "../src/db/Prepared.js"
 import { testDatabaseUrl, testServerUrl } from "./utils/TestDatabase.js"
 
 describe("the PostgreSQL pool", () => {
@@ -50,5 +53,47 @@ describe("the PostgreSQL pool", () => {
       // a short idle timeout closes it: another connection (another backend) answers
       const [c, d] = yield* twice("1 second").pipe(Effect.provide(layerPostgres({ url, maxConnections: 1, idleTimeout: "200 millis" })))
       expect(d).not.toBe(c)
+    }), 30_000)
+
+  it.scoped.skipIf(testServerUrl() === undefined)("prepares a marked statement once per connection, with its values as parameters; an unmarked one never", () =>
+    Effect.gen(function* () {
+      const url = Redacted.make((yield* testDatabaseUrl())!)
+      const found = yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        // one connection: a transaction holds it for every statement below
+        return yield* sql.withTransaction(Effect.gen(function* () {
+          const marked = (n: number) => sql<{ twice: number }>`${prepared(sql)}SELECT ${n}::int * 2 AS twice`
+          const answers = [yield* marked(1), yield* marked(20), yield* marked(300)].map((rows) => rows[0]!.twice)
+          // rows as arrays (@effect/sql's `.values`) take the same path, and the same statement
+          const values = yield* marked(7).values
+          yield* sql`SELECT 2 AS unmarked`
+          const statements = yield* sql<{ name: string; statement: string; calls: number }>`
+            SELECT name, statement, (generic_plans + custom_plans)::int AS calls FROM pg_prepared_statements ORDER BY name`
+          return { answers, values, statements }
+        }))
+      }).pipe(Effect.provide(layerPostgres({ url, maxConnections: 1 })))
+      expect(found.answers).toEqual([2, 40, 600])
+      expect(found.values).toEqual([[14]])
+      const text = "/* prepared */ SELECT $1::int * 2 AS twice"
+      expect(found.statements).toEqual([{ name: preparedName(text), statement: text, calls: 4 }])
+    }), 30_000)
+
+  it.scoped.skipIf(testServerUrl() === undefined)("names at most MAX_NAMED_PER_CONNECTION marked texts a connection, and runs the others unnamed", () =>
+    Effect.gen(function* () {
+      const url = Redacted.make((yield* testDatabaseUrl())!)
+      const found = yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql.withTransaction(Effect.gen(function* () {
+          // texts that vary (a constant written into each): what a marked statement must not be
+          const answers = yield* Effect.forEach(
+            Array.from({ length: MAX_NAMED_PER_CONNECTION + 6 }, (_, i) => i),
+            (i) => Effect.map(sql<{ n: number }>`${prepared(sql)}SELECT ${sql.literal(String(i))}::int AS n`, (rows) => rows[0]!.n)
+          )
+          const named = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`
+          return { answers, named: named[0]!.n }
+        }))
+      }).pipe(Effect.provide(layerPostgres({ url, maxConnections: 1 })))
+      expect(found.answers).toEqual(Array.from({ length: MAX_NAMED_PER_CONNECTION + 6 }, (_, i) => i))
+      expect(found.named).toBe(MAX_NAMED_PER_CONNECTION)
     }), 30_000)
 })

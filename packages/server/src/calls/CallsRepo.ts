@@ -33,6 +33,7 @@ import { Effect, Option, Record, Schema } from "effect"
 import type { AnalysisResult } from "@callsight/analysis"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { prepared } from "../db/Prepared.js"
 import { trendDueDays } from "../lib/DueDates.js"
 import { speechToTextFactsColumns, SpeechToTextFacts } from "../views/SpeechToTextQueries.js"
 
@@ -269,8 +270,9 @@ export class CallsRepo extends Effect.Service<CallsRepo>()("CallsRepo", {
     const findStatus = Rows.findOne({
       Request: TenantCall,
       Result: CallStatusRow,
+      // polled by agents in loops: prepared once per connection (db/Prepared.ts)
       execute: ({ callId, tenantId }) =>
-        sql`SELECT ${fields},
+        sql`${prepared(sql)}SELECT ${fields},
                    (result -> 'scorecard' ->> 'overall')::float8 AS overall_score,
                    (result -> 'metrics' ->> 'talk_ratio')::float8 AS talk_ratio,
                    jsonb_array_length(result -> 'speakers') AS speakers,

@@ -11,6 +11,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Redacted } from "effect"
 import { createRequire } from "node:module"
 import * as Pglite from "./PgliteClient.js"
+import { type PgQueryClient, prepareMarked } from "./Prepared.js"
 
 export interface PoolStats {
   /** Connections open. */
@@ -66,6 +67,7 @@ interface PgPool {
   query(text: string): Promise<unknown>
   end(): Promise<void>
   on(event: "error", listener: (error: Error) => void): unknown
+  on(event: "connect", listener: (client: PgQueryClient) => void): unknown
 }
 const { Pool } = createRequire(import.meta.url)("pg") as {
   readonly Pool: new (config: Record<string, unknown>) => PgPool
@@ -140,6 +142,8 @@ const makePool = (options: PostgresOptions) => {
       })
       // An idle connection that dies emits "error" on the pool; unhandled, it would crash the process.
       pool.on("error", () => {})
+      // the statements marked `prepared` (Prepared.ts) are prepared once per connection
+      pool.on("connect", prepareMarked)
       return pool
     }),
     (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption("1 second"))

@@ -4,6 +4,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
+import { prepared } from "../db/Prepared.js"
 
 /** A key as the portal shows it: by prefix, never the key. */
 const KeyRow = Schema.Struct({
@@ -32,7 +33,8 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeysRepo", {
     const findActiveByHash = Rows.findOne({
       Request: Schema.String,
       Result: Schema.Struct({ key_id: KeyId, client_id: ClientId }),
-      execute: (hash) => sql`SELECT key_id, client_id FROM api_keys WHERE key_hash = ${hash} AND revoked_at IS NULL`
+      // on every agent request whose key is not remembered (TenantKeys): prepared once per connection (db/Prepared.ts)
+      execute: (hash) => sql`${prepared(sql)}SELECT key_id, client_id FROM api_keys WHERE key_hash = ${hash} AND revoked_at IS NULL`
     })
 
     // Written at most once a minute per key, so a busy key does not turn every read into a write.
