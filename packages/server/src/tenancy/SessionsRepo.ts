@@ -7,6 +7,7 @@ import { ClientId, Role, UserId } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
+import { prepared } from "../db/Prepared.js"
 import { newSecret, sha256Hex } from "../lib/Ids.js"
 import { isUsersCloser } from "./Sees.js"
 
@@ -57,8 +58,9 @@ export class SessionsRepo extends Effect.Service<SessionsRepo>()("SessionsRepo",
     const useQuery = Rows.findOne({
       Request: Schema.String,
       Result: SessionUse,
+      // on every portal request: prepared once per connection (db/Prepared.ts)
       execute: (hash) =>
-        sql`
+        sql`${prepared(sql)}
           WITH extended AS (
             UPDATE sessions SET last_seen_at = now(), expires_at = now() + make_interval(days => ${SESSION_DAYS})
             WHERE session_hash = ${hash} AND expires_at > now() AND last_seen_at < now() - interval '1 minute'
