@@ -442,6 +442,32 @@ describe("trends", () => {
         expect(theirs.changes[1].to_call_ids).toEqual([last[2]])
       }))
 
+    it.effect("the last day, cut at `until`: read from its stored row when no call took place later that day, else summed from its calls before `until`; the same answer", () =>
+      Effect.gen(function* () {
+        const owner = yield* newTenant("Cutoff")
+        const day = Date.UTC(2026, 2, 10) // a Tuesday
+        const at = (hours: number) => new Date(day + hours * 3_600_000).toISOString()
+        const before = [
+          yield* insertAnalysed(owner.clientId, crafted(["price", "price"]), { at: at(-20) }),
+          yield* insertAnalysed(owner.clientId, crafted(["price"]), { at: at(8) }),
+          yield* insertAnalysed(owner.clientId, crafted(["timing"]), { at: at(10) })
+        ]
+        const url = `${TRENDS}?periods=2&until=${at(12)}`
+        // nothing later that day: the day's stored row
+        const whole = yield* get(url, { session: owner.session })
+        const week = whole.team.periods.at(-1)
+        expect(week.period_start).toBe("2026-03-09")
+        expect(week.calls).toEqual({ count: 3, calls: 3, call_ids: [...before].reverse() })
+        expect(week.objections_by_kind.find((k: any) => k.kind === "price")).toEqual({ kind: "price", count: 3, calls: 2, call_ids: [before[1], before[0]] })
+        // a call later that day, after `until`: the day is summed from its calls before `until`, as before
+        yield* insertAnalysed(owner.clientId, crafted(["price", "price", "price"]), { at: at(15) })
+        const cut = yield* get(url, { session: owner.session })
+        expect({ ...cut, generated_at: whole.generated_at }).toEqual(whole)
+        // and with `until` after it, it counts (the day's stored row again)
+        const later = yield* get(`${TRENDS}?periods=2&until=${at(16)}`, { session: owner.session })
+        expect(later.team.periods.at(-1).objections_by_kind.find((k: any) => k.kind === "price").count).toBe(6)
+      }))
+
     it.effect("market intelligence: objections and competitors per week and industry across tenants; a segment of 2 tenants is withheld", () =>
       Effect.gen(function* () {
         const label = `freight ${Date.now()}`

@@ -428,9 +428,9 @@ export class Trends extends Effect.Service<Trends>()("Trends", {
         now: new Date(now).toISOString()
       }
       // the days written since they were summed, summed again before they are read
-      yield* queries.settle(request)
+      const settled = yield* queries.settle(request)
       const [groups, mentions, stepGroups, steps] = yield* Effect.all(
-        [queries.groups(request), queries.mentionGroups(request), queries.stepGroups(request), queries.steps(request)],
+        [queries.groups(settled), queries.mentionGroups(settled), queries.stepGroups(settled), queries.steps(settled)],
         { concurrency: 4 }
       )
       const team = windows.map(() => new PeriodAcc())
