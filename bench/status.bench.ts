@@ -185,7 +185,8 @@ const measure = async (pid: number, base: string, callId: string, key: Record<st
   healthCpu: await cpuPerRequest(pid, `${base}/health`)
 })
 
-const share = (ours: number, theirs: number) => (ours / theirs).toFixed(2)
+/** ours / theirs, or "n/a" when theirs is 0 (the database's CPU for `/health`, which pings once a second). */
+const share = (ours: number, theirs: number) => (theirs > 0 ? (ours / theirs).toFixed(2) : "n/a")
 
 const report = (name: string, f: Figures, floor?: Figures, bare?: Figures) => {
   const shares = (pick: (f: Figures) => number, inverse = false) =>
