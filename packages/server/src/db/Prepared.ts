@@ -50,11 +50,14 @@ export const preparedName = (text: unknown): string | undefined =>
  */
 export const prepareMarked = (client: PgQueryClient): void => {
   const query = client.query.bind(client)
-  const named = new Set<string>()
+  // the connection's named statements by text: a text is hashed once, not at every execution
+  const named = new Map<string, string>()
   const nameFor = (text: unknown) => {
-    const name = preparedName(text)
-    if (name === undefined || (!named.has(name) && named.size >= MAX_NAMED_PER_CONNECTION)) return undefined
-    named.add(name)
+    if (typeof text !== "string" || !text.startsWith(MARK)) return undefined
+    const known = named.get(text)
+    if (known !== undefined || named.size >= MAX_NAMED_PER_CONNECTION) return known
+    const name = preparedName(text)!
+    named.set(text, name)
     return name
   }
   client.query = ((config: unknown, ...rest: Array<unknown>) => {
