@@ -32,6 +32,10 @@
  * own (SCALE_SESSION, else a random one). SCALE_DUMP=<folder> writes each read's last answer there,
  * to compare the answers before and after a change. SCALE_GAP_MS=n pauses n ms before each measured
  * read (reads spaced as a person's clicks, not back to back).
+ *
+ * Beside p50 and p95, the CPU time a read costs (over the measured reads): this process's (the
+ * service, and the bench's own client) and PostgreSQL's (its processes on this machine, as in
+ * bench/status.bench.ts). On two cores shared by the two, the p95 follows their sum.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
@@ -46,6 +50,7 @@ import { performance } from "node:perf_hooks"
 import { AppConfig } from "../packages/server/src/config.js"
 import { layerPostgres } from "../packages/server/src/db/Database.js"
 import { makeServerLayer } from "../packages/server/src/main.js"
+import { postgresCpuSeconds } from "./lib.js"
 import { seed, tenantId } from "./scale/seed.js"
 import { analysedTemplates } from "./scale/templates.js"
 
@@ -110,6 +115,9 @@ interface Figure {
   /** The answer's size. */
   readonly kb: number
   readonly note: string
+  /** CPU ms per measured read: this process's (the service and the bench's client) and PostgreSQL's (undefined when it runs elsewhere). */
+  readonly cpuMs: number
+  readonly dbCpuMs: number | undefined
 }
 
 interface RunFigures {
@@ -236,7 +244,7 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
 
     const reads: Record<string, Figure> = {}
     const f = (x: number) => x.toFixed(1).padStart(8)
-    console.log(`${"read".padEnd(38)}${"p50".padStart(11)}${"p95".padStart(11)}     n   answer`)
+    console.log(`${"read".padEnd(38)}${"p50".padStart(11)}${"p95".padStart(11)}     n   answer   CPU ms a read: ours / PostgreSQL's`)
     for (const [label, path, headers] of READ_LIST) {
       if (ONLY.length > 0 && !ONLY.some((o) => label.includes(o))) continue
       let note = ""
@@ -248,6 +256,8 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
       }
       const runs: Array<number> = []
       const started = performance.now()
+      const cpuBefore = process.cpuUsage()
+      const dbBefore = postgresCpuSeconds()
       let size = 0
       let lastText = ""
       while (runs.length < READS && (runs.length < 5 || performance.now() - started < BUDGET_MS + READS * GAP_MS)) {
@@ -257,12 +267,23 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
         size = r.text.length
         lastText = r.text
       }
+      const cpu = process.cpuUsage(cpuBefore)
+      const dbAfter = postgresCpuSeconds()
       runs.sort((a, b) => a - b)
       if (DUMP !== undefined) writeFileSync(join(DUMP, `${label.replace(/[^a-z0-9]+/gi, "_")}.json`), lastText)
-      const figure = { p50: percentile(runs, 0.5), p95: percentile(runs, 0.95), n: runs.length, kb: size / 1024, note }
+      const figure = {
+        p50: percentile(runs, 0.5),
+        p95: percentile(runs, 0.95),
+        n: runs.length,
+        kb: size / 1024,
+        note,
+        cpuMs: (cpu.user + cpu.system) / 1000 / runs.length,
+        dbCpuMs: dbBefore === undefined || dbAfter === undefined ? undefined : ((dbAfter - dbBefore) * 1000) / runs.length
+      }
       reads[label] = figure
       console.log(
         `${label.padEnd(38)}${f(figure.p50)} ms${f(figure.p95)} ms  ${String(figure.n).padStart(4)}${figure.kb.toFixed(0).padStart(7)} kB` +
+          `${f(figure.cpuMs)} /${figure.dbCpuMs === undefined ? "      n/a" : f(figure.dbCpuMs)}` +
           `${figure.p95 > TARGET_MS ? "  over 100 ms" : ""}${note === "" ? "" : `  (${note})`}`
       )
     }

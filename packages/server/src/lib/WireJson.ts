@@ -13,6 +13,10 @@
  * fields only (the encoding pass would have dropped any other), so the view builds it field by
  * field. The answer's schema still documents it (OpenAPI), the typed client still decodes it with
  * that schema, and Trends.test decodes both trends doors' answers with it, extra fields refused.
+ *
+ * The text is turned into bytes by `Buffer.from`, not by the platform's `TextEncoder` (what
+ * `HttpServerResponse.json`/`text` use): on Node 20, `TextEncoder.encode` of the 1.8 MB answer of
+ * a year by month took ~5 ms where `Buffer.from` takes ~0.5 ms (the same UTF-8 bytes).
  */
 import { HttpServerResponse } from "@effect/platform"
 import type { Schema } from "effect"
@@ -20,4 +24,5 @@ import type { Schema } from "effect"
 export const wireJson = <S extends Schema.Schema.Any>(
   _schema: S,
   value: Schema.Schema.Type<S> extends Schema.Schema.Encoded<S> ? Schema.Schema.Type<S> : never
-): HttpServerResponse.HttpServerResponse => HttpServerResponse.unsafeJson(value)
+): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.uint8Array(Buffer.from(JSON.stringify(value), "utf8"), { contentType: "application/json" })
