@@ -93,8 +93,10 @@ interface Load {
   readonly p99: number
   /** p99 of the answers after each connection's first (the connections' start left out: see `load`). */
   readonly steadyP99: number
-  /** The slowest first answer of a connection. */
+  /** The slowest first answer of a connection, and the median and 90th percentile of the first answers. */
   readonly firstMax: number
+  readonly firstP50: number
+  readonly firstP90: number
   readonly errors: number
 }
 
@@ -132,6 +134,8 @@ const load = async (url: string, connections: number, headers: Record<string, st
     p99: result.latency.p99,
     steadyP99: Math.round(quantile(steady, 0.99)),
     firstMax: Math.round(Math.max(0, ...first)),
+    firstP50: Math.round(quantile(first.sort((a, b) => a - b), 0.5)),
+    firstP90: Math.round(quantile(first, 0.9)),
     errors
   }
 }
@@ -207,7 +211,7 @@ const report = (name: string, f: Figures, floor?: Figures, bare?: Figures) => {
   }`)
   console.log(`  ${"".padEnd(16)} steady p99 ${String(f.poll200.steadyP99).padStart(4)} ms${
     floor === undefined ? "" : ` (${share(f.poll200.steadyP99, floor.poll200.steadyP99)}× floor's)`
-  }, slowest first answer of a connection ${f.poll200.firstMax} ms`)
+  }, first answers of the connections p50 ${f.poll200.firstP50} ms, p90 ${f.poll200.firstP90} ms, slowest ${f.poll200.firstMax} ms`)
   console.log(loadLine("/health, 50 conn", f.health, (x) => x.health.rps))
   console.log(`  CPU per request  poll ${f.pollCpu.us.toFixed(0).padStart(5)} µs${shares((x) => x.pollCpu.us, true)}${errors(f.pollCpu.errors)}`)
   console.log(`                   /health ${f.healthCpu.us.toFixed(0).padStart(5)} µs${shares((x) => x.healthCpu.us, true)}${errors(f.healthCpu.errors)}`)
