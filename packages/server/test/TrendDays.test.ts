@@ -7,6 +7,8 @@
  * not lost (PostgreSQL). `trend_months` (migration 0033): a year read from the months gives the
  * numbers it gives from the days, before and after a day of a built month is written; a build and
  * a day summed again at the same time leave no month built from the day as it was (PostgreSQL).
+ * `trend_weeks` (migration 0035): the same for twenty weeks read from the weeks, and for a window
+ * cut into days, weeks and months.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -240,13 +242,29 @@ const byKey = <A extends { key: string }>(rows: ReadonlyArray<A>) => [...rows].s
 
 /** The three aggregated reads of a year by month (as Trends.scopes makes them), each row as the service reads it. */
 const yearRead = (clientId: string, now: number) =>
+  windowsRead(clientId, now, Array.from({ length: 12 }, (_, i) => {
+    const d = new Date(now)
+    return [new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 11 + i, 1)).toISOString(),
+      new Date(Math.min(now, Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 10 + i, 1))).toISOString()]
+  }))
+
+/** The Monday (UTC midnight, ms) of the week holding `ms`. */
+const mondayOf = (ms: number) => {
+  const day = Math.floor(ms / DAY) * DAY
+  return day - ((new Date(day).getUTCDay() + 6) % 7) * DAY
+}
+
+/** The last 20 weeks (Monday to Sunday), the last cut at `now`. */
+const weeksRead = (clientId: string, now: number) =>
+  windowsRead(clientId, now, Array.from({ length: 20 }, (_, i) => {
+    const start = mondayOf(now) - (19 - i) * 7 * DAY
+    return [new Date(start).toISOString(), new Date(Math.min(now, start + 7 * DAY)).toISOString()]
+  }))
+
+/** The three aggregated reads over `windows` ([from, to], oldest first), each row as the service reads it. */
+const windowsRead = (clientId: string, now: number, windows: ReadonlyArray<readonly [string, string]>) =>
   Effect.gen(function* () {
     const queries = yield* TrendsQueries
-    const windows = Array.from({ length: 12 }, (_, i) => {
-      const d = new Date(now)
-      return [new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 11 + i, 1)).toISOString(),
-        new Date(Math.min(now, Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 10 + i, 1))).toISOString()]
-    })
     const request = {
       clientId,
       sees: { _tag: "Team" } as const,
@@ -385,4 +403,94 @@ describe("trend_months", () => {
       }).pipe(Effect.provide(TestDatabase.layer)),
     60_000
   )
+})
+
+describe("trend_weeks", () => {
+  it.layer(Layer.provideMerge(TrendsQueries.Default, TestDatabase.layer), { timeout: 60_000 })((it) => {
+    it.effect("a week that is over is summed from its days once, read in their place with the same numbers, and summed again after a day of it is", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const queries = yield* TrendsQueries
+        yield* sql`INSERT INTO tenants (client_id, company_name, plan) VALUES ('cli_tw', 'Weeks', 'growth')`
+        yield* sql`INSERT INTO deals (deal_id, client_id) VALUES ('deal_tw1', 'cli_tw'), ('deal_tw2', 'cli_tw')`
+        yield* sql`INSERT INTO trackers (tracker_id, client_id, name, kind, terms, source) VALUES ('trk_tw', 'cli_tw', 'Competitors', 'competitor', '["Gong","Clari"]', 'market_profile')`
+        const now = Date.now()
+        const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+        const today = Math.floor(now / DAY) * DAY
+        // ~100 days of calls, 3 closers (one call in 9 without), every 10 hours: more than 10 of each number in a week;
+        // one deal met every 40 hours (its steps kept), the other every 160 (its steps slipped)
+        const ids: Array<string> = []
+        for (let i = 0; i < 240; i++) {
+          const at = today - 100 * DAY + i * 10 * 3_600_000
+          const closer = i % 9 === 8 ? null : ["ana@t.test", "bo@t.test", "Cy@t.test"][i % 3]!
+          const deal = i % 4 === 0 ? "deal_tw1" : i % 16 === 1 ? "deal_tw2" : undefined
+          const dueDays = deal === undefined ? undefined : [iso(at + 2 * DAY), ...(i % 8 === 0 ? [iso(at + 400 * DAY)] : [])]
+          ids.push(yield* insertCall("cli_tw", { closer, at, n: i % 6, overall: i % 7 === 0 ? null : 40 + (i % 11), deal, dueDays }))
+          if (i % 5 === 0) {
+            yield* sql`INSERT INTO tracker_mentions (tracker_id, call_id, client_id, ord, term, speaker, start_s, matched, quote)
+                       VALUES ('trk_tw', ${ids.at(-1)!}, 'cli_tw', 0, ${i % 10 === 0 ? "Gong" : "Clari"}, 'S1', 1, 'x', 'x')`
+          }
+        }
+        const built = sql<{ week: string }>`SELECT to_char(week, 'YYYY-MM-DD') AS week FROM trend_weeks_built WHERE client_id = 'cli_tw' ORDER BY 1`
+        yield* expectInStep
+        // a window from the middle of a month three months ago to now: days, whole weeks, whole months, weeks, days and the cut
+        const mixed = (at: number) => {
+          const d = new Date(at)
+          return windowsRead("cli_tw", at, [[new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 3, 12)).toISOString(), d.toISOString()]])
+        }
+        // read from the days (nothing built yet), then built by settling
+        const first = yield* weeksRead("cli_tw", now)
+        const firstMixed = yield* mixed(now)
+        expect(yield* built).toEqual([])
+        yield* queries.settle(first.request)
+        const weeks = (yield* built).map((w) => w.week)
+        // the nineteen weeks before this one (each over)
+        expect(weeks).toEqual(Array.from({ length: 19 }, (_, i) => iso(mondayOf(now) - (19 - i) * 7 * DAY)))
+        // a row per closer (3, and the calls without one) in each week with calls
+        const [rows] = yield* sql<{ n: number; weeks: number }>`SELECT count(*)::int AS n, count(DISTINCT day)::int AS weeks FROM trend_weeks WHERE client_id = 'cli_tw'`
+        expect(rows!.weeks).toBeGreaterThanOrEqual(13)
+        expect(rows!.n).toBe(rows!.weeks * 4)
+        const fromWeeks = yield* weeksRead("cli_tw", now)
+        expect(fromWeeks.read).toEqual(first.read)
+        // steps slipped both in recent weeks (not settled: counted from their lists) and in settled ones (summed)
+        const slipped = (p: number) => fromWeeks.read.steps.filter((s) => s.key.startsWith(`${p}/`)).reduce((n, s) => n + (s.slipped[0] as number), 0)
+        expect(slipped(17)).toBeGreaterThan(0)
+        expect(slipped(8)).toBeGreaterThan(0)
+        // the mixed window alone: its whole months built, and the whole weeks of the days before the first of them; the same numbers
+        yield* sql`DELETE FROM trend_weeks_built WHERE client_id = 'cli_tw'`
+        yield* queries.settle(firstMixed.request)
+        const [spans] = yield* sql<{ months: number; weeks: number }>`
+          SELECT (SELECT count(*)::int FROM trend_months_built WHERE client_id = 'cli_tw') AS months,
+                 (SELECT count(*)::int FROM trend_weeks_built WHERE client_id = 'cli_tw') AS weeks`
+        expect(spans!.months).toBe(2)
+        expect(spans!.weeks).toBeGreaterThanOrEqual(2)
+        expect((yield* mixed(now)).read).toEqual(firstMixed.read)
+        yield* queries.settle(first.request)
+        // a built week's rows are what is read (changed, the answer changes), and only while it is marked built
+        yield* sql`UPDATE trend_weeks SET n_calls = n_calls + 1000 WHERE client_id = 'cli_tw'`
+        expect((yield* weeksRead("cli_tw", now)).read).not.toEqual(first.read)
+        yield* sql`DELETE FROM trend_weeks_built WHERE client_id = 'cli_tw'`
+        yield* sql`UPDATE trend_weeks SET n_calls = n_calls + 1000 WHERE client_id = 'cli_tw'`
+        expect((yield* weeksRead("cli_tw", now)).read).toEqual(first.read)
+        yield* queries.settle(first.request)
+        expect((yield* built).map((w) => w.week)).toEqual(weeks)
+        expect((yield* weeksRead("cli_tw", now)).read).toEqual(first.read)
+
+        // a call of a settled week analysed again, and one deleted: their weeks (and months) are removed when their days are summed again
+        yield* sql`UPDATE calls SET result = ${result(5, 99)}::jsonb WHERE call_id = ${ids[50]!}`
+        yield* sql`DELETE FROM calls WHERE call_id = ${ids[100]!}`
+        yield* sql`SELECT trend_days_refresh(client_id, day, ck) FROM trend_days_stale ORDER BY client_id, day, ck`
+        expect((yield* built).length).toBe(weeks.length - 2)
+        const fromDays = yield* weeksRead("cli_tw", now)
+        yield* queries.settle(fromDays.request)
+        expect((yield* built).map((w) => w.week)).toEqual(weeks)
+        const again = yield* weeksRead("cli_tw", now)
+        expect(again.read).toEqual(fromDays.read)
+        expect(again.read).not.toEqual(first.read)
+        const againMixed = yield* mixed(now)
+        yield* queries.settle(againMixed.request)
+        expect((yield* mixed(now)).read).toEqual(againMixed.read)
+        expect(againMixed.read).not.toEqual(firstMixed.read)
+      }))
+  })
 })

@@ -38,6 +38,7 @@ import hygieneCover from "./migrations/0031_hygiene_cover.js"
 import trendDays from "./migrations/0032_trend_days.js"
 import trendMonths from "./migrations/0033_trend_months.js"
 import miTrendCells from "./migrations/0034_mi_trend_cells.js"
+import trendWeeks from "./migrations/0035_trend_weeks.js"
 
 export const migrations = {
   "0001_core": core,
@@ -73,7 +74,8 @@ export const migrations = {
   "0031_hygiene_cover": hygieneCover,
   "0032_trend_days": trendDays,
   "0033_trend_months": trendMonths,
-  "0034_mi_trend_cells": miTrendCells
+  "0034_mi_trend_cells": miTrendCells,
+  "0035_trend_weeks": trendWeeks
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

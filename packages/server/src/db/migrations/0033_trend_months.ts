@@ -37,41 +37,68 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { DAY_COLUMNS, MAX, METRICS, REFRESH_DAY_BODY, REFRESH_DAY_DECLARE, TERM_COLUMNS } from "./0032_trend_days.js"
 
-/** The advisory lock class of a tenant's month (the other key: the month's hash). */
-const MONTH_LOCK = 3_300_001
-const lockMonth = (client: string, month: string) => `PERFORM pg_advisory_xact_lock(${MONTH_LOCK}, hashtext(${client} || '/' || ${month}::text))`
+/**
+ * A span of days summed into rows of their own (a month here; a week, migration 0035): its tables,
+ * its function, its mark's column, the advisory lock class of a tenant's span (the other key: the
+ * span's hash), and the day after its last, from its first (`p_first`).
+ */
+export interface Span {
+  readonly rows: string
+  readonly terms: string
+  readonly built: string
+  readonly column: string
+  readonly build: string
+  readonly lock: number
+  readonly end: string
+}
+
+export const MONTH: Span = {
+  rows: "trend_months",
+  terms: "trend_month_terms",
+  built: "trend_months_built",
+  column: "month",
+  build: "trend_months_build",
+  lock: 3_300_001,
+  end: "(p_first + interval '1 month')::date"
+}
+
+export const lockSpan = (span: Span, client: string, first: string) =>
+  `PERFORM pg_advisory_xact_lock(${span.lock}, hashtext(${client} || '/' || ${first}::text))`
 /** The first day of the month of a date, without a time zone in between. */
-const monthOf = (day: string) => `make_date(extract(year FROM ${day})::int, extract(month FROM ${day})::int, 1)`
+export const monthOf = (day: string) => `make_date(extract(year FROM ${day})::int, extract(month FROM ${day})::int, 1)`
+
+/** A day summed again removes its span (mark and rows), under the span's lock, after the day is written. */
+export const removeSpanOf = (span: Span, first: string) => `
+    ${lockSpan(span, "p_client", first)};
+    DELETE FROM ${span.built} WHERE client_id = p_client AND ${span.column} = ${first};
+    IF FOUND THEN
+      DELETE FROM ${span.rows} WHERE client_id = p_client AND day = ${first};
+      DELETE FROM ${span.terms} WHERE client_id = p_client AND day = ${first};
+    END IF;`
 
 /** The stale day summed again (0032's function as it was), then its month removed, mark and rows. */
 const REFRESH_DAY = `
   CREATE OR REPLACE FUNCTION trend_days_refresh(p_client text, p_day date, p_ck text) RETURNS void LANGUAGE plpgsql AS $$
   DECLARE ${REFRESH_DAY_DECLARE}
           p_month date := ${monthOf("p_day")};
-  BEGIN${REFRESH_DAY_BODY}
-    ${lockMonth("p_client", "p_month")};
-    DELETE FROM trend_months_built WHERE client_id = p_client AND month = p_month;
-    IF FOUND THEN
-      DELETE FROM trend_months WHERE client_id = p_client AND day = p_month;
-      DELETE FROM trend_month_terms WHERE client_id = p_client AND day = p_month;
-    END IF;
+  BEGIN${REFRESH_DAY_BODY}${removeSpanOf(MONTH, "p_month")}
   END $$`
 
 const pick = (column: string) =>
   `(array_agg(${column} ORDER BY lowest_score, lowest_ms DESC, lowest_call_id DESC) FILTER (WHERE lowest_call_id IS NOT NULL))[1]`
 
-/** A tenant's month summed from its days, unless built already; the caller knows it is over. */
-const BUILD_MONTH = `
-  CREATE FUNCTION trend_months_build(p_client text, p_month date) RETURNS void LANGUAGE plpgsql AS $$
-  DECLARE p_end date := (p_month + interval '1 month')::date;
+/** A tenant's span (`p_first` its first day) summed from its days, unless built already; the caller knows it is over. */
+export const buildSpan = (span: Span) => `
+  CREATE FUNCTION ${span.build}(p_client text, p_first date) RETURNS void LANGUAGE plpgsql AS $$
+  DECLARE p_end date := ${span.end};
   BEGIN
-    ${lockMonth("p_client", "p_month")};
-    INSERT INTO trend_months_built (client_id, month) VALUES (p_client, p_month) ON CONFLICT DO NOTHING;
+    ${lockSpan(span, "p_client", "p_first")};
+    INSERT INTO ${span.built} (client_id, ${span.column}) VALUES (p_client, p_first) ON CONFLICT DO NOTHING;
     IF NOT FOUND THEN RETURN; END IF;
-    DELETE FROM trend_months WHERE client_id = p_client AND day = p_month;
-    DELETE FROM trend_month_terms WHERE client_id = p_client AND day = p_month;
-    INSERT INTO trend_months (client_id, ${DAY_COLUMNS})
-    WITH d AS (SELECT * FROM trend_days WHERE client_id = p_client AND day >= p_month AND day < p_end),
+    DELETE FROM ${span.rows} WHERE client_id = p_client AND day = p_first;
+    DELETE FROM ${span.terms} WHERE client_id = p_client AND day = p_first;
+    INSERT INTO ${span.rows} (client_id, ${DAY_COLUMNS})
+    WITH d AS (SELECT * FROM trend_days WHERE client_id = p_client AND day >= p_first AND day < p_end),
     sums AS (
       SELECT ck, (array_agg(closer_email ORDER BY newest_ms DESC))[1] AS closer_email, max(newest_ms) AS newest_ms,
              ${pick("lowest_score")} AS lowest_score, ${pick("lowest_ms")} AS lowest_ms, ${pick("lowest_call_id")} AS lowest_call_id,
@@ -96,38 +123,44 @@ const BUILD_MONTH = `
     far AS MATERIALIZED (
       SELECT d.ck, array_agg(f.id) AS ids, array_agg(f.ms) AS ms, array_agg(f.deadline) AS deadlines, array_agg(f.new) AS new
       FROM d, unnest(d.far_ids, d.far_ms, d.far_deadlines, d.far_new) AS f(id, ms, deadline, new) GROUP BY d.ck)
-    SELECT p_client, s.ck, p_month, s.closer_email, s.newest_ms, s.lowest_score, s.lowest_ms, s.lowest_call_id,
+    SELECT p_client, s.ck, p_first, s.closer_email, s.newest_ms, s.lowest_score, s.lowest_ms, s.lowest_call_id,
            ${METRICS.map((m) => `s.s_${m.name}, s.n_${m.name}`).join(", ")},
            COALESCE(l.ids, '{}'), COALESCE(l.times, '{}'), COALESCE(l.metrics, '{}'),
            COALESCE(n.ids, '{}'), COALESCE(n.ms, '{}'), COALESCE(n.deadlines, '{}'),
            COALESCE(f.ids, '{}'), COALESCE(f.ms, '{}'), COALESCE(f.deadlines, '{}'), COALESCE(f.new, '{}')
     FROM sums s LEFT JOIN lists l ON l.ck IS NOT DISTINCT FROM s.ck LEFT JOIN near n ON n.ck IS NOT DISTINCT FROM s.ck
     LEFT JOIN far f ON f.ck IS NOT DISTINCT FROM s.ck;
-    INSERT INTO trend_month_terms (client_id, ${TERM_COLUMNS})
-    WITH d AS (SELECT * FROM trend_day_terms WHERE client_id = p_client AND day >= p_month AND day < p_end),
+    INSERT INTO ${span.terms} (client_id, ${TERM_COLUMNS})
+    WITH d AS (SELECT * FROM trend_day_terms WHERE client_id = p_client AND day >= p_first AND day < p_end),
     sums AS (SELECT ck, term, sum(mentions)::int AS mentions, sum(calls)::int AS calls FROM d GROUP BY ck, term),
     needed AS (SELECT d.*, COALESCE(sum(d.calls) OVER w - d.calls, 0) < ${MAX} AS need FROM d WINDOW w AS (PARTITION BY d.ck, d.term ORDER BY d.day DESC)),
     ranked AS (
       SELECT n.ck, n.term, u.id, u.ms, row_number() OVER (PARTITION BY n.ck, n.term ORDER BY u.ms DESC, u.id DESC) AS r
       FROM needed n, unnest(n.ids, n.times) AS u(id, ms) WHERE n.need),
     lists AS MATERIALIZED (SELECT ck, term, array_agg(id) AS ids, array_agg(ms) AS times FROM ranked WHERE r <= ${MAX} GROUP BY ck, term)
-    SELECT p_client, s.ck, p_month, s.term, s.mentions, s.calls, COALESCE(l.ids, '{}'), COALESCE(l.times, '{}')
+    SELECT p_client, s.ck, p_first, s.term, s.mentions, s.calls, COALESCE(l.ids, '{}'), COALESCE(l.times, '{}')
     FROM sums s LEFT JOIN lists l ON l.ck IS NOT DISTINCT FROM s.ck AND l.term IS NOT DISTINCT FROM s.term;
   END $$`
 
+/** A span's tables: its rows and terms like the days', and its marks. */
+export const createSpanTables = (sql: SqlClient.SqlClient, span: Span) =>
+  Effect.gen(function* () {
+    for (const [table, like] of [[span.rows, "trend_days"], [span.terms, "trend_day_terms"]]) {
+      yield* sql.unsafe(`CREATE TABLE ${table} (LIKE ${like} INCLUDING ALL)`)
+      yield* sql.unsafe(`ALTER TABLE ${table} ADD FOREIGN KEY (client_id) REFERENCES tenants (client_id) ON DELETE CASCADE`)
+    }
+    yield* sql.unsafe(`
+      CREATE TABLE ${span.built} (
+        client_id text NOT NULL REFERENCES tenants (client_id) ON DELETE CASCADE,
+        ${span.column} date NOT NULL,
+        built_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (client_id, ${span.column})
+      )`)
+  })
+
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  for (const [table, like] of [["trend_months", "trend_days"], ["trend_month_terms", "trend_day_terms"]]) {
-    yield* sql.unsafe(`CREATE TABLE ${table} (LIKE ${like} INCLUDING ALL)`)
-    yield* sql.unsafe(`ALTER TABLE ${table} ADD FOREIGN KEY (client_id) REFERENCES tenants (client_id) ON DELETE CASCADE`)
-  }
-  yield* sql`
-    CREATE TABLE trend_months_built (
-      client_id text NOT NULL REFERENCES tenants (client_id) ON DELETE CASCADE,
-      month date NOT NULL,
-      built_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (client_id, month)
-    )`
-  for (const statement of [REFRESH_DAY, BUILD_MONTH]) yield* sql.unsafe(statement)
+  yield* createSpanTables(sql, MONTH)
+  for (const statement of [REFRESH_DAY, buildSpan(MONTH)]) yield* sql.unsafe(statement)
   yield* sql.unsafe(`ALTER FUNCTION trend_days_calls_changed() SET enable_bitmapscan = off`)
 })
