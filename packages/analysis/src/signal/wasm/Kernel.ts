@@ -42,6 +42,18 @@ interface KernelExports {
   readonly melPair: (power: number, firsts: number, counts: number, weights: number, bands: number, out: number) => void
   readonly dctPair: (logMel: number, dct: number, rows: number, bands: number, out: number) => void
   readonly windowPair: (samples: number, hop: number, meanA: number, meanB: number, window: number, n: number, out: number) => void
+  readonly bandPair: (power: number, low: number, high: number, chunk: number, eps: number, max: number, out: number) => void
+  readonly pitchPair: (
+    correlation: number,
+    window: number,
+    minLag: number,
+    maxLag: number,
+    threshold: number,
+    margin: number,
+    fraction: number,
+    rate: number,
+    out: number
+  ) => void
 }
 
 const PAGE = 65_536

@@ -373,4 +373,130 @@
         (local.set $window (i32.add (local.get $window) (i32.const 8)))
         (local.set $out (i32.add (local.get $out) (i32.const 16)))
         (local.set $n (i32.sub (local.get $n) (i32.const 1)))
-        (br $each)))))
+        (br $each))))
+
+  ;; Two frames' speech-band sums (Features.ts, band), for their flatness and energy; the
+  ;; logarithms stay in JavaScript. Over the bins $low..$high of the power spectra at $power
+  ;; (slot k: bin k of A and of B), with p = power + $eps: the products of p over each run of
+  ;; $chunk bins (the last one may be shorter) and the sum of p, each in bin order. At $out, a
+  ;; slot (A, B) each: the runs' products, then the sums, then 1 where some p was not ≤ $max
+  ;; (or NaN), else 0.
+  (func (export "bandPair") (param $power i32) (param $low i32) (param $high i32) (param $chunk i32)
+        (param $eps f64) (param $max f64) (param $out i32)
+    (local $p v128) (local $sum v128) (local $product v128) (local $outside v128)
+    (local $epsilon v128) (local $limit v128) (local $k i32) (local $end i32)
+    (local.set $epsilon (f64x2.splat (local.get $eps)))
+    (local.set $limit (f64x2.splat (local.get $max)))
+    (local.set $sum (v128.const i64x2 0 0))
+    (local.set $outside (v128.const i64x2 0 0))
+    (local.set $k (local.get $low))
+    (block $runsDone
+      (loop $eachRun
+        (br_if $runsDone (i32.gt_u (local.get $k) (local.get $high)))
+        ;; this run's bins: k..end - 1
+        (local.set $end (i32.add (local.get $k) (local.get $chunk)))
+        (if (i32.gt_u (local.get $end) (i32.add (local.get $high) (i32.const 1)))
+          (then (local.set $end (i32.add (local.get $high) (i32.const 1)))))
+        (local.set $product (f64x2.splat (f64.const 1)))
+        (block $binsDone
+          (loop $eachBin
+            (br_if $binsDone (i32.ge_u (local.get $k) (local.get $end)))
+            (local.set $p (f64x2.add
+              (v128.load (i32.add (local.get $power) (i32.shl (local.get $k) (i32.const 4))))
+              (local.get $epsilon)))
+            (local.set $sum (f64x2.add (local.get $sum) (local.get $p)))
+            (local.set $product (f64x2.mul (local.get $product) (local.get $p)))
+            (local.set $outside (v128.or (local.get $outside) (v128.not (f64x2.le (local.get $p) (local.get $limit)))))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $eachBin)))
+        (v128.store (local.get $out) (local.get $product))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (br $eachRun)))
+    (v128.store (local.get $out) (local.get $sum))
+    (v128.store offset=16 (local.get $out) (v128.and (local.get $outside) (f64x2.splat (f64.const 1)))))
+
+  ;; Two frames' pitch (Features.ts, pitch): the peak search Features.ts did in JavaScript frame
+  ;; by frame, both lanes side by side, each lane its own frame's (a lane's work is skipped only
+  ;; where it could not change that lane's values).
+  ;;
+  ;; $corr: the autocorrelations, the pitch transform's outputs (slot 2L: lag L of A and of B;
+  ;; slot 2L + 1, the imaginary parts, unread); $window: the window's autocorrelation, a double
+  ;; per lag. With r0 the lag-0 value and w the window's, each lag L in $minLag..$maxLag in
+  ;; order: its c / r0 / w replaces best (from $threshold) when larger, but a c below
+  ;; best · r0 · $margin · w is skipped without dividing (it cannot be larger: Features.ts,
+  ;; BOUND_MARGIN). When best rose above $threshold (and r0 > 0), the period is the first lag
+  ;; whose c is a peak (not below either neighbour) and whose c / r0 / w is at least
+  ;; $fraction · best, refined by a parabola through the peak (`period`). Writes A's pitch and
+  ;; B's at $out: $rate / the period, Hz, or 0 when unvoiced (no such lag).
+  (func (export "pitchPair") (param $corr i32) (param $window i32) (param $minLag i32) (param $maxLag i32)
+        (param $threshold f64) (param $margin f64) (param $fraction f64) (param $rate f64) (param $out i32)
+    (local $r0 v128) (local $best v128) (local $bound v128) (local $least v128)
+    (local $c v128) (local $w v128) (local $v v128) (local $take v128) (local $found v128) (local $lags v128)
+    (local $lag i32) (local $at i32)
+    (local.set $r0 (v128.load (local.get $corr)))
+    (local.set $best (f64x2.splat (local.get $threshold)))
+    (local.set $bound (f64x2.mul (f64x2.mul (local.get $best) (local.get $r0)) (f64x2.splat (local.get $margin))))
+    ;; the highest corrected value, best
+    (local.set $lag (local.get $minLag))
+    (block $lagsDone
+      (loop $eachLag
+        (br_if $lagsDone (i32.gt_u (local.get $lag) (local.get $maxLag)))
+        (local.set $c (v128.load (i32.add (local.get $corr) (i32.shl (local.get $lag) (i32.const 5)))))
+        (local.set $w (v128.load64_splat (i32.add (local.get $window) (i32.shl (local.get $lag) (i32.const 3)))))
+        ;; taken unless c < bound · w (a NaN is taken, and loses to best)
+        (local.set $take (v128.not (f64x2.lt (local.get $c) (f64x2.mul (local.get $bound) (local.get $w)))))
+        (if (v128.any_true (local.get $take))
+          (then
+            (local.set $v (f64x2.div (f64x2.div (local.get $c) (local.get $r0)) (local.get $w)))
+            (local.set $best (v128.bitselect (local.get $v) (local.get $best)
+              (v128.and (local.get $take) (f64x2.gt (local.get $v) (local.get $best)))))
+            ;; a lane whose best did not change gets the same bound again
+            (local.set $bound (f64x2.mul (f64x2.mul (local.get $best) (local.get $r0)) (f64x2.splat (local.get $margin))))))
+        (local.set $lag (i32.add (local.get $lag) (i32.const 1)))
+        (br $eachLag)))
+    ;; the period's lag; an unvoiced lane (r0 ≤ 0, or best still $threshold) counts as found at lag 0
+    (local.set $least (f64x2.mul (f64x2.splat (local.get $fraction)) (local.get $best)))
+    (local.set $found (v128.or
+      (f64x2.le (local.get $r0) (f64x2.splat (f64.const 0)))
+      (f64x2.eq (local.get $best) (f64x2.splat (local.get $threshold)))))
+    (local.set $lags (v128.const i64x2 0 0))
+    (local.set $lag (local.get $minLag))
+    (block $lagsDone
+      (loop $eachLag
+        (br_if $lagsDone (i32.gt_u (local.get $lag) (local.get $maxLag)))
+        (br_if $lagsDone (i64x2.all_true (local.get $found)))
+        (local.set $at (i32.add (local.get $corr) (i32.shl (local.get $lag) (i32.const 5))))
+        (local.set $c (v128.load (local.get $at)))
+        (local.set $w (v128.load64_splat (i32.add (local.get $window) (i32.shl (local.get $lag) (i32.const 3)))))
+        (local.set $take
+          (v128.andnot
+            (v128.and
+              (v128.and
+                (f64x2.ge (local.get $c) (v128.load (i32.sub (local.get $at) (i32.const 32))))
+                (f64x2.ge (local.get $c) (v128.load offset=32 (local.get $at))))
+              (f64x2.ge (f64x2.div (f64x2.div (local.get $c) (local.get $r0)) (local.get $w)) (local.get $least)))
+            (local.get $found)))
+        (local.set $lags (v128.bitselect (i64x2.splat (i64.extend_i32_u (local.get $lag))) (local.get $lags) (local.get $take)))
+        (local.set $found (v128.or (local.get $found) (local.get $take)))
+        (local.set $lag (i32.add (local.get $lag) (i32.const 1)))
+        (br $eachLag)))
+    (f64.store (local.get $out)
+      (call $period (local.get $corr) (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $lags))) (local.get $rate)))
+    (f64.store offset=8 (local.get $out)
+      (call $period (i32.add (local.get $corr) (i32.const 8)) (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $lags))) (local.get $rate))))
+
+  ;; One lane's pitch from its period's lag (pitchPair): 0 for lag 0 (unvoiced), else $rate /
+  ;; (lag + shift), the shift the vertex of the parabola through the lags' values a, b, c at
+  ;; lag - 1, lag, lag + 1 (0.5 · (a - c) / (a - 2b + c) when that denominator is negative, else 0).
+  ;; $corr: the lane's value at lag 0 (its lag L 32 bytes further on per lag).
+  (func $period (param $corr i32) (param $lag i32) (param $rate f64) (result f64)
+    (local $at i32) (local $a f64) (local $b f64) (local $c f64) (local $denominator f64) (local $shift f64)
+    (if (i32.eqz (local.get $lag)) (then (return (f64.const 0))))
+    (local.set $at (i32.add (local.get $corr) (i32.shl (local.get $lag) (i32.const 5))))
+    (local.set $a (f64.load (i32.sub (local.get $at) (i32.const 32))))
+    (local.set $b (f64.load (local.get $at)))
+    (local.set $c (f64.load offset=32 (local.get $at)))
+    (local.set $denominator (f64.add (f64.sub (local.get $a) (f64.mul (f64.const 2) (local.get $b))) (local.get $c)))
+    (if (f64.lt (local.get $denominator) (f64.const 0))
+      (then (local.set $shift (f64.div (f64.mul (f64.const 0.5) (f64.sub (local.get $a) (local.get $c))) (local.get $denominator)))))
+    (f64.div (local.get $rate) (f64.add (f64.convert_i32_u (local.get $lag)) (local.get $shift)))))
