@@ -31,7 +31,8 @@
  * size and tenant count, SCALE_NO_REBUILD=1 to skip the rebuild), signed in with a session of its
  * own (SCALE_SESSION, else a random one). SCALE_DUMP=<folder> writes each read's last answer there,
  * to compare the answers before and after a change. SCALE_GAP_MS=n pauses n ms before each measured
- * read (reads spaced as a person's clicks, not back to back).
+ * read (reads spaced as a person's clicks, not back to back). SCALE_SERIES=1 prints each read's
+ * times in the order they were taken (where the slow ones fall).
  *
  * Beside p50 and p95, the CPU time a read costs (over the measured reads): this process's (the
  * service, and the bench's own client) and PostgreSQL's (its processes on this machine, as in
@@ -267,6 +268,7 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
         size = r.text.length
         lastText = r.text
       }
+      if (process.env.SCALE_SERIES === "1") console.log(`  ${label}: ${runs.map((ms) => ms.toFixed(0)).join(" ")}`)
       const cpu = process.cpuUsage(cpuBefore)
       const dbAfter = postgresCpuSeconds()
       runs.sort((a, b) => a - b)
