@@ -287,32 +287,48 @@ const windowsRead = (clientId: string, now: number, windows: ReadonlyArray<reado
     }
   })
 
+/**
+ * A tenant `clientId` with two deals and a Competitors tracker, and `count` completed calls, call i
+ * at `at(i)`: 3 closers in turn (one call in 9 without), the first deal every 4th call and the
+ * second where `secondDeal(i)`, each deal call with a dated step 2 days on (every other one another
+ * 400 days on), a mention of Gong or Clari every 5th call. The calls' ids, in order.
+ */
+const seedTeam = (clientId: string, count: number, at: (i: number) => number, secondDeal: (i: number) => boolean) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+    const [first, second, tracker] = [`deal_${clientId}_1`, `deal_${clientId}_2`, `trk_${clientId}`]
+    yield* sql`INSERT INTO tenants (client_id, company_name, plan) VALUES (${clientId}, 'Team', 'growth')`
+    yield* sql`INSERT INTO deals (deal_id, client_id) VALUES (${first}, ${clientId}), (${second}, ${clientId})`
+    yield* sql`INSERT INTO trackers (tracker_id, client_id, name, kind, terms, source)
+               VALUES (${tracker}, ${clientId}, 'Competitors', 'competitor', '["Gong","Clari"]', 'market_profile')`
+    const ids: Array<string> = []
+    for (let i = 0; i < count; i++) {
+      const when = at(i)
+      const closer = i % 9 === 8 ? null : ["ana@t.test", "bo@t.test", "Cy@t.test"][i % 3]!
+      const deal = i % 4 === 0 ? first : secondDeal(i) ? second : undefined
+      const dueDays = deal === undefined ? undefined : [iso(when + 2 * DAY), ...(i % 8 === 0 ? [iso(when + 400 * DAY)] : [])]
+      ids.push(yield* insertCall(clientId, { closer, at: when, n: i % 6, overall: i % 7 === 0 ? null : 40 + (i % 11), deal, dueDays }))
+      if (i % 5 === 0) {
+        yield* sql`INSERT INTO tracker_mentions (tracker_id, call_id, client_id, ord, term, speaker, start_s, matched, quote)
+                   VALUES (${tracker}, ${ids.at(-1)!}, ${clientId}, 0, ${i % 10 === 0 ? "Gong" : "Clari"}, 'S1', 1, 'x', 'x')`
+      }
+    }
+    return ids
+  })
+
 describe("trend_months", () => {
   it.layer(Layer.provideMerge(TrendsQueries.Default, TestDatabase.layer), { timeout: 60_000 })((it) => {
     it.effect("a month that is over is summed from its days once, read in their place with the same numbers, and summed again after a day of it is", () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const queries = yield* TrendsQueries
-        yield* sql`INSERT INTO tenants (client_id, company_name, plan) VALUES ('cli_tm', 'Months', 'growth')`
-        yield* sql`INSERT INTO deals (deal_id, client_id) VALUES ('deal_tm1', 'cli_tm'), ('deal_tm2', 'cli_tm')`
-        yield* sql`INSERT INTO trackers (tracker_id, client_id, name, kind, terms, source) VALUES ('trk_tm', 'cli_tm', 'Competitors', 'competitor', '["Gong","Clari"]', 'market_profile')`
         const now = Date.now()
         const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
         const today = Math.floor(now / DAY) * DAY
-        // ~5 months of calls, 3 closers (one call in 9 without), every 19 hours: more than 10 of each number in a month;
+        // ~5 months of calls, every 19 hours, two at a time: more than 10 of each number in a month;
         // equal times across closers, deals with steps kept, slipped near and far, mentions
-        const ids: Array<string> = []
-        for (let i = 0; i < 190; i++) {
-          const at = today - 150 * DAY + Math.floor(i / 2) * 38 * 3_600_000
-          const closer = i % 9 === 8 ? null : ["ana@t.test", "bo@t.test", "Cy@t.test"][i % 3]!
-          const deal = i % 4 === 0 ? "deal_tm1" : i % 4 === 1 ? "deal_tm2" : undefined
-          const dueDays = deal === undefined ? undefined : [iso(at + 2 * DAY), ...(i % 8 === 0 ? [iso(at + 400 * DAY)] : [])]
-          ids.push(yield* insertCall("cli_tm", { closer, at, n: i % 6, overall: i % 7 === 0 ? null : 40 + (i % 11), deal, dueDays }))
-          if (i % 5 === 0) {
-            yield* sql`INSERT INTO tracker_mentions (tracker_id, call_id, client_id, ord, term, speaker, start_s, matched, quote)
-                       VALUES ('trk_tm', ${ids.at(-1)!}, 'cli_tm', 0, ${i % 10 === 0 ? "Gong" : "Clari"}, 'S1', 1, 'x', 'x')`
-          }
-        }
+        const ids = yield* seedTeam("cli_tm", 190, (i) => today - 150 * DAY + Math.floor(i / 2) * 38 * 3_600_000, (i) => i % 4 === 1)
         const built = sql<{ month: string }>`SELECT to_char(month, 'YYYY-MM-DD') AS month FROM trend_months_built WHERE client_id = 'cli_tm' ORDER BY 1`
         yield* expectInStep
         // read from the days (nothing built yet), then built by settling
@@ -411,26 +427,12 @@ describe("trend_weeks", () => {
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const queries = yield* TrendsQueries
-        yield* sql`INSERT INTO tenants (client_id, company_name, plan) VALUES ('cli_tw', 'Weeks', 'growth')`
-        yield* sql`INSERT INTO deals (deal_id, client_id) VALUES ('deal_tw1', 'cli_tw'), ('deal_tw2', 'cli_tw')`
-        yield* sql`INSERT INTO trackers (tracker_id, client_id, name, kind, terms, source) VALUES ('trk_tw', 'cli_tw', 'Competitors', 'competitor', '["Gong","Clari"]', 'market_profile')`
         const now = Date.now()
         const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
         const today = Math.floor(now / DAY) * DAY
-        // ~100 days of calls, 3 closers (one call in 9 without), every 10 hours: more than 10 of each number in a week;
-        // one deal met every 40 hours (its steps kept), the other every 160 (its steps slipped)
-        const ids: Array<string> = []
-        for (let i = 0; i < 240; i++) {
-          const at = today - 100 * DAY + i * 10 * 3_600_000
-          const closer = i % 9 === 8 ? null : ["ana@t.test", "bo@t.test", "Cy@t.test"][i % 3]!
-          const deal = i % 4 === 0 ? "deal_tw1" : i % 16 === 1 ? "deal_tw2" : undefined
-          const dueDays = deal === undefined ? undefined : [iso(at + 2 * DAY), ...(i % 8 === 0 ? [iso(at + 400 * DAY)] : [])]
-          ids.push(yield* insertCall("cli_tw", { closer, at, n: i % 6, overall: i % 7 === 0 ? null : 40 + (i % 11), deal, dueDays }))
-          if (i % 5 === 0) {
-            yield* sql`INSERT INTO tracker_mentions (tracker_id, call_id, client_id, ord, term, speaker, start_s, matched, quote)
-                       VALUES ('trk_tw', ${ids.at(-1)!}, 'cli_tw', 0, ${i % 10 === 0 ? "Gong" : "Clari"}, 'S1', 1, 'x', 'x')`
-          }
-        }
+        // ~100 days of calls, every 10 hours: more than 10 of each number in a week; one deal met every
+        // 40 hours (its steps kept), the other every 160 (its steps slipped)
+        const ids = yield* seedTeam("cli_tw", 240, (i) => today - 100 * DAY + i * 10 * 3_600_000, (i) => i % 16 === 1)
         const built = sql<{ week: string }>`SELECT to_char(week, 'YYYY-MM-DD') AS week FROM trend_weeks_built WHERE client_id = 'cli_tw' ORDER BY 1`
         yield* expectInStep
         // a window from the middle of a month three months ago to now: days, whole weeks, whole months, weeks, days and the cut
