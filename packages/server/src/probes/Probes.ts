@@ -1,9 +1,10 @@
 /** The operations probes: liveness, readiness and the database's deep health. */
 import { ServiceUnavailable } from "@callsight/api-spec"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import { BlobStore } from "../calls/BlobStore.js"
 import { AppConfig } from "../config.js"
 import { Database } from "../db/Database.js"
+import { recentWithin } from "../lib/Recent.js"
 import { spanned } from "../lib/Spans.js"
 import { API_VERSION, VERSION } from "../version.js"
 import { ProbesQueries } from "./ProbesQueries.js"
@@ -18,7 +19,7 @@ export class Probes extends Effect.Service<Probes>()("Probes", {
 
     // Liveness answers from a ping at most a second old: a probe polled by many checkers (or a
     // load balancer) costs the database one round trip a second, not one per request.
-    const recentPing = yield* Effect.cachedWithTTL(Effect.either(db.ping), Duration.seconds(1))
+    const recentPing = recentWithin(Effect.either(db.ping), 1_000)
 
     const health = spanned("Probes.health", () =>
       Effect.map(recentPing, (ping) => ({
