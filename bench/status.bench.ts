@@ -128,13 +128,14 @@ const load = async (url: string, connections: number, headers: Record<string, st
   } as autocannon.Options)
   const errors = result.errors + result.timeouts + result.non2xx
   steady.sort((a, b) => a - b)
+  first.sort((a, b) => a - b)
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     steadyP99: Math.round(quantile(steady, 0.99)),
-    firstMax: Math.round(Math.max(0, ...first)),
-    firstP50: Math.round(quantile(first.sort((a, b) => a - b), 0.5)),
+    firstMax: Math.round(first.at(-1) ?? 0),
+    firstP50: Math.round(quantile(first, 0.5)),
     firstP90: Math.round(quantile(first, 0.9)),
     errors
   }

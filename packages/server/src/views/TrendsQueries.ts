@@ -242,7 +242,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
           AND (${r.closerEmail}::text IS NULL OR lower(c.closer_email) = lower(${r.closerEmail}))`
     /**
      * `byCloser` false: the team's groups alone (one per period, `ck` null), for a reader of the
-     * team's numbers only. `now`: when the steps' deadlines are judged, and which months are over.
+     * team's numbers only. `now`: when the steps' deadlines are judged, and which months and weeks are over.
      */
     const GroupsRequest = Schema.Struct({
       ...Window,
@@ -459,7 +459,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
 
     /**
      * Kept and slipped per period and closer (docs/trends.md; the deal timeline's rule) from
-     * `trend_days`, `trend_months` and the cut ends (migrations 0032, 0033). Kept is summed per day.
+     * `trend_days`, `trend_months`, `trend_weeks` and the cut ends (migrations 0032, 0033, 0035). Kept is summed per day.
      * A step not kept is slipped once its deadline has passed (`now`): a settled day's near ones are
      * its summed `slipped`, and its far ones are counted from their list when their deadline has
      * passed; a newer day's (or a cut end's) are all counted from their lists. A month or a week is
