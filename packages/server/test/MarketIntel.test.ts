@@ -715,6 +715,8 @@ describe("market intelligence", () => {
           "/segment-truth-gap?period_start=2026-03-02&periods=3",
           "/truth-adoption?period_start=2026-03-02&periods=3",
           "/truth-backlog-priority?period_start=2026-03-02&periods=3",
+          "/data-hygiene?period_start=2026-03-02&periods=3",
+          "/data-hygiene?period_type=month&period_start=2026-03-02&periods=3",
           "/overview?period_type=month&period_start=2026-03-02"
         ]
         const computed: Array<unknown> = []
@@ -802,6 +804,68 @@ describe("market intelligence", () => {
           { loc: ["body", "period_types", 0], msg: "Expected \"day\" | \"week\" | \"month\" | \"quarter\", actual \"year\"", type: "value_error" },
           { loc: ["body", "periods"], msg: "Expected a number between 1 and 26, actual 27", type: "value_error" }
         ])
+      }))
+
+    it.effect("data hygiene from the stored aggregates: the computed figures; a mark, an outcome, a closer's e-mail make their period computed again", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const path = "/data-hygiene?period_start=2026-03-09&periods=3" // weeks 9, 10 and 11
+        const rebuild = Effect.gen(function* () {
+          const reply = yield* send("POST", "/rebuild", { period_types: ["week"], periods: 4, period_start: "2026-03-10" })
+          expect(reply.status).toBe(200)
+          const body = yield* get(path)
+          expect(body.source).toBe("stored")
+          expect(body.aggregates_built_at).not.toBeNull()
+          return body
+        })
+        // every period computed: a profile change makes every stored period stale
+        const computed = Effect.gen(function* () {
+          yield* sql`UPDATE lead_context_profiles SET updated_at = now() WHERE client_id = 'cli_delta'`
+          const body = yield* get(path)
+          expect(body.source).toBe("computed")
+          expect(body.aggregates_built_at).toBeNull()
+          return body
+        })
+        const byField = (body: any, field: string) => body.issues_by_field.find((f: any) => f.field === field)
+        // each week's calls checked, and with an issue (withheld in a week of fewer than 3 tenants)
+        const checkedOf = (body: any) => body.series.map((s: any) => [s.period.period_start, s.calls_checked, s.issue_rate.count])
+
+        // stored: the figures computed, number for number (totals, series, list)
+        const stored = yield* rebuild
+        const fromCalls = yield* computed
+        expect(figures(stored)).toEqual(figures(fromCalls))
+        expect(checkedOf(stored)).toEqual([["2026-02-23", 2, null], ["2026-03-02", 14, 8], ["2026-03-09", 1, null]])
+        expect(stored.totals).toMatchObject({ calls_checked: 17, marked: 2, excluded: 1 })
+
+        // a hygiene mark on a call of week 9: that week computed again, weeks 10 and 11 still stored
+        yield* rebuild
+        expect((yield* send("PUT", "/calls/call_a0/hygiene", { note: "looked at" })).status).toBe(200)
+        const marked = yield* get(path)
+        expect(marked.source).toBe("mixed")
+        expect(marked.totals).toMatchObject({ calls_checked: 17, marked: 3, excluded: 1 })
+        expect(marked.calls.find((c: any) => c.call_id === "call_a0")).toMatchObject({ issues: [], hygiene: { marks: { note: "looked at" } } })
+        expect(figures(marked)).toEqual(figures(yield* computed))
+
+        // an outcome recorded for a call of week 11 (won, without a deal value): week 11 computed again
+        yield* rebuild
+        yield* sql`INSERT INTO outcome_truth (call_id, client_id, outcome, recorded_by) VALUES ('call_g3', 'cli_gamma', 'won', 'usr_seed')`
+        const outcome = yield* get(path)
+        expect(outcome.source).toBe("mixed")
+        expect(byField(outcome, "deal_value")).toEqual({ field: "deal_value", missing: byField(stored, "deal_value").missing + 1, contradictory: 0 })
+        expect(figures(outcome)).toEqual(figures(yield* computed))
+
+        // a call's closer e-mail cleared (no operation changes it: directly in SQL): week 10 computed again
+        yield* rebuild
+        yield* sql`UPDATE calls SET closer_email = NULL WHERE call_id = 'call_a4'`
+        const closer = yield* get(path)
+        expect(closer.source).toBe("mixed")
+        expect(byField(closer, "closer")).toEqual({ field: "closer", missing: byField(stored, "closer").missing + 1, contradictory: 0 })
+        expect(checkedOf(closer)).toEqual([["2026-02-23", 2, null], ["2026-03-02", 14, 9], ["2026-03-09", 1, null]])
+        expect(closer.calls.find((c: any) => c.call_id === "call_a4").issues).toEqual([{ field: "closer", kind: "missing", detail: "no closer e-mail" }])
+        expect(figures(closer)).toEqual(figures(yield* computed))
+        // and stored again, the same
+        expect(figures(yield* rebuild)).toEqual(figures(closer))
+        yield* sql`UPDATE calls SET closer_email = 'rep@example.test' WHERE call_id = 'call_a4'`
       }))
 
     it.effect("renewal-expansion radar: usage trend, activation, value and the signals they raise", () =>

@@ -39,6 +39,7 @@ import trendDays from "./migrations/0032_trend_days.js"
 import trendMonths from "./migrations/0033_trend_months.js"
 import miTrendCells from "./migrations/0034_mi_trend_cells.js"
 import trendWeeks from "./migrations/0035_trend_weeks.js"
+import miHygieneCells from "./migrations/0036_mi_hygiene_cells.js"
 
 export const migrations = {
   "0001_core": core,
@@ -75,7 +76,8 @@ export const migrations = {
   "0032_trend_days": trendDays,
   "0033_trend_months": trendMonths,
   "0034_mi_trend_cells": miTrendCells,
-  "0035_trend_weeks": trendWeeks
+  "0035_trend_weeks": trendWeeks,
+  "0036_mi_hygiene_cells": miHygieneCells
 }
 
 export const runMigrations = Migrator.make({})({ loader: Migrator.fromRecord(migrations) }).pipe(

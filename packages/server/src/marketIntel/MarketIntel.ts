@@ -524,15 +524,20 @@ export class MarketIntel extends Effect.Service<MarketIntel>()("MarketIntel", {
       const period = normalise(params.period_type, params.period_start, new Date())
       const periods = trailing(period, params.periods)
       const window = { from: instantOf(periods[0]!.period_start), to: instantOf(period.period_end) }
-      const [counts, listed] = yield* Effect.all(
-        [queries.hygieneTotals(window, period.period_type), queries.hygieneList(window, HYGIENE_LIMIT)],
+      // the counts from the stored aggregates of the fresh periods (computed for the others), beside
+      // the list, always read from the calls
+      const totalsOf = Effect.flatMap(sourceOf(periods), ({ header, src }) =>
+        Effect.map(queries.hygieneTotals(src), (counts) => ({ header, counts }))
+      )
+      const [{ counts, header: source }, listed] = yield* Effect.all(
+        [totalsOf, queries.hygieneList(window, HYGIENE_LIMIT)],
         { concurrency: "unbounded" }
       )
       const totals = counts.find((r) => r.period_start === null)
       const perPeriod = new Map(counts.flatMap((r) => (r.period_start === null ? [] : [[r.period_start, r] as const])))
       const t = totals!
       return {
-        ...seriesHeader(period, periods, { source: "computed", aggregates_built_at: null }),
+        ...seriesHeader(period, periods, source),
         totals: {
           calls_checked: t.checked,
           issue_rate: rate(t.with_issue, t.checked, t.tenants, "calls checked"),
@@ -870,6 +875,8 @@ export class MarketIntel extends Effect.Service<MarketIntel>()("MarketIntel", {
             const written = new Map((yield* repo.writeCells(type, from, to)).map((r) => [r.period_start, r.rows]))
             // the per-segment trends' grain beside it, by when the calls took place (SegmentTrendsQueries.ts)
             yield* repo.writeTrendCells(type, from, to)
+            // and the data-hygiene counts per tenant (MarketIntelQueries.hygieneGrain)
+            yield* repo.writeHygieneCells(type, from, to)
             yield* repo.markBuilt(type, snapshot, starts.map((s) => ({ period_start: s, rows: written.get(s) ?? 0 })))
             yield* repo.dropSeenChanges(type, starts, snapshot)
             return {

@@ -9,6 +9,12 @@
  * Test data: a test tenant's calls and a test outcome are left out unless `include_test_data`; a
  * call whose outcome is test data counts as a call without an outcome. Calls whose hygiene marks
  * say `exclude` are never in the grain.
+ *
+ * Data hygiene has a grain of its own (`hygieneGrain`: per period and tenant, the completed calls
+ * checked, with an issue, marked, excluded, and with each flag; excluded calls included, test
+ * tenants never), stored beside the other (`market_intel_hygiene_cells`, migration 0036) and read
+ * the same way (`hygieneCells`, `hygieneTotals`); its list of calls is always computed. The flags
+ * are written once (`hygieneCalls`), for the list and both ways of counting.
  */
 import type { PeriodType } from "@callsight/api-spec"
 import { ClientId } from "@callsight/api-spec"
@@ -124,6 +130,8 @@ const HygieneFlags = Schema.Struct({
 })
 export type HygieneFlags = typeof HygieneFlags.Type
 export const HYGIENE_FLAGS = Object.keys(HygieneFlags.fields) as ReadonlyArray<keyof HygieneFlags>
+/** The hygiene counts after their keys, in the order of `market_intel_hygiene_cells`' columns (migration 0036). */
+export const HYGIENE_CELL_MEASURES = ["checked", "with_issue", "marked", "excluded", ...HYGIENE_FLAGS] as const
 
 export const HygieneCall = Schema.Struct({
   ...HygieneFlags.fields,
@@ -467,7 +475,11 @@ export class MarketIntelQueries extends Effect.Service<MarketIntelQueries>()("Ma
               LIMIT ${limit}`
       })(undefined)
 
-    /** The calls of the window with their hygiene flags (completed calls of tenants that are not test tenants). */
+    /**
+     * The calls of the window with their hygiene flags (completed calls of tenants that are not test
+     * tenants): the one definition of the flags, which the list reads call by call and the counts
+     * (`hygieneGrain`, stored or computed) per period and tenant.
+     */
     const hygieneCalls = (window: { from: string; to: string }) =>
       sql`SELECT f.call_id, f.client_id, f.company_name, f.created_at, f.industry, f.icp, f.lead_source,
                  f.created_at AT TIME ZONE 'UTC' AS at_utc,
@@ -492,20 +504,47 @@ export class MarketIntelQueries extends Effect.Service<MarketIntelQueries>()("Ma
             AND f.status = 'completed' AND NOT f.tenant_test`
 
     const anyFlag = sql.literal(`(${HYGIENE_FLAGS.join(" OR ")})`)
-    const flagSums = list(HYGIENE_FLAGS.map((f) => sql.literal(`count(*) FILTER (WHERE ${f})::int AS ${f}`)))
+    const flagCounts = list(HYGIENE_FLAGS.map((f) => sql.literal(`count(*) FILTER (WHERE h.${f})::int AS ${f}`)))
 
-    /** Hygiene counts of the window (the row without `period_start`) and of each of its periods of `type`. */
-    const hygieneTotals = (window: { from: string; to: string }, type: PeriodType) =>
+    /**
+     * The hygiene counts of the calls made in [from, to), by periods of `type` and tenant, in the
+     * order of `market_intel_hygiene_cells`' columns after `period_type`: what the rebuild stores
+     * (MarketIntelRepo.writeHygieneCells), computed from `hygieneCalls`.
+     */
+    const hygieneGrain = (type: PeriodType, from: string, to: string) =>
+      sql`SELECT date_trunc(${type}, h.at_utc)::date AS period_start, h.client_id,
+                 count(*)::int AS checked, count(*) FILTER (WHERE ${anyFlag})::int AS with_issue,
+                 count(h.marks)::int AS marked, count(*) FILTER (WHERE h.excluded)::int AS excluded, ${flagCounts}
+          FROM (${hygieneCalls({ from, to })}) h
+          GROUP BY 1, 2`
+
+    const hygieneCellColumns = list(["period_start", "client_id", ...HYGIENE_CELL_MEASURES].map((c) => sql.literal(c)))
+
+    /** The hygiene counts of a read's periods: stored where fresh, computed for the others (as `cells`). */
+    const hygieneCells = (src: Source) =>
+      sql.join(" UNION ALL ", false)([
+        ...(src.stored.length === 0 && src.computed.length > 0
+          ? []
+          : [sql`SELECT ${hygieneCellColumns} FROM market_intel_hygiene_cells
+                 WHERE period_type = ${src.type} AND period_start = ANY(${src.stored}::date[])`]),
+        ...src.computed.map((span) => sql`SELECT ${hygieneCellColumns} FROM (${hygieneGrain(src.type, span.from, span.to)}) g`)
+      ])
+
+    const hygieneSums = list(HYGIENE_CELL_MEASURES.map((m) => sql.literal(`COALESCE(sum(c.${m}), 0)::int AS ${m}`)))
+
+    /**
+     * Hygiene counts of the periods of `src` (the row without `period_start`: all of them) and of
+     * each: the per-tenant counts summed, the tenants with a call checked counted (a cell holds at
+     * least one), so that stored and computed periods give the same figures.
+     */
+    const hygieneTotals = (src: Source) =>
       Rows.findAll({
         Request: Schema.Void,
         Result: HygieneTotals,
         execute: () =>
-          sql`SELECT to_char(h.period_start, 'YYYY-MM-DD') AS period_start,
-                     count(*)::int AS checked, count(*) FILTER (WHERE ${anyFlag})::int AS with_issue,
-                     count(DISTINCT client_id)::int AS tenants, count(marks)::int AS marked,
-                     count(*) FILTER (WHERE excluded)::int AS excluded, ${flagSums}
-              FROM (SELECT *, date_trunc(${type}, at_utc)::date AS period_start FROM (${hygieneCalls(window)}) x) h
-              GROUP BY GROUPING SETS ((), (h.period_start))`
+          sql`SELECT to_char(c.period_start, 'YYYY-MM-DD') AS period_start, count(DISTINCT c.client_id)::int AS tenants, ${hygieneSums}
+              FROM (${hygieneCells(src)}) c
+              GROUP BY GROUPING SETS ((), (c.period_start))`
       })(undefined)
 
     /** Calls with an issue or marks, newest first. */
@@ -575,6 +614,7 @@ export class MarketIntelQueries extends Effect.Service<MarketIntelQueries>()("Ma
       leadChannels,
       tenantFacts,
       backlogCalls,
+      hygieneGrain,
       hygieneTotals,
       hygieneList,
       radarFacts,

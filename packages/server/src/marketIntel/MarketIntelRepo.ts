@@ -2,15 +2,15 @@
  * What market intelligence keeps and changes: the staff's view of the tenants' market profiles
  * (the portal's `market_profiles` and `lead_context_profiles`, read and written here through SQL,
  * not through the portal), the calls' hygiene marks (`call_hygiene`), and the stored aggregates
- * (`market_intel_cells`, `market_intel_trend_cells`, `market_intel_builds`, `market_intel_changes`,
- * one rebuild at a time by `market_intel_rebuild_lock`).
+ * (`market_intel_cells`, `market_intel_trend_cells`, `market_intel_hygiene_cells`,
+ * `market_intel_builds`, `market_intel_changes`, one rebuild at a time by `market_intel_rebuild_lock`).
  */
 import { CallId, ClientId, type PeriodType } from "@callsight/api-spec"
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
-import { GRAIN_KEYS, MEASURES, MarketIntelQueries } from "./MarketIntelQueries.js"
+import { GRAIN_KEYS, HYGIENE_CELL_MEASURES, MEASURES, MarketIntelQueries } from "./MarketIntelQueries.js"
 import { SegmentTrendsQueries, TREND_CELL_MEASURES } from "./SegmentTrendsQueries.js"
 
 const Json = Schema.Record({ key: Schema.String, value: Schema.Unknown })
@@ -157,7 +157,9 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
             cells AS (
               DELETE FROM market_intel_cells c USING stale s WHERE c.period_type = s.period_type AND c.period_start = s.period_start),
             trend_cells AS (
-              DELETE FROM market_intel_trend_cells c USING stale s WHERE c.period_type = s.period_type AND c.period_start = s.period_start)
+              DELETE FROM market_intel_trend_cells c USING stale s WHERE c.period_type = s.period_type AND c.period_start = s.period_start),
+            hygiene_cells AS (
+              DELETE FROM market_intel_hygiene_cells c USING stale s WHERE c.period_type = s.period_type AND c.period_start = s.period_start)
             DELETE FROM market_intel_changes ch
             WHERE NOT EXISTS (SELECT 1 FROM market_intel_builds b
                               WHERE b.period_type = ch.period_type AND b.period_start = ch.period_start)
@@ -201,12 +203,14 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
       execute: () => sql`SELECT pg_current_snapshot()::text AS snapshot`
     })
 
-    /** The stored aggregates of the periods, both kinds. */
+    /** The stored aggregates of the periods, every kind. */
     const deleteCells = Rows.execute({
       Request: Schema.Struct({ type: Schema.String, starts: Schema.Array(Schema.String) }),
       execute: ({ starts, type }) =>
         sql`WITH trend_cells AS (
-              DELETE FROM market_intel_trend_cells WHERE period_type = ${type} AND period_start = ANY(${starts}::date[]))
+              DELETE FROM market_intel_trend_cells WHERE period_type = ${type} AND period_start = ANY(${starts}::date[])),
+            hygiene_cells AS (
+              DELETE FROM market_intel_hygiene_cells WHERE period_type = ${type} AND period_start = ANY(${starts}::date[]))
             DELETE FROM market_intel_cells WHERE period_type = ${type} AND period_start = ANY(${starts}::date[])`
     })
 
@@ -232,6 +236,16 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
       execute: ({ from, to, type }) =>
         sql`INSERT INTO market_intel_trend_cells (${trendColumns})
             SELECT ${type}, g.* FROM (${trendQueries.periodGrain(type as PeriodType, from, to)}) g`
+    })
+
+    const hygieneColumns = sql.literal(["period_type", "period_start", "client_id", ...HYGIENE_CELL_MEASURES].join(", "))
+
+    /** Computes the data-hygiene counts of [from, to) per period and tenant (by when the calls were made) and stores them. */
+    const writeHygieneCells = Rows.execute({
+      Request: Schema.Struct({ type: Schema.String, from: Schema.String, to: Schema.String }),
+      execute: ({ from, to, type }) =>
+        sql`INSERT INTO market_intel_hygiene_cells (${hygieneColumns})
+            SELECT ${type}, g.* FROM (${queries.hygieneGrain(type as PeriodType, from, to)}) g`
     })
 
     const markBuilt = Rows.execute({
@@ -271,6 +285,7 @@ export class MarketIntelRepo extends Effect.Service<MarketIntelRepo>()("MarketIn
       deleteCells: (type: PeriodType, starts: ReadonlyArray<string>) => deleteCells({ type, starts }),
       writeCells: (type: PeriodType, from: string, to: string) => writeCells({ type, from, to }),
       writeTrendCells: (type: PeriodType, from: string, to: string) => writeTrendCells({ type, from, to }),
+      writeHygieneCells: (type: PeriodType, from: string, to: string) => writeHygieneCells({ type, from, to }),
       markBuilt: (type: PeriodType, snapshot: string, rows: ReadonlyArray<{ period_start: string; rows: number }>) =>
         markBuilt({ type, snapshot, rows: JSON.stringify(rows) }),
       dropSeenChanges: (type: PeriodType, starts: ReadonlyArray<string>, snapshot: string) => dropSeenChanges({ type, starts, snapshot })
