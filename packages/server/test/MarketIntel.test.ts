@@ -868,6 +868,48 @@ describe("market intelligence", () => {
         yield* sql`UPDATE calls SET closer_email = 'rep@example.test' WHERE call_id = 'call_a4'`
       }))
 
+    it.effect("data hygiene's list: the newest 100 calls with an issue across the window's periods, read newest periods first", () =>
+      Effect.gen(function* () {
+        yield* seedOnce
+        const sql = yield* SqlClient.SqlClient
+        // a tenant of its own, in four weeks of 2025 no other test reads: 130 calls, every one with
+        // an issue (no closer; no ICP or lead source listed); 60, 30, 30 and 10 calls in the weeks
+        // of June 2, 9, 16 and 23, two of them at the same instant in each week
+        yield* sql`INSERT INTO tenants (client_id, company_name, industry, plan) VALUES ('cli_many', 'Many Co', 'software', 'growth')`
+        const weeks: Array<[string, number]> = [["2025-06-02", 60], ["2025-06-09", 30], ["2025-06-16", 30], ["2025-06-23", 10]]
+        const seeded: Array<{ id: string; at: string }> = []
+        for (const [monday, n] of weeks) {
+          for (let i = 0; i < n; i++) {
+            const at = new Date(Date.parse(`${monday}T00:00:00Z`) + Math.max(i, 1) * 3_600_000).toISOString()
+            seeded.push({ id: `call_many_${monday.slice(5)}_${String(i).padStart(2, "0")}`, at })
+          }
+        }
+        for (const c of seeded) {
+          yield* sql`INSERT INTO calls (call_id, client_id, status, format, blob_key, size_bytes, sha256, created_at, started_at, completed_at, duration_s, result)
+                     VALUES (${c.id}, 'cli_many', 'completed', 'mp3', 'x', 1, 'x', ${c.at}, ${c.at}, ${c.at}, 600,
+                             ${JSON.stringify({ scorecard: { overall: 60, dimensions: [] } })}::jsonb)`
+        }
+        const newest = (from: string) =>
+          seeded.filter((c) => c.at >= from)
+            .sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? 1 : -1))
+            .slice(0, 100).map((c) => c.id)
+        // four weeks, read as the last (10 calls), the two before (60), the first (the newest 30 of its 60)
+        const four = yield* get("/data-hygiene?period_start=2025-06-23&periods=4")
+        expect(four.totals.calls_checked).toBe(130)
+        expect(four.calls.map((c: any) => c.call_id)).toEqual(newest("2025-06-02"))
+        expect(four.calls.at(-1).call_id).toBe("call_many_06-02_30")
+        expect(four.calls.every((c: any) => c.issues.some((i: any) => i.field === "closer"))).toBe(true)
+        // two weeks: fewer than 100 in all, every one listed
+        const two = yield* get("/data-hygiene?period_start=2025-06-23&periods=2")
+        expect(two.calls.map((c: any) => c.call_id)).toEqual(newest("2025-06-16"))
+        expect(two.calls).toHaveLength(40)
+        // by months, one period: the same 100
+        expect((yield* get("/data-hygiene?period_type=month&period_start=2025-06-01&periods=1")).calls.map((c: any) => c.call_id))
+          .toEqual(newest("2025-06-02"))
+        yield* sql`DELETE FROM calls WHERE client_id = 'cli_many'`
+        yield* sql`DELETE FROM tenants WHERE client_id = 'cli_many'`
+      }))
+
     it.effect("renewal-expansion radar: usage trend, activation, value and the signals they raise", () =>
       Effect.gen(function* () {
         yield* seedOnce
