@@ -18,7 +18,7 @@
  */
 import type { PeriodType } from "@callsight/api-spec"
 import { ClientId } from "@callsight/api-spec"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { IsoTimestamp, NullableIsoTimestamp } from "../db/Rows.js"
 import * as Rows from "../db/Rows.js"
@@ -226,17 +226,27 @@ export class MarketIntelQueries extends Effect.Service<MarketIntelQueries>()("Ma
     const cellColumns = list([...GRAIN_KEYS, ...MEASURES.map(([name]) => name)].map((c) => sql.literal(c)))
 
     /**
-     * The grain rows of a read's periods: stored where fresh, computed for the others (each span
-     * of consecutive computed periods by its own range of instants, which the index of calls by
-     * their time serves and the planner estimates well).
+     * The rows of one kind of stored aggregate for a read's periods: `table`'s rows of the fresh
+     * periods, and for the others the grain they were stored from (`grainOf`, the same columns),
+     * each span of consecutive computed periods by its own range of instants, which the index of
+     * calls by their time serves and the planner estimates well. The stored part is read whenever
+     * nothing is computed, so the statement always has a part.
      */
-    const cells = (src: Source) =>
+    const storedOrComputed = (
+      src: Source,
+      table: string,
+      columns: Statement.Fragment,
+      grainOf: (type: PeriodType, from: string, to: string) => Statement.Fragment
+    ) =>
       sql.join(" UNION ALL ", false)([
         ...(src.stored.length === 0 && src.computed.length > 0
           ? []
-          : [sql`SELECT ${cellColumns} FROM market_intel_cells WHERE period_type = ${src.type} AND period_start = ANY(${src.stored}::date[])`]),
-        ...src.computed.map((span) => sql`SELECT ${cellColumns} FROM (${grain(src.type, span.from, span.to)}) g`)
+          : [sql`SELECT ${columns} FROM ${sql.literal(table)} WHERE period_type = ${src.type} AND period_start = ANY(${src.stored}::date[])`]),
+        ...src.computed.map((span) => sql`SELECT ${columns} FROM (${grainOf(src.type, span.from, span.to)}) g`)
       ])
+
+    /** The grain rows of a read's periods: stored where fresh, computed for the others. */
+    const cells = (src: Source) => storedOrComputed(src, "market_intel_cells", cellColumns, grain)
 
     /**
      * Sums of grain rows per tenant (the first of two steps: the tenants behind each sum are then
@@ -521,14 +531,7 @@ export class MarketIntelQueries extends Effect.Service<MarketIntelQueries>()("Ma
     const hygieneCellColumns = list(["period_start", "client_id", ...HYGIENE_CELL_MEASURES].map((c) => sql.literal(c)))
 
     /** The hygiene counts of a read's periods: stored where fresh, computed for the others (as `cells`). */
-    const hygieneCells = (src: Source) =>
-      sql.join(" UNION ALL ", false)([
-        ...(src.stored.length === 0 && src.computed.length > 0
-          ? []
-          : [sql`SELECT ${hygieneCellColumns} FROM market_intel_hygiene_cells
-                 WHERE period_type = ${src.type} AND period_start = ANY(${src.stored}::date[])`]),
-        ...src.computed.map((span) => sql`SELECT ${hygieneCellColumns} FROM (${hygieneGrain(src.type, span.from, span.to)}) g`)
-      ])
+    const hygieneCells = (src: Source) => storedOrComputed(src, "market_intel_hygiene_cells", hygieneCellColumns, hygieneGrain)
 
     const hygieneSums = list(HYGIENE_CELL_MEASURES.map((m) => sql.literal(`COALESCE(sum(c.${m}), 0)::int AS ${m}`)))
 
