@@ -7,10 +7,16 @@
  * made by the service's own migrations, then the data of bench/scale/seed.ts written by SQL (real
  * analyses of the engine over evaluation calls, bench/scale/templates.ts, varied per call; closers,
  * outcome records, accounts and deals, tracker mentions, market and lead profiles), then the service
- * (`makeServerLayer`: every HTTP door, no background work) in this process, read over HTTP as the
- * portal reads it: the first tenant's owner's session (written with the data) and, for market
- * intelligence, the admin key. In the 200-tenant runs the measured tenant holds 1/200th of the
- * calls; the others' rows are in every table and index.
+ * as it runs in production, `callsight serve --no-worker` from the build (scripts/start.mjs: every
+ * HTTP door, its request log and metrics, no background work) in a process of its own, read over
+ * HTTP as the portal reads it: the first tenant's owner's session (written with the data) and, for
+ * market intelligence, the admin key. In the 200-tenant runs the measured tenant holds 1/200th of
+ * the calls; the others' rows are in every table and index.
+ *
+ * The service ran in the bench's process until issue 39's last sessions: its heap then held the
+ * bench's too (the TypeScript loader's modules, the seed's templates, the client's answers), ~180
+ * MB live against the served process's ~110, and V8's full collections of it came in the middle of
+ * the reads (a year of trends: the slowest tenth of the reads were those).
  *
  * Each read: SCALE_WARMUP (10) warm-up requests, then SCALE_READS (50) requests one after the other
  * (fewer when they take over SCALE_READ_BUDGET_S seconds in all, at least 5; one warm-up for a read
@@ -39,24 +45,26 @@
  * read (reads spaced as a person's clicks, not back to back). SCALE_SERIES=1 prints each read's
  * times in the order they were taken (where the slow ones fall).
  *
- * Beside p50 and p95, the CPU time a read costs (over the measured reads): this process's (the
- * service, and the bench's own client) and PostgreSQL's (its processes on this machine, as in
- * bench/status.bench.ts). On two cores shared by the two, the p95 follows their sum.
+ * Beside p50 and p95, the CPU time a read costs (over the measured reads): the service's process's
+ * and PostgreSQL's (its processes on this machine; both from /proc, as in bench/status.bench.ts).
+ * On two cores shared by the two, the p95 follows their sum. /proc counts in clock ticks (10 ms):
+ * over a few fast reads the figure is coarse. BENCH_SERVICE_ROOT=/path/to/another/checkout
+ * serves from that checkout's build instead (before and after a change, one sitting, one database).
  */
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Logger, LogLevel, Option, Redacted, Stream } from "effect"
+import { Effect, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
+import { spawn } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
-import { AppConfig } from "../packages/server/src/config.js"
 import { layerPostgres } from "../packages/server/src/db/Database.js"
-import { makeServerLayer } from "../packages/server/src/main.js"
-import { postgresCpuSeconds } from "./lib.js"
+import { MigrationsLive } from "../packages/server/src/db/Migrations.js"
+import { freePort, postgresCpuSeconds, processCpuSeconds, productionEnv, repoRoot, stopChild, waitReady } from "./lib.js"
 import { seed, tenantId } from "./scale/seed.js"
 import { analysedTemplates } from "./scale/templates.js"
 
@@ -140,16 +148,41 @@ interface RunFigures {
   readonly reads: Record<string, Figure>
 }
 
+/** The checkout whose service is measured (its build): this one, or BENCH_SERVICE_ROOT's. */
+const serviceRoot = resolve(process.env.BENCH_SERVICE_ROOT ?? repoRoot)
+
+/**
+ * `callsight serve --no-worker` on `database`, from the build (scripts/start.mjs builds it first
+ * when a source changed), in production's environment: JSON request log to a pipe, drained.
+ * Stopped when the scope closes (before the database is dropped).
+ */
+const serve = (database: string, dataDir: string) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const port = await freePort()
+      const child = spawn(process.execPath, [join(serviceRoot, "scripts/start.mjs"), "--no-worker"], {
+        cwd: serviceRoot,
+        env: { ...process.env, PORT: String(port), ...productionEnv({ databaseUrl: databaseUrl(database), dataDir, adminKey: ADMIN_KEY }) },
+        stdio: ["ignore", "pipe", "inherit"]
+      })
+      child.stdout!.resume()
+      try {
+        // a stale build is rebuilt first: minutes on a slow machine
+        await waitReady(`http://127.0.0.1:${port}/ready`, child, "callsight serve", { timeoutS: 600 })
+      } catch (error) {
+        await stopChild(child, 5_000)
+        throw error
+      }
+      return { pid: child.pid!, base: `http://127.0.0.1:${port}`, child }
+    }),
+    ({ child }) => Effect.promise(() => stopChild(child, 15_000))
+  )
+
 const runOne = (calls: number, tenants: number, templates: ReturnType<typeof analysedTemplates>) => {
   const name = `callsight_bench_scale_${process.pid}_${calls}_${tenants}`
   const blobDir = mkdtempSync(join(tmpdir(), "callsight-bench-scale-"))
-  const server = makeServerLayer(NodeHttpServer.layerTest, freshDatabase(name)).pipe(
-    Layer.provide(AppConfig.layerWith({
-      adminApiKey: Option.some(Redacted.make(ADMIN_KEY)),
-      secretsKey: Option.some(Redacted.make(randomBytes(32).toString("base64"))),
-      blobDir
-    }))
-  )
+  // the bench's own connections: the service's migrations, the seed, the cursors
+  const database = MigrationsLive.pipe(Layer.provideMerge(freshDatabase(name)))
   return Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const client = yield* HttpClient.HttpClient
@@ -166,6 +199,7 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
                  ON CONFLICT DO NOTHING`
     }
     const seedS = (performance.now() - t0) / 1000
+    const service = yield* serve(REUSE ?? name, blobDir)
     const me = tenantId(0)
     const [mine] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM calls WHERE client_id = ${me}`
     const tenantCalls = mine!.n
@@ -179,14 +213,13 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
     const admin = { "x-api-key": ADMIN_KEY }
     /**
      * One request, timed to the answer's last byte. The answer is kept as text when `keep` (or when
-     * it is not a 200): otherwise its bytes are only counted as they arrive, so that the bench's own
-     * client, which runs in the service's process, does not join and decode a 1.8 MB answer on
-     * every read (a year of trends at 100,000 calls) and add its garbage to the service's heap and
-     * its CPU to the service's figure.
+     * it is not a 200): otherwise its bytes are only counted as they arrive (the bench shares the
+     * machine's two cores with the service and the database: it does not decode a 1.8 MB answer it
+     * does not read).
      */
     const request = (method: "GET" | "POST", path: string, headers: Record<string, string>, body?: unknown, keep = true) =>
       Effect.gen(function* () {
-        let req = HttpClientRequest.make(method)(path).pipe(HttpClientRequest.setHeaders(headers))
+        let req = HttpClientRequest.make(method)(`${service.base}${path}`).pipe(HttpClientRequest.setHeaders(headers))
         if (body !== undefined) req = HttpClientRequest.bodyUnsafeJson(req, body)
         const start = performance.now()
         const response = yield* client.execute(req)
@@ -277,7 +310,7 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
       }
       const runs: Array<number> = []
       const started = performance.now()
-      const cpuBefore = process.cpuUsage()
+      const cpuBefore = processCpuSeconds(service.pid)
       const dbBefore = postgresCpuSeconds()
       let size = 0
       let lastText = ""
@@ -289,7 +322,7 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
         if (r.text !== "") lastText = r.text
       }
       if (process.env.SCALE_SERIES === "1") console.log(`  ${label}: ${runs.map((ms) => ms.toFixed(0)).join(" ")}`)
-      const cpu = process.cpuUsage(cpuBefore)
+      const cpuSeconds = processCpuSeconds(service.pid) - cpuBefore
       const dbAfter = postgresCpuSeconds()
       runs.sort((a, b) => a - b)
       if (DUMP !== undefined) writeFileSync(join(DUMP, `${label.replace(/[^a-z0-9]+/gi, "_")}.json`), lastText)
@@ -300,7 +333,7 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
         kb: size / 1024,
         note,
         firstMs: first,
-        cpuMs: (cpu.user + cpu.system) / 1000 / runs.length,
+        cpuMs: (cpuSeconds * 1000) / runs.length,
         dbCpuMs: dbBefore === undefined || dbAfter === undefined ? undefined : ((dbAfter - dbBefore) * 1000) / runs.length
       }
       reads[label] = figure
@@ -321,7 +354,9 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
       reads
     } satisfies RunFigures
   }).pipe(
-    Effect.provide(server),
+    Effect.scoped,
+    Effect.provide(database),
+    Effect.provide(NodeHttpClient.layerUndici),
     Effect.ensuring(Effect.sync(() => rmSync(blobDir, { recursive: true, force: true })))
   )
 }
