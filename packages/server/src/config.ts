@@ -196,6 +196,8 @@ export const appConfig = Config.all({
   }),
   // How often the retention pass removes what tenants keep no longer (issue 36), with the background work.
   retentionIntervalSeconds: positiveInt("RETENTION_INTERVAL_SECONDS").pipe(Config.withDefault(3600)),
+  // How often the trends' settling pass sums the stale days and builds the months and weeks over (issue 39), with the background work.
+  trendsSettleIntervalSeconds: positiveInt("TRENDS_SETTLE_INTERVAL_SECONDS").pipe(Config.withDefault(60)),
   // How long a closed account's data is kept before the retention pass deletes it (issue 36).
   accountCloseGraceDays: positiveInt("ACCOUNT_CLOSE_GRACE_DAYS").pipe(Config.withDefault(30)),
   upgradeUrls: Config.all({

@@ -25,6 +25,7 @@ import { RepChannelsLive } from "./portal/RepChannelsLive.js"
 import { CallTrackersLive } from "./trackers/CallTrackersLive.js"
 import { RecorderSchedulerLive } from "./recorder/Scheduler.js"
 import { RetentionPassesLive } from "./account/RetentionPasses.js"
+import { TrendsSettlePassesLive } from "./trends/SettlePass.js"
 import { WebhookSenderLive } from "./webhooks/WebhookSender.js"
 import { makeHttpLayer } from "./HttpApp.js"
 import { LoggerLive, TracingLive, withShutdownLines } from "./Observability.js"
@@ -61,7 +62,7 @@ const CompanionForAdminLive = CompanionChannelsLive.pipe(Layer.provide(RateLimit
 /**
  * What runs beside the HTTP service (and in `callsight worker`): the analysis workers, the
  * refresher of the closers' meeting-tool tokens, the crm-a outcome sync, the recorder's passes, the
- * webhook sender and the retention pass.
+ * webhook sender, the retention pass and the trends' settling pass.
  */
 const BackgroundLive = Layer.mergeAll(
   AnalysisWorkersLive,
@@ -69,7 +70,8 @@ const BackgroundLive = Layer.mergeAll(
   CrmSyncLive,
   RecorderPassesLive,
   WebhookSenderLive,
-  RetentionPassesLive
+  RetentionPassesLive,
+  TrendsSettlePassesLive
 )
 
 /**

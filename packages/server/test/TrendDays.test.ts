@@ -8,11 +8,13 @@
  * numbers it gives from the days, before and after a day of a built month is written; a build and
  * a day summed again at the same time leave no month built from the day as it was (PostgreSQL).
  * `trend_weeks` (migration 0035): the same for twenty weeks read from the weeks, and for a window
- * cut into days, weeks and months.
+ * cut into days, weeks and months. The background settling pass (trends/SettlePass.ts) leaves no
+ * tenant's day stale, builds every month and week over within reach, and the reads then sum nothing.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { settlePass } from "../src/trends/SettlePass.js"
 import { METRICS, type TrendGroupRow, TrendsQueries } from "../src/views/TrendsQueries.js"
 import { TestDatabase } from "./utils/TestDatabase.js"
 
@@ -493,6 +495,91 @@ describe("trend_weeks", () => {
         yield* queries.settle(againMixed.request)
         expect((yield* mixed(now)).read).toEqual(againMixed.read)
         expect(againMixed.read).not.toEqual(firstMixed.read)
+      }))
+  })
+})
+
+describe("the trends' settling pass", () => {
+  it.layer(Layer.provideMerge(TrendsQueries.Default, TestDatabase.layer), { timeout: 60_000 })((it) => {
+    it.effect("sums every tenant's stale days and builds the months and weeks over ahead of the reads, which then sum nothing", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const queries = yield* TrendsQueries
+        const now = Date.now()
+        const today = Math.floor(now / DAY) * DAY
+        yield* seedTeam("cli_sp", 190, (i) => today - 150 * DAY + Math.floor(i / 2) * 38 * 3_600_000, (i) => i % 4 === 1)
+        yield* seedTeam("cli_sq", 60, (i) => today - 200 * DAY + i * 80 * 3_600_000, (i) => i % 3 === 1)
+        const stale = sql<{ client_id: string; n: number }>`SELECT client_id, count(*)::int AS n FROM trend_days_stale GROUP BY 1 ORDER BY 1`
+        const marks = yield* stale
+        expect(marks.map((m) => m.client_id)).toEqual(["cli_sp", "cli_sq"])
+        const staleBefore = marks.reduce((n, m) => n + m.n, 0)
+
+        const done = yield* settlePass
+        expect(yield* stale).toEqual([])
+        expect(done.days).toBe(staleBefore)
+        // the tables as the functions sum the calls (nothing left for the check to sum again)
+        yield* expectInStep
+        // built: each tenant's months and weeks with days that are over, within the last 26 of each
+        // (all the months here; the weeks of the tenant of 200 days only from 26 weeks ago)
+        const spans = (table: string, column: string, first: string, current: string, reach: string) =>
+          Effect.all([
+            sql<{ c: string; f: string }>`SELECT client_id AS c, to_char(${sql.literal(column)}, 'YYYY-MM-DD') AS f FROM ${sql.literal(table)} ORDER BY 1, 2`,
+            sql<{ c: string; f: string }>`SELECT DISTINCT client_id AS c, to_char(${sql.literal(first)}, 'YYYY-MM-DD') AS f FROM trend_days
+                                          WHERE day < ${sql.literal(current)} AND day >= ${sql.literal(current)} - ${sql.literal(reach)} ORDER BY 1, 2`
+          ])
+        const thisMonth = "date_trunc('month', now() AT TIME ZONE 'UTC')::date"
+        const thisWeek = "((now() AT TIME ZONE 'UTC')::date - (extract(isodow FROM now() AT TIME ZONE 'UTC')::int - 1))"
+        const [months, monthsWithDays] = yield* spans("trend_months_built", "month", "date_trunc('month', day)", thisMonth, "interval '26 months'")
+        const [weeks, weeksWithDays] = yield* spans("trend_weeks_built", "week", "day - (extract(isodow FROM day)::int - 1)", thisWeek, "26 * 7")
+        expect(months).toEqual(monthsWithDays)
+        expect(weeks).toEqual(weeksWithDays)
+        expect(weeks.filter((w) => w.c === "cli_sq")).toHaveLength(26)
+        expect(new Set(months.map((m) => m.c))).toEqual(new Set(["cli_sp", "cli_sq"]))
+        expect(done.months).toBe(months.length)
+        expect(done.weeks).toBe(weeks.length)
+
+        // a year read: its settling sums nothing (it marks the months of its window without days built,
+        // empty), and it reads the same before and after it
+        const year = yield* yearRead("cli_sp", now)
+        const monthRows = sql<{ n: number }>`SELECT count(*)::int AS n FROM trend_months`
+        const rowsBefore = yield* monthRows
+        yield* queries.settle(year.request)
+        expect(yield* monthRows).toEqual(rowsBefore)
+        expect(yield* stale).toEqual([])
+        expect((yield* yearRead("cli_sp", now)).read).toEqual(year.read)
+        // and the read from the months equals the read from the days
+        yield* sql`DELETE FROM trend_months_built WHERE client_id = 'cli_sp'`
+        expect((yield* yearRead("cli_sp", now)).read).toEqual(year.read)
+
+        // the next pass rebuilds the month it lost, and then has nothing to do
+        expect(yield* settlePass).toEqual({ days: 0, months: months.filter((m) => m.c === "cli_sp").length, weeks: 0 })
+        expect(yield* settlePass).toEqual({ days: 0, months: 0, weeks: 0 })
+
+        // at most `maxDays` stale days a pass, the newest first; a span with a day left stale is built
+        // only at the pass that has summed it. A week 40 days back made unbuilt, then two calls in it
+        // and three newer ones (the newest three days are summed first)
+        const w = mondayOf(today - 40 * DAY)
+        const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+        const builtWeek = (at: number) =>
+          Effect.map(sql`SELECT 1 FROM trend_weeks_built WHERE client_id = 'cli_sq' AND week = ${dayOf(mondayOf(at))}::date`, (r) => r.length === 1)
+        yield* sql`DELETE FROM trend_weeks_built WHERE client_id = 'cli_sq' AND week = ${dayOf(w)}::date`
+        for (const at of [today - 3 * DAY, today - 5 * DAY, today - 9 * DAY, w + DAY, w]) {
+          yield* insertCall("cli_sq", { closer: "ana@t.test", at: at + 3_600_000, n: 2 })
+        }
+        const days = sql<{ day: string }>`SELECT day::text AS day FROM trend_days_stale WHERE client_id = 'cli_sq' ORDER BY day DESC`
+        const all = (yield* days).map((d) => d.day)
+        expect(all).toEqual([today - 3 * DAY, today - 5 * DAY, today - 9 * DAY, w + DAY, w].map(dayOf))
+        expect((yield* queries.settleAhead(new Date(now), 3)).days).toBe(3)
+        expect((yield* days).map((d) => d.day)).toEqual(all.slice(3))
+        expect(yield* builtWeek(w)).toBe(false)
+        // the week 9 days back (over): its day summed again removed it, and it was built again
+        expect(yield* builtWeek(today - 9 * DAY)).toBe(true)
+        // its two days summed: the week and their month (or two), removed with them, built again
+        const monthsOfW = new Set([dayOf(w).slice(0, 7), dayOf(w + DAY).slice(0, 7)]).size
+        expect(yield* queries.settleAhead(new Date(now), 3)).toEqual({ days: 2, months: monthsOfW, weeks: 1 })
+        expect(yield* days).toEqual([])
+        expect(yield* builtWeek(w)).toBe(true)
+        yield* expectInStep
       }))
   })
 })
