@@ -555,7 +555,8 @@ describe("the trends' settling pass", () => {
         expect(yield* settlePass).toEqual({ days: 0, months: months.filter((m) => m.c === "cli_sp").length, weeks: 0 })
         expect(yield* settlePass).toEqual({ days: 0, months: 0, weeks: 0 })
 
-        // at most `maxDays` stale days a pass, the newest first; a span with a day left stale is built
+        // a batch of stale days at a time, the newest first, until the time budget is spent (here at
+        // once: one batch); a span with a day left stale is built
         // only at the pass that has summed it. A week 40 days back made unbuilt, then two calls in it
         // and three newer ones (the newest three days are summed first)
         const w = mondayOf(today - 40 * DAY)
@@ -569,16 +570,21 @@ describe("the trends' settling pass", () => {
         const days = sql<{ day: string }>`SELECT day::text AS day FROM trend_days_stale WHERE client_id = 'cli_sq' ORDER BY day DESC`
         const all = (yield* days).map((d) => d.day)
         expect(all).toEqual([today - 3 * DAY, today - 5 * DAY, today - 9 * DAY, w + DAY, w].map(dayOf))
-        expect((yield* queries.settleAhead(new Date(now), 3)).days).toBe(3)
+        const oneBatch = { batch: 3, budgetMs: 0 }
+        expect((yield* queries.settleAhead(new Date(now), oneBatch)).days).toBe(3)
         expect((yield* days).map((d) => d.day)).toEqual(all.slice(3))
         expect(yield* builtWeek(w)).toBe(false)
         // the week 9 days back (over): its day summed again removed it, and it was built again
         expect(yield* builtWeek(today - 9 * DAY)).toBe(true)
         // its two days summed: the week and their month (or two), removed with them, built again
         const monthsOfW = new Set([dayOf(w).slice(0, 7), dayOf(w + DAY).slice(0, 7)]).size
-        expect(yield* queries.settleAhead(new Date(now), 3)).toEqual({ days: 2, months: monthsOfW, weeks: 1 })
+        expect(yield* queries.settleAhead(new Date(now), oneBatch)).toEqual({ days: 2, months: monthsOfW, weeks: 1 })
         expect(yield* days).toEqual([])
         expect(yield* builtWeek(w)).toBe(true)
+        // within the budget, batch after batch until none is left
+        for (const back of [2, 4, 6]) yield* insertCall("cli_sq", { closer: "bo@t.test", at: today - back * DAY + 3_600_000, n: 1 })
+        expect((yield* queries.settleAhead(new Date(now), { batch: 2, budgetMs: 60_000 })).days).toBe(3)
+        expect(yield* days).toEqual([])
         yield* expectInStep
       }))
   })

@@ -629,18 +629,25 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
 
     /**
      * What the reads settle for their own range (`settle`), done ahead of them for every tenant: the
-     * stale days summed again, the newest first, at most `maxDays` (the rest at the next pass); then
-     * the months and weeks that are over among the last TRENDS_PERIODS_MAX of each (the farthest
-     * a read of `periods` reaches), not built yet and with no day left stale, built. Each day and each span in its own
+     * stale days summed again, the newest first, `batch` at a time until none is left or `budgetMs`
+     * has passed (checked after each batch; the rest at the next pass); then the months and weeks
+     * that are over among the last TRENDS_PERIODS_MAX of each (the farthest a read of `periods`
+     * reaches), not built yet and with no day left stale, built. Each day and each span in its own
      * statement, as a read does (one mark held at a time; a read or another process settling the
      * same day meanwhile waits for it, then finds it done). After a write of many calls (an import,
      * the Competitors tracker matched again over every call: every day of the year stale), the
      * first read of a year no longer sums them all itself (16.6 s at 100,000 calls).
      */
-    const settleAhead = (now: Date, maxDays: number) =>
+    const settleAhead = (now: Date, { batch, budgetMs }: { readonly batch: number; readonly budgetMs: number }) =>
       Effect.gen(function* () {
-        const marks = yield* staleMarks(maxDays)
-        for (const m of marks) yield* refreshDay(m.client_id, m.day, m.ck)
+        const started = performance.now()
+        let days = 0
+        for (;;) {
+          const marks = yield* staleMarks(batch)
+          for (const m of marks) yield* refreshDay(m.client_id, m.day, m.ck)
+          days += marks.length
+          if (marks.length < batch || performance.now() - started >= budgetMs) break
+        }
         const nowMs = now.getTime()
         const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
         const today = Math.floor(nowMs / DAY_MS) * DAY_MS
@@ -653,7 +660,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
           weeksTo: day(weekStart)
         })
         for (const s of spans) yield* buildSpan(s.client_id, s.first, s.week)
-        return { days: marks.length, months: spans.filter((s) => !s.week).length, weeks: spans.filter((s) => s.week).length }
+        return { days, months: spans.filter((s) => !s.week).length, weeks: spans.filter((s) => s.week).length }
       })
 
     /**
@@ -698,7 +705,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       closers: (clientId: ClientId) => Effect.orDie(closers(clientId)),
       groups: (r: typeof GroupsRequest.Type) => Effect.orDie(groups(r)),
       settle: (r: typeof GroupsRequest.Type) => Effect.orDie(settle(r)),
-      settleAhead: (now: Date, maxDays: number) => Effect.orDie(settleAhead(now, maxDays)),
+      settleAhead: (now: Date, limits: { readonly batch: number; readonly budgetMs: number }) => Effect.orDie(settleAhead(now, limits)),
       mentionGroups: (r: typeof GroupsRequest.Type) => Effect.orDie(mentionGroups(r)),
       stepGroups: (r: typeof GroupsRequest.Type) => Effect.orDie(stepGroups(r)),
       steps: (r: typeof GroupsRequest.Type) =>
