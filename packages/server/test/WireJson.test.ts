@@ -23,6 +23,8 @@ describe("jsonBytes", () => {
       { a: 1, b: undefined, c: () => 1, d: Symbol("x"), e: [undefined, () => 1, Symbol("y"), null, 2], f: { g: { h: [1, { i: "é" }] } } },
       { when: new Date(Date.UTC(2026, 11, 5)), nested: { when: new Date(0) }, list: [new Date(1)] },
       { team: { periods: big }, closers: [{ periods: big.slice(0, 10) }, { periods: [] }], text: "Société — 東京 🚀\n\"quoted\"" },
+      // parts longer than a buffer, of 2-, 3- and 4-byte characters, a lone surrogate, between short ones
+      { a: "x", long: ["東".repeat(40_000), "é".repeat(70_000)], b: ["🚀".repeat(20_000), "\ud800", "y"], c: big.slice(0, 100) },
       [big, [], {}, "x", 0, -0, 1e21, NaN, Infinity],
       "plain",
       42,

@@ -241,8 +241,16 @@ export const changesOf = (periods: ReadonlyArray<TrendPeriod>, when: string): Ar
   const present = items.filter((i): i is Item => i !== null).map((item, order) => ({ item, order }))
   present.sort((x, y) =>
     Number(y.item.notable) - Number(x.item.notable) || (x.item.notable ? y.item.magnitude - x.item.magnitude : 0) || x.order - y.order)
-  return present.map(({ item: { magnitude: _, ...item } }) => ({
-    ...item,
+  // written field by field (a rest and a spread made two objects of each, ~1 MB a year's read)
+  return present.map(({ item }) => ({
+    metric: item.metric,
+    key: item.key,
+    label: item.label,
+    from: item.from,
+    to: item.to,
+    notable: item.notable,
+    from_call_ids: item.from_call_ids,
+    to_call_ids: item.to_call_ids,
     direction: item.from === null || item.to === null ? "unknown" : item.to > item.from ? "up" : item.to < item.from ? "down" : "same",
     sentence: changeSentence(item.label, item.from, item.to, when)
   }))
