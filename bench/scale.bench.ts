@@ -68,7 +68,7 @@ import { join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
 import { layerPostgres } from "../packages/server/src/db/Database.js"
 import { MigrationsLive } from "../packages/server/src/db/Migrations.js"
-import { settlePass } from "../packages/server/src/trends/SettlePass.js"
+import { makeSettlePass } from "../packages/server/src/trends/SettlePass.js"
 import { TrendsQueries } from "../packages/server/src/views/TrendsQueries.js"
 import { freePort, postgresCpuSeconds, processCpuSeconds, productionEnv, repoRoot, stopChild, waitReady } from "./lib.js"
 import { seed, tenantId } from "./scale/seed.js"
@@ -209,6 +209,7 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
     // (the bench's service runs no background work): timed apart, not in any read's first time
     const t1 = performance.now()
     const settled = { days: 0, months: 0, weeks: 0 }
+    const settlePass = yield* makeSettlePass()
     for (let more = true; more;) {
       const pass = yield* settlePass
       settled.days += pass.days

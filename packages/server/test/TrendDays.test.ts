@@ -14,7 +14,8 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { settlePass } from "../src/trends/SettlePass.js"
+import { TRENDS_PERIODS_MAX } from "@callsight/api-spec"
+import { makeSettlePass } from "../src/trends/SettlePass.js"
 import { METRICS, type TrendGroupRow, TrendsQueries } from "../src/views/TrendsQueries.js"
 import { TestDatabase } from "./utils/TestDatabase.js"
 
@@ -514,7 +515,10 @@ describe("the trends' settling pass", () => {
         expect(marks.map((m) => m.client_id)).toEqual(["cli_sp", "cli_sq"])
         const staleBefore = marks.reduce((n, m) => n + m.n, 0)
 
-        const done = yield* settlePass
+        // a process's pass: its first looks at every span in reach, then at the last month and week
+        // unless it summed days or an hour has passed
+        const pass = yield* makeSettlePass()
+        const done = yield* pass
         expect(yield* stale).toEqual([])
         expect(done.days).toBe(staleBefore)
         // the tables as the functions sum the calls (nothing left for the check to sum again)
@@ -551,9 +555,13 @@ describe("the trends' settling pass", () => {
         yield* sql`DELETE FROM trend_months_built WHERE client_id = 'cli_sp'`
         expect((yield* yearRead("cli_sp", now)).read).toEqual(year.read)
 
-        // the next pass rebuilds the month it lost, and then has nothing to do
-        expect(yield* settlePass).toEqual({ days: 0, months: months.filter((m) => m.c === "cli_sp").length, weeks: 0 })
-        expect(yield* settlePass).toEqual({ days: 0, months: 0, weeks: 0 })
+        // the next pass (no day summed, its hour not up) rebuilds the last month it lost; a pass whose
+        // look at every span is due, the others; and then there is nothing to do
+        expect(yield* pass).toEqual({ days: 0, months: 1, weeks: 0 })
+        const lookingEverywhere = yield* makeSettlePass(0)
+        expect(yield* lookingEverywhere).toEqual({ days: 0, months: months.filter((m) => m.c === "cli_sp").length - 1, weeks: 0 })
+        expect(yield* pass).toEqual({ days: 0, months: 0, weeks: 0 })
+        expect(yield* lookingEverywhere).toEqual({ days: 0, months: 0, weeks: 0 })
 
         // a batch of stale days at a time, the newest first, until the time budget is spent (here at
         // once: one batch); a span with a day left stale is built
@@ -570,20 +578,25 @@ describe("the trends' settling pass", () => {
         const days = sql<{ day: string }>`SELECT day::text AS day FROM trend_days_stale WHERE client_id = 'cli_sq' ORDER BY day DESC`
         const all = (yield* days).map((d) => d.day)
         expect(all).toEqual([today - 3 * DAY, today - 5 * DAY, today - 9 * DAY, w + DAY, w].map(dayOf))
+        const settleAhead = (limits: { batch: number; budgetMs: number }) =>
+          Effect.gen(function* () {
+            const days = yield* queries.settleStaleDays(limits)
+            return { days, ...(yield* queries.buildSpans(new Date(now), TRENDS_PERIODS_MAX)) }
+          })
         const oneBatch = { batch: 3, budgetMs: 0 }
-        expect((yield* queries.settleAhead(new Date(now), oneBatch)).days).toBe(3)
+        expect((yield* settleAhead(oneBatch)).days).toBe(3)
         expect((yield* days).map((d) => d.day)).toEqual(all.slice(3))
         expect(yield* builtWeek(w)).toBe(false)
         // the week 9 days back (over): its day summed again removed it, and it was built again
         expect(yield* builtWeek(today - 9 * DAY)).toBe(true)
         // its two days summed: the week and their month (or two), removed with them, built again
         const monthsOfW = new Set([dayOf(w).slice(0, 7), dayOf(w + DAY).slice(0, 7)]).size
-        expect(yield* queries.settleAhead(new Date(now), oneBatch)).toEqual({ days: 2, months: monthsOfW, weeks: 1 })
+        expect(yield* settleAhead(oneBatch)).toEqual({ days: 2, months: monthsOfW, weeks: 1 })
         expect(yield* days).toEqual([])
         expect(yield* builtWeek(w)).toBe(true)
         // within the budget, batch after batch until none is left
         for (const back of [2, 4, 6]) yield* insertCall("cli_sq", { closer: "bo@t.test", at: today - back * DAY + 3_600_000, n: 1 })
-        expect((yield* queries.settleAhead(new Date(now), { batch: 2, budgetMs: 60_000 })).days).toBe(3)
+        expect((yield* settleAhead({ batch: 2, budgetMs: 60_000 })).days).toBe(3)
         expect(yield* days).toEqual([])
         yield* expectInStep
       }))

@@ -18,7 +18,7 @@
  * over the periods' starts (passed as one JSON array: a join on a set-returning function was
  * estimated at 100 rows and planned with JIT, seconds of compiling).
  */
-import { type ClientId, type Sees, TRENDS_PERIODS_MAX } from "@callsight/api-spec"
+import type { ClientId, Sees } from "@callsight/api-spec"
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
@@ -628,17 +628,16 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
     })
 
     /**
-     * What the reads settle for their own range (`settle`), done ahead of them for every tenant: the
-     * stale days summed again, the newest first, `batch` at a time until none is left or `budgetMs`
-     * has passed (checked after each batch; the rest at the next pass); then the months and weeks
-     * that are over among the last TRENDS_PERIODS_MAX of each (the farthest a read of `periods`
+     * What the reads settle for their own range (`settle`), done ahead of them for every tenant
+     * (trends/SettlePass.ts), in two steps. `settleStaleDays`: the stale days summed again, the
+     * newest first, `batch` at a time until none is left or `budgetMs` has passed (checked after
+     * each batch; the rest at the next pass); how many. `buildSpans`: the months and weeks that are
+     * over among the last `back` of each (TRENDS_PERIODS_MAX: the farthest a read of `periods`
      * reaches), not built yet and with no day left stale, built. Each day and each span in its own
      * statement, as a read does (one mark held at a time; a read or another process settling the
-     * same day meanwhile waits for it, then finds it done). After a write of many calls (an import,
-     * the Competitors tracker matched again over every call: every day of the year stale), the
-     * first read of a year no longer sums them all itself (16.6 s at 100,000 calls).
+     * same day meanwhile waits for it, then finds it done).
      */
-    const settleAhead = (now: Date, { batch, budgetMs }: { readonly batch: number; readonly budgetMs: number }) =>
+    const settleStaleDays = ({ batch, budgetMs }: { readonly batch: number; readonly budgetMs: number }) =>
       Effect.gen(function* () {
         const started = performance.now()
         let days = 0
@@ -646,21 +645,24 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
           const marks = yield* staleMarks(batch)
           for (const m of marks) yield* refreshDay(m.client_id, m.day, m.ck)
           days += marks.length
-          if (marks.length < batch || performance.now() - started >= budgetMs) break
+          if (marks.length < batch || performance.now() - started >= budgetMs) return days
         }
+      })
+    const buildSpans = (now: Date, back: number) =>
+      Effect.gen(function* () {
         const nowMs = now.getTime()
         const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
         const today = Math.floor(nowMs / DAY_MS) * DAY_MS
         const weekStart = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY_MS
         const monthStart = utcMonthStart(nowMs)
         const spans = yield* unbuiltSpans({
-          monthsFrom: day(utcMonthStart(monthStart, -TRENDS_PERIODS_MAX)),
+          monthsFrom: day(utcMonthStart(monthStart, -back)),
           monthsTo: day(monthStart),
-          weeksFrom: day(weekStart - TRENDS_PERIODS_MAX * 7 * DAY_MS),
+          weeksFrom: day(weekStart - back * 7 * DAY_MS),
           weeksTo: day(weekStart)
         })
         for (const s of spans) yield* buildSpan(s.client_id, s.first, s.week)
-        return { days, months: spans.filter((s) => !s.week).length, weeks: spans.filter((s) => s.week).length }
+        return { months: spans.filter((s) => !s.week).length, weeks: spans.filter((s) => s.week).length }
       })
 
     /**
@@ -705,7 +707,8 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       closers: (clientId: ClientId) => Effect.orDie(closers(clientId)),
       groups: (r: typeof GroupsRequest.Type) => Effect.orDie(groups(r)),
       settle: (r: typeof GroupsRequest.Type) => Effect.orDie(settle(r)),
-      settleAhead: (now: Date, limits: { readonly batch: number; readonly budgetMs: number }) => Effect.orDie(settleAhead(now, limits)),
+      settleStaleDays: (limits: { readonly batch: number; readonly budgetMs: number }) => Effect.orDie(settleStaleDays(limits)),
+      buildSpans: (now: Date, back: number) => Effect.orDie(buildSpans(now, back)),
       mentionGroups: (r: typeof GroupsRequest.Type) => Effect.orDie(mentionGroups(r)),
       stepGroups: (r: typeof GroupsRequest.Type) => Effect.orDie(stepGroups(r)),
       steps: (r: typeof GroupsRequest.Type) =>
