@@ -290,6 +290,9 @@ const runOne = (calls: number, tenants: number, templates: ReturnType<typeof ana
       ["trends (6 weeks)", "/v1/client-portal/trends", session],
       ["trends (12 months)", "/v1/client-portal/trends?period=month&periods=12", session],
       ["trends (one closer, 26 weeks)", `/v1/client-portal/trends?periods=26&closer_email=${encodeURIComponent(closer)}`, session],
+      // the web app's largest choices (packages/web Trends: 4, 6, 8, 12 or 26 weeks or months)
+      ["trends (26 weeks)", "/v1/client-portal/trends?periods=26", session],
+      ["trends (26 months)", "/v1/client-portal/trends?period=month&periods=26", session],
       ["deal intelligence", "/v1/workspace/deal-intelligence", session],
       ["outcome backlog", "/v1/client-portal/outcome-truth-backlog", session],
       ["mi overview", `${MI}/overview`, admin],
