@@ -410,27 +410,37 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       execute: (r) => {
         const before = sql.literal(METRICS.map((m, k) => `${newer(r, `n_${m}`)} AS b${k}`).join(", "))
         const need = sql.literal(METRICS.map((_, k) => `CASE WHEN COALESCE(b${k}, 0) < ${r.max} THEN ${2 ** k} ELSE 0 END`).join(" + "))
-        const pair = (m: string) => `jsonb_build_array(sum(s_${m}), sum(n_${m}))`
+        const pair = (m: string) => `json_build_array(sum(s_${m}), sum(n_${m}))`
+        const own = (m: string) => `json_build_array(n.s_${m}, n.n_${m})`
         const columns = `ck, day, closer_email, newest_ms, lowest_score, lowest_ms, lowest_call_id, ${METRICS.map((m) => `s_${m}, n_${m}`).join(", ")}`
+        // a group of one row (a whole month or week that is over, in a window of its own: every
+        // period of a year by month, or of 26 weeks, but the last) is that row as it is, neither
+        // aggregated nor joined to its lists; and the arrays are json, not jsonb (the driver parses
+        // the text either way: jsonb's binary form was made only to be written out as text again).
+        // 26 weeks at 100,000 calls, 676 groups: 23.4 -> 20.4 (json) -> 16.5 ms (alone)
         return sql`WITH ${dayRows(r, "trend_days", "trend_day_rows", columns)},
             needed AS (SELECT s.*, ${need} AS need FROM (SELECT seen.*, ${before}, ${alone} FROM seen WINDOW ${windows(r, "p, g")}) s),
             sums AS (
               SELECT p, g, (array_agg(closer_email ORDER BY newest_ms DESC))[1] AS closer_email, max(newest_ms) AS newest_ms,
                      (array_agg(lowest_call_id ORDER BY lowest_score, lowest_ms DESC, lowest_call_id DESC) FILTER (WHERE lowest_call_id IS NOT NULL))[1] AS lowest_call_id,
-                     jsonb_build_array(${sql.literal(COUNT_METRICS.map(pair).join(", "))}) AS counts,
-                     jsonb_build_array(${sql.literal(SCORE_METRICS.map(pair).join(", "))}) AS scores
-              FROM needed GROUP BY p, g),
+                     json_build_array(${sql.literal(COUNT_METRICS.map(pair).join(", "))}) AS counts,
+                     json_build_array(${sql.literal(SCORE_METRICS.map(pair).join(", "))}) AS scores
+              FROM needed WHERE NOT alone GROUP BY p, g),
             lists AS (
               SELECT n.p, n.g, array_agg(u.id) AS ids, array_agg(u.ms) AS times, array_agg(u.m & n.need) AS metrics
               FROM needed n, ${listsOf("n", "trend_days", "ids, times, metrics")}, unnest(a.ids, a.times, a.metrics) AS u(id, ms, m)
               WHERE NOT n.alone AND n.need <> 0 AND (u.m & n.need) <> 0
-              GROUP BY n.p, n.g
-              UNION ALL
-              SELECT n.p, n.g, a.ids, a.times, a.metrics FROM needed n, ${listsOf("n", "trend_days", "ids, times, metrics")} WHERE n.alone)
+              GROUP BY n.p, n.g)
             SELECT s.p, s.g AS ck, s.closer_email, s.newest_ms, s.lowest_call_id, s.counts, s.scores,
                    to_json(COALESCE(l.ids, '{}'::text[])) AS ids, to_json(COALESCE(l.times, '{}'::float8[])) AS times,
                    to_json(COALESCE(l.metrics, '{}'::int[])) AS metrics
-            FROM sums s LEFT JOIN lists l ON l.p = s.p AND l.g IS NOT DISTINCT FROM s.g`
+            FROM sums s LEFT JOIN lists l ON l.p = s.p AND l.g IS NOT DISTINCT FROM s.g
+            UNION ALL
+            SELECT n.p, n.g, n.closer_email, n.newest_ms, n.lowest_call_id,
+                   json_build_array(${sql.literal(COUNT_METRICS.map(own).join(", "))}),
+                   json_build_array(${sql.literal(SCORE_METRICS.map(own).join(", "))}),
+                   to_json(a.ids), to_json(a.times), to_json(a.metrics)
+            FROM needed n, ${listsOf("n", "trend_days", "ids, times, metrics")} WHERE n.alone`
       }
     })
 
@@ -445,16 +455,18 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         sql`WITH ${dayRows(r, "trend_day_terms", "trend_day_term_rows", "ck, day, term, mentions, calls")},
             needed AS (
               SELECT seen.*, ${sql.literal(newer(r, "calls"))} < ${n(r.max)} AS need, ${alone} FROM seen WINDOW ${windows(r, "p, g, term")}),
-            sums AS (SELECT p, g, term, sum(mentions) AS mentions, sum(calls) AS calls FROM needed GROUP BY p, g, term),
+            sums AS (SELECT p, g, term, sum(mentions) AS mentions, sum(calls) AS calls FROM needed WHERE NOT alone GROUP BY p, g, term),
             lists AS (
               SELECT n.p, n.g, n.term, array_agg(u.id) AS ids, array_agg(u.ms) AS times
               FROM needed n, ${listsOf("n", "trend_day_terms", "ids, times")}, unnest(a.ids, a.times) AS u(id, ms)
-              WHERE n.need AND NOT n.alone GROUP BY n.p, n.g, n.term
-              UNION ALL
-              SELECT n.p, n.g, n.term, a.ids, a.times FROM needed n, ${listsOf("n", "trend_day_terms", "ids, times")} WHERE n.alone)
+              WHERE n.need AND NOT n.alone GROUP BY n.p, n.g, n.term)
             SELECT s.p, s.g AS ck, s.term,
-                   jsonb_build_array(s.mentions, s.calls, COALESCE(l.ids, '{}'::text[]), COALESCE(l.times, '{}'::float8[])) AS metric
-            FROM sums s LEFT JOIN lists l ON l.p = s.p AND l.g IS NOT DISTINCT FROM s.g AND l.term IS NOT DISTINCT FROM s.term`
+                   json_build_array(s.mentions, s.calls, COALESCE(l.ids, '{}'::text[]), COALESCE(l.times, '{}'::float8[])) AS metric
+            FROM sums s LEFT JOIN lists l ON l.p = s.p AND l.g IS NOT DISTINCT FROM s.g AND l.term IS NOT DISTINCT FROM s.term
+            UNION ALL
+            -- a group of one row as it is (as in groups)
+            SELECT n.p, n.g, n.term, json_build_array(n.mentions, n.calls, a.ids, a.times)
+            FROM needed n, ${listsOf("n", "trend_day_terms", "ids, times")} WHERE n.alone`
     })
 
     /**
@@ -511,8 +523,8 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
               FROM needed GROUP BY p, g),
             entry_sums AS (SELECT p, g, sum(steps) AS steps, count(*) FILTER (WHERE new_call) AS calls FROM entry_calls GROUP BY p, g)
             SELECT s.p, s.g AS ck,
-                   jsonb_build_array(s.s_kept, s.n_kept, COALESCE(l.kept_ids, '{}'::text[]), COALESCE(l.kept_times, '{}'::float8[])) AS kept,
-                   jsonb_build_array(s.s_slipped + COALESCE(e.steps, 0), s.n_slipped + COALESCE(e.calls, 0),
+                   json_build_array(s.s_kept, s.n_kept, COALESCE(l.kept_ids, '{}'::text[]), COALESCE(l.kept_times, '{}'::float8[])) AS kept,
+                   json_build_array(s.s_slipped + COALESCE(e.steps, 0), s.n_slipped + COALESCE(e.calls, 0),
                                      COALESCE(l.slipped_ids, '{}'::text[]), COALESCE(l.slipped_times, '{}'::float8[])) AS slipped
             FROM sums s
             LEFT JOIN entry_sums e ON e.p = s.p AND e.g IS NOT DISTINCT FROM s.g
