@@ -13,10 +13,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { TRENDS_PERIODS_MAX } from "@callsight/api-spec"
 import { makeSettlePass } from "../src/trends/SettlePass.js"
-import { METRICS, type TrendGroupRow, TrendsQueries } from "../src/views/TrendsQueries.js"
+import { METRICS, TrendGroupRow, TrendMentionGroupRow, TrendStepGroupRow, TrendsQueries } from "../src/views/TrendsQueries.js"
 import { TestDatabase } from "./utils/TestDatabase.js"
 
 const DAY = 86_400_000
@@ -600,5 +600,27 @@ describe("the trends' settling pass", () => {
         expect(yield* days).toEqual([])
         yield* expectInStep
       }))
+  })
+})
+
+describe("the aggregated rows' schemas", () => {
+  it("take a row whose every column has its type, and refuse one with a column missing or of another type", () => {
+    const metric = [3, 2, ["call_a", "call_b"], [2, 1]]
+    const ok = { p: 0, ck: null, term: "Gong", metric }
+    expect(Schema.decodeUnknownSync(TrendMentionGroupRow)(ok)).toBe(ok)
+    for (const bad of [{ ...ok, p: "0" }, { ...ok, term: 1 }, { p: 0, ck: null, metric }, { ...ok, metric: [3, 2, ["call_a"], [2, 1]] }, null, [ok]]) {
+      expect(() => Schema.decodeUnknownSync(TrendMentionGroupRow)(bad)).toThrow()
+    }
+    const group = {
+      p: 1, ck: "ana@t.test", closer_email: "Ana@t.test", newest_ms: 5, lowest_call_id: null,
+      counts: [[1, 1]], scores: [[80, 1]], ids: ["call_a"], times: [5], metrics: [3]
+    }
+    expect(Schema.decodeUnknownSync(TrendGroupRow)(group)).toBe(group)
+    for (const bad of [{ ...group, counts: [[1]] }, { ...group, ids: [1] }, { ...group, lowest_call_id: undefined }]) {
+      expect(() => Schema.decodeUnknownSync(TrendGroupRow)(bad)).toThrow()
+    }
+    const steps = { p: 2, ck: null, kept: metric, slipped: [0, 0, [], []] }
+    expect(Schema.decodeUnknownSync(TrendStepGroupRow)(steps)).toBe(steps)
+    expect(() => Schema.decodeUnknownSync(TrendStepGroupRow)({ ...steps, slipped: [0, 0, [], [1]] })).toThrow()
   })
 })

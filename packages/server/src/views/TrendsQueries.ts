@@ -38,19 +38,32 @@ const isGroupMetric = (u: unknown): u is GroupMetric =>
   Array.isArray(u[2]) && Array.isArray(u[3]) && u[2].length === u[3].length && u[2].every(isString) && u[3].every(isNumber)
 
 /**
- * The arrays of the groups' rows, each checked by one guard (`Schema.declare`), not element by
- * element: Schema's array parser pairs every element with its index and sorts the pairs back
- * (ParseResult), which for the ~80,000 ids and times of a 6-week read at 100,000 calls was most of
- * the rows' decoding. `Sums`: a group's `[sum, calls]` of each metric.
+ * The arrays of the groups' rows, each checked by one guard, not element by element: Schema's array
+ * parser pairs every element with its index and sorts the pairs back (ParseResult), which for the
+ * ~80,000 ids and times of a 6-week read at 100,000 calls was most of the rows' decoding. `isSums`:
+ * a group's `[sum, calls]` of each metric.
  */
-const GroupMetric = Schema.declare(isGroupMetric, { identifier: "GroupMetric", description: "[sum, calls, ids, times]" })
-const Sums = Schema.declare(
-  (u: unknown): u is ReadonlyArray<readonly [sum: number, calls: number]> =>
-    Array.isArray(u) && u.every((m) => Array.isArray(m) && m.length === 2 && isNumber(m[0]) && isNumber(m[1])),
-  { identifier: "Sums", description: "[[sum, calls], ...]" }
-)
-const Strings = Schema.declare((u: unknown): u is ReadonlyArray<string> => Array.isArray(u) && u.every(isString), { identifier: "Strings" })
-const Numbers = Schema.declare((u: unknown): u is ReadonlyArray<number> => Array.isArray(u) && u.every(isNumber), { identifier: "Numbers" })
+const isSums = (u: unknown): u is ReadonlyArray<readonly [sum: number, calls: number]> =>
+  Array.isArray(u) && u.every((m) => Array.isArray(m) && m.length === 2 && isNumber(m[0]) && isNumber(m[1]))
+const isStrings = (u: unknown): u is ReadonlyArray<string> => Array.isArray(u) && u.every(isString)
+const isNumbers = (u: unknown): u is ReadonlyArray<number> => Array.isArray(u) && u.every(isNumber)
+const isNullOrString = (u: unknown): u is string | null => u === null || isString(u)
+
+/**
+ * A row read by many (a team's 26 weeks at 100,000 calls: ~2,700 rows of the three statements
+ * below) checked by one guard per column (`Schema.declare`), not parsed by `Schema.Struct`: a
+ * struct's parser makes an object, a result for every column and, for a `NullOr`, the union's
+ * arrays, ~4 MB a read of short-lived objects the collector then copies. The row is the driver's
+ * object as it came, every column of the type checked.
+ */
+const checkedRow = <A extends object>(identifier: string, columns: { readonly [K in keyof A]-?: (u: unknown) => u is A[K] }) =>
+  Schema.declare((u: unknown): u is A => {
+    if (typeof u !== "object" || u === null) return false
+    for (const key in columns) {
+      if (!columns[key]((u as Record<string, unknown>)[key])) return false
+    }
+    return true
+  }, { identifier })
 
 /**
  * One period (`p`, the window's index) of one closer (`ck`: the e-mail in lower case; null for the
@@ -66,40 +79,61 @@ const Numbers = Schema.declare((u: unknown): u is ReadonlyArray<number> => Array
  * once with its bits, a period and closer of six weeks at 100,000 calls lists ~23 ids, where one
  * list per metric held 180.
  */
-export const TrendGroupRow = Schema.Struct({
-  p: Schema.Number,
-  ck: Schema.NullOr(Schema.String),
-  closer_email: Schema.NullOr(Schema.String),
-  newest_ms: Schema.Number,
-  lowest_call_id: Schema.NullOr(Schema.String),
-  counts: Sums,
-  scores: Sums,
-  ids: Strings,
-  times: Numbers,
-  metrics: Numbers
+export interface TrendGroupRow {
+  readonly p: number
+  readonly ck: string | null
+  readonly closer_email: string | null
+  readonly newest_ms: number
+  readonly lowest_call_id: string | null
+  readonly counts: ReadonlyArray<readonly [sum: number, calls: number]>
+  readonly scores: ReadonlyArray<readonly [sum: number, calls: number]>
+  readonly ids: ReadonlyArray<string>
+  readonly times: ReadonlyArray<number>
+  readonly metrics: ReadonlyArray<number>
+}
+export const TrendGroupRow = checkedRow<TrendGroupRow>("TrendGroupRow", {
+  p: isNumber,
+  ck: isNullOrString,
+  closer_email: isNullOrString,
+  newest_ms: isNumber,
+  lowest_call_id: isNullOrString,
+  counts: isSums,
+  scores: isSums,
+  ids: isStrings,
+  times: isNumbers,
+  metrics: isNumbers
 })
-export type TrendGroupRow = typeof TrendGroupRow.Type
 
 /** The competitor mentions of one period, closer and term (`term` null: all terms). */
-export const TrendMentionGroupRow = Schema.Struct({
-  p: Schema.Number,
-  ck: Schema.NullOr(Schema.String),
-  term: Schema.NullOr(Schema.String),
-  metric: GroupMetric
+export interface TrendMentionGroupRow {
+  readonly p: number
+  readonly ck: string | null
+  readonly term: string | null
+  readonly metric: GroupMetric
+}
+export const TrendMentionGroupRow = checkedRow<TrendMentionGroupRow>("TrendMentionGroupRow", {
+  p: isNumber,
+  ck: isNullOrString,
+  term: isNullOrString,
+  metric: isGroupMetric
 })
-export type TrendMentionGroupRow = typeof TrendMentionGroupRow.Type
 
 /**
  * The steps kept and slipped of one period and closer, from the days stored with the calls
  * (`calls.trend_due_days`, migration 0027): `[steps, calls, newest ids, their times]` each.
  */
-export const TrendStepGroupRow = Schema.Struct({
-  p: Schema.Number,
-  ck: Schema.NullOr(Schema.String),
-  kept: GroupMetric,
-  slipped: GroupMetric
+export interface TrendStepGroupRow {
+  readonly p: number
+  readonly ck: string | null
+  readonly kept: GroupMetric
+  readonly slipped: GroupMetric
+}
+export const TrendStepGroupRow = checkedRow<TrendStepGroupRow>("TrendStepGroupRow", {
+  p: isNumber,
+  ck: isNullOrString,
+  kept: isGroupMetric,
+  slipped: isGroupMetric
 })
-export type TrendStepGroupRow = typeof TrendStepGroupRow.Type
 
 /**
  * A call of a deal in the windows with a step said with a due whose day is not stored (a result not
