@@ -46,6 +46,12 @@ const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/
 /** A UTC day, in milliseconds. */
 export const DAY_MS = 86_400_000
 
+/** The first instant (ms) of the UTC week (Monday to Sunday) holding `ms`. */
+export const utcWeekStart = (ms: number): number => {
+  const day = Math.floor(ms / DAY_MS) * DAY_MS
+  return day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS
+}
+
 /** The first instant (ms) of the UTC month holding `ms`, or of the `next`-th month after it. */
 export const utcMonthStart = (ms: number, next = 0): number => {
   const d = new Date(ms)

@@ -5,8 +5,7 @@
  * the instant it was made (`calls.created_at`): one made at 23:59:59 on a Sunday is in that week.
  */
 import type { PeriodType } from "@callsight/api-spec"
-
-const DAY_MS = 86_400_000
+import { DAY_MS, utcWeekStart } from "../lib/Time.js"
 
 export interface Period {
   readonly period_type: PeriodType
@@ -38,7 +37,7 @@ export const startOf = (type: PeriodType, dayMs: number): number => {
     case "day":
       return dayMs
     case "week":
-      return dayMs - ((d.getUTCDay() + 6) % 7) * DAY_MS
+      return utcWeekStart(dayMs)
     case "month":
       return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
     case "quarter":

@@ -35,6 +35,7 @@ import { compileTrackerTerms, findTrackerMentions, termWords } from "@callsight/
 import { Effect, Option } from "effect"
 import { Transactions } from "../db/Transactions.js"
 import { newId } from "../lib/Ids.js"
+import { DAY_MS, utcWeekStart } from "../lib/Time.js"
 import { type Actor, AuditLog } from "../tenancy/AuditLog.js"
 import { type MentionRow, TrackersRepo } from "./TrackersRepo.js"
 
@@ -44,7 +45,6 @@ const BACKFILL_PAGE = 100
 export const COMPETITORS_NAME = "Competitors"
 /** At most this many call ids under a count. */
 const CALL_IDS_MAX = 100
-const DAY_MS = 86_400_000
 
 type Issue = { readonly loc: ReadonlyArray<string | number>; readonly msg: string; readonly type: string }
 
@@ -90,9 +90,7 @@ export const periodStartOf = (iso: string, period: "day" | "week" | "month"): st
   const d = new Date(iso)
   if (period === "month") return `${d.toISOString().slice(0, 7)}-01`
   if (period === "day") return d.toISOString().slice(0, 10)
-  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
-  const monday = day - ((d.getUTCDay() + 6) % 7) * DAY_MS
-  return new Date(monday).toISOString().slice(0, 10)
+  return new Date(utcWeekStart(d.getTime())).toISOString().slice(0, 10)
 }
 
 /** An instant from the API's input (a date is its midnight UTC). */

@@ -50,7 +50,7 @@ import {
   ValidationFailed
 } from "@callsight/api-spec"
 import { Effect } from "effect"
-import { DAY_MS, utcMonthStart } from "../lib/Time.js"
+import { DAY_MS, utcMonthStart, utcWeekStart } from "../lib/Time.js"
 import { dueDateMemo, type StepState } from "./DealTimeline.js"
 import {
   COUNT_METRICS,
@@ -85,10 +85,7 @@ const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 /** The first instant (ms) of the period holding `ms` (UTC; weeks from Monday). */
 export const periodStartMs = (ms: number, type: TrendPeriodType): number => {
-  if (type === "month") return utcMonthStart(ms)
-  const d = new Date(ms)
-  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
-  return day - ((d.getUTCDay() + 6) % 7) * DAY_MS
+  return type === "month" ? utcMonthStart(ms) : utcWeekStart(ms)
 }
 
 const nextStartMs = (startMs: number, type: TrendPeriodType): number => {

@@ -22,7 +22,7 @@ import type { ClientId, Sees } from "@callsight/api-spec"
 import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import * as Rows from "../db/Rows.js"
-import { DAY_MS, utcMonthStart } from "../lib/Time.js"
+import { DAY_MS, utcMonthStart, utcWeekStart } from "../lib/Time.js"
 import { seenBy, SeesSchema } from "../tenancy/Sees.js"
 
 export const TrendCloserRow = Schema.Struct({ closer_id: Schema.String, email: Schema.String, full_name: Schema.NullOr(Schema.String) })
@@ -607,13 +607,6 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
               WHERE c.client_id = ${r.clientId} AND c.status = 'completed'
                 AND c.occurred_at >= ${r.to}::timestamptz AND c.occurred_at < ${r.dayEnd}::timestamptz) AS none`
     })
-    /**
-     * The request as the groups read it: `wholeLastDay` when the windows end within a UTC day (at
-     * `until`, now by default) and no completed call of the tenant took place later that day. That
-     * day's stored row then holds the same calls as the cut (it is summed by the same function, over
-     * the whole day), so it is read instead of summing the day's calls again in each of the three
-     * statements (a year by month at 100,000 calls: ~25 ms of each, ~150 calls today).
-     */
     /** A tenant's closer's stale day summed again (one statement: one mark held at a time). */
     const refreshDay = (clientId: string, day: string, ck: string | null) =>
       sql`SELECT trend_days_refresh(${clientId}, ${day}::date, ${ck}::text)`
@@ -623,6 +616,13 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
         ? sql`SELECT trend_weeks_build(${clientId}, ${first}::date)`
         : sql`SELECT trend_months_build(${clientId}, ${first}::date)`
 
+    /**
+     * The request as the groups read it: `wholeLastDay` when the windows end within a UTC day (at
+     * `until`, now by default) and no completed call of the tenant took place later that day. That
+     * day's stored row then holds the same calls as the cut (it is summed by the same function, over
+     * the whole day), so it is read instead of summing the day's calls again in each of the three
+     * statements (a year by month at 100,000 calls: ~25 ms of each, ~150 calls today).
+     */
     const settle = (r: typeof GroupsRequest.Type) =>
       Effect.gen(function* () {
         for (const { ck, day } of yield* staleDays(r)) yield* refreshDay(r.clientId, day, ck)
@@ -698,8 +698,7 @@ export class TrendsQueries extends Effect.Service<TrendsQueries>()("TrendsQuerie
       Effect.gen(function* () {
         const nowMs = now.getTime()
         const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-        const today = Math.floor(nowMs / DAY_MS) * DAY_MS
-        const weekStart = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY_MS
+        const weekStart = utcWeekStart(nowMs)
         const monthStart = utcMonthStart(nowMs)
         const spans = yield* unbuiltSpans({
           monthsFrom: day(utcMonthStart(monthStart, -back)),
