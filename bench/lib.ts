@@ -8,7 +8,7 @@
  * and measures its children's memory.
  */
 import { Mp3Encoder } from "@breezystack/lamejs"
-import { type ChildProcess, execFileSync } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import { createServer } from "node:net"
@@ -140,6 +140,39 @@ export const productionEnv = (
   // connects only to send), so a port where nothing listens will do
   SMTP_URL: "smtp://127.0.0.1:9"
 })
+
+/** The checkout whose service the benches measure (its build): this one, or BENCH_SERVICE_ROOT's. */
+export const serviceRoot = path.resolve(process.env.BENCH_SERVICE_ROOT ?? repoRoot)
+
+/**
+ * `callsight serve` with `args` from `serviceRoot`'s build (scripts/start.mjs rebuilds it first when a
+ * source changed), in production's environment (`productionEnv`) on `databaseUrl`, its request log
+ * going to a pipe, drained, as in production; resolves once /ready answers (stopped if it does not).
+ */
+export const startService = async (options: {
+  readonly port: number
+  readonly databaseUrl: string
+  readonly dataDir: string
+  readonly adminKey: string
+  readonly args: ReadonlyArray<string>
+  /** node's own flags (a CPU profile). */
+  readonly nodeArgs?: ReadonlyArray<string>
+  readonly timeoutS?: number
+}) => {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(serviceRoot, "scripts/start.mjs"), ...options.args], {
+    cwd: serviceRoot,
+    env: { ...process.env, PORT: String(options.port), ...productionEnv(options) },
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  child.stdout!.resume()
+  try {
+    await waitReady(`http://127.0.0.1:${options.port}/ready`, child, "callsight serve", { timeoutS: options.timeoutS })
+  } catch (error) {
+    await stopChild(child, 5_000)
+    throw error
+  }
+  return child
+}
 
 // ---------------------------------------------------------------------------------------------
 // Figures

@@ -60,17 +60,16 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
-import { spawn } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { layerPostgres } from "../packages/server/src/db/Database.js"
 import { MigrationsLive } from "../packages/server/src/db/Migrations.js"
 import { makeSettlePass } from "../packages/server/src/trends/SettlePass.js"
 import { TrendsQueries } from "../packages/server/src/views/TrendsQueries.js"
-import { freePort, postgresCpuSeconds, processCpuSeconds, productionEnv, repoRoot, stopChild, waitReady } from "./lib.js"
+import { freePort, postgresCpuSeconds, processCpuSeconds, startService, stopChild } from "./lib.js"
 import { seed, tenantId } from "./scale/seed.js"
 import { analysedTemplates } from "./scale/templates.js"
 
@@ -154,31 +153,16 @@ interface RunFigures {
   readonly reads: Record<string, Figure>
 }
 
-/** The checkout whose service is measured (its build): this one, or BENCH_SERVICE_ROOT's. */
-const serviceRoot = resolve(process.env.BENCH_SERVICE_ROOT ?? repoRoot)
-
 /**
- * `callsight serve --no-worker` on `database`, from the build (scripts/start.mjs builds it first
- * when a source changed), in production's environment: JSON request log to a pipe, drained.
- * Stopped when the scope closes (before the database is dropped).
+ * `callsight serve --no-worker` on `database` (bench/lib.ts `startService`: the build, production's
+ * environment), stopped when the scope closes (before the database is dropped).
  */
 const serve = (database: string, dataDir: string) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const port = await freePort()
-      const child = spawn(process.execPath, [join(serviceRoot, "scripts/start.mjs"), "--no-worker"], {
-        cwd: serviceRoot,
-        env: { ...process.env, PORT: String(port), ...productionEnv({ databaseUrl: databaseUrl(database), dataDir, adminKey: ADMIN_KEY }) },
-        stdio: ["ignore", "pipe", "inherit"]
-      })
-      child.stdout!.resume()
-      try {
-        // a stale build is rebuilt first: minutes on a slow machine
-        await waitReady(`http://127.0.0.1:${port}/ready`, child, "callsight serve", { timeoutS: 600 })
-      } catch (error) {
-        await stopChild(child, 5_000)
-        throw error
-      }
+      // a stale build is rebuilt first: minutes on a slow machine
+      const child = await startService({ port, databaseUrl: databaseUrl(database), dataDir, adminKey: ADMIN_KEY, args: ["--no-worker"], timeoutS: 600 })
       return { pid: child.pid!, base: `http://127.0.0.1:${port}`, child }
     }),
     ({ child }) => Effect.promise(() => stopChild(child, 15_000))

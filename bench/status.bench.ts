@@ -34,9 +34,8 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import pg from "pg"
-import { benchDir, fixturesDir, freePort, postgresCpuSeconds, processCpuSeconds, productionEnv, repoRoot, sleep, stopChild, waitReady } from "./lib.js"
+import { benchDir, fixturesDir, freePort, postgresCpuSeconds, processCpuSeconds, repoRoot, serviceRoot, sleep, startService, stopChild, waitReady } from "./lib.js"
 
-const serviceRoot = path.resolve(process.env.BENCH_SERVICE_ROOT ?? repoRoot)
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
 const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 20_000)
 const ADMIN_KEY = `csa_bench_${Date.now()}`
@@ -46,21 +45,18 @@ const dbUrl = `${serverUrl.replace(/\/[^/]*$/, "")}/${dbName}`
 
 const stop = (child: ChildProcess) => stopChild(child, 15_000)
 
-/** `callsight serve` from the build (scripts/start.mjs rebuilds it when a source changed). */
-const startService = async (port: number, dataDir: string, args: ReadonlyArray<string>) => {
-  const profile = process.env.BENCH_PROFILE_DIR === undefined || args.length === 0
-    ? []
-    : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`]
-  const child = spawn(process.execPath, [...profile, path.join(serviceRoot, "scripts/start.mjs"), ...args], {
-    cwd: serviceRoot,
-    env: { ...process.env, PORT: String(port), ...productionEnv({ databaseUrl: dbUrl, dataDir, adminKey: ADMIN_KEY }) },
-    // the request log goes to a pipe, as in production, and is drained
-    stdio: ["ignore", "pipe", "inherit"]
+/** `callsight serve` from the build on the bench's database, profiled when BENCH_PROFILE_DIR is set (not the seeder). */
+const serve = (port: number, dataDir: string, args: ReadonlyArray<string>) =>
+  startService({
+    port,
+    databaseUrl: dbUrl,
+    dataDir,
+    adminKey: ADMIN_KEY,
+    args,
+    nodeArgs: process.env.BENCH_PROFILE_DIR === undefined || args.length === 0
+      ? []
+      : ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE_DIR)}`]
   })
-  child.stdout!.resume()
-  await waitReady(`http://127.0.0.1:${port}/ready`, child, "callsight serve")
-  return child
-}
 
 /** A tenant with a completed call (its whole analysis stored), analysed by the service's own worker. */
 const seed = async (base: string) => {
@@ -231,7 +227,7 @@ const main = async () => {
   try {
     // the schema and a completed call, made by the service itself (workers on for the seed only)
     const seedPort = await freePort()
-    const seeder = await startService(seedPort, dataDir, [])
+    const seeder = await serve(seedPort, dataDir, [])
     const { apiKey, callId } = await seed(`http://127.0.0.1:${seedPort}`)
     await stop(seeder)
     const key = { "x-api-key": apiKey }
@@ -259,7 +255,7 @@ const main = async () => {
     await stop(floor)
 
     const servicePort = await freePort()
-    const service = await startService(servicePort, dataDir, ["--no-worker"])
+    const service = await serve(servicePort, dataDir, ["--no-worker"])
     children.push(service)
     const ours = await measure(service.pid!, `http://127.0.0.1:${servicePort}`, callId, key)
     await stop(service)
